@@ -1,0 +1,180 @@
+// Element: the run-time form of one processing block.
+//
+// Elements follow Click's shape (input and output ports, read/write handlers) with
+// FastClick/VPP-style batched push and run-to-completion:
+//   * push(port, batch, ctx, out) is called with a batch arriving on input `port`; the
+//     element processes it and passes (parts of) it on with out.emit(output, batch, ctx),
+//     or drops packets with ctx.drop(). Every packet of the batch must be emitted or dropped.
+//   * One element object serves all workers at once. Mutable per-packet-path state lives in
+//     PerWorker<T> slots indexed by ctx.worker, so the data path takes no locks and no
+//     allocations; handles sum the slots on read.
+//   * An element object is independent of the graph's wiring (the Outputs it is handed),
+//     so a graph swap can carry an unchanged element (same name, type, config) with its
+//     counters and state into the new graph.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/packet.hh"
+#include "openbox/error.hh"
+
+namespace obi {
+
+class Element;
+class PacketPool;
+class EventSink;
+struct Node;
+
+// Everything a worker hands to the elements it runs.
+struct Context {
+  unsigned worker = 0;        // 0 .. workers-1
+  PacketPool* pool = nullptr; // this worker's packet buffers
+  EventSink* events = nullptr;
+  uint64_t now_ns = 0;        // monotonic clock, refreshed once per batch
+  uint64_t drops = 0;         // packets dropped by ctx.drop() (unconnected outputs, no-match, ...)
+
+  void drop(Packet* p);       // return one packet to the pool
+  void drop(Batch& b);        // return all packets of a batch; leaves b empty
+};
+
+// Where an element's output ports lead in the current graph.
+struct Link {
+  Node* node = nullptr;       // nullptr: output not connected, packets are dropped
+  uint16_t port = 0;          // input port of the destination
+};
+
+struct Outputs {
+  const Link* links = nullptr;
+  uint16_t count = 0;
+  inline void emit(uint16_t output, Batch& batch, Context& ctx) const;
+};
+
+struct Node {
+  Element* element = nullptr;
+  Outputs outputs;
+};
+
+// Alerts and logs leave the data path through the worker's EventSink: a bounded,
+// preallocated single-producer ring drained by the control plane. A full ring drops
+// the event and counts it; it never blocks the worker.
+class EventSink {
+ public:
+  enum class Kind : uint8_t { kAlert, kLog };
+  virtual ~EventSink() = default;
+  // packet_size < 0: the whole packet; 0: none.
+  virtual void post(Kind kind, std::string_view origin_block, std::string_view app_id,
+                    std::string_view message, int severity, const Packet& p,
+                    int packet_size, unsigned worker) = 0;
+};
+
+class Element {
+ public:
+  virtual ~Element() = default;
+
+  // --- ports (fixed when the element is configured) ---
+  virtual uint16_t input_count() const { return 1; }
+  virtual uint16_t output_count() const { return 1; }
+
+  // --- data path ---
+  virtual void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) = 0;
+
+  // Sources (FromDump, FromDevice) produce packets: fill `batch` with up to kBatchSize
+  // packets from ctx.pool for this worker; return false once the source is exhausted.
+  virtual bool is_source() const { return false; }
+  virtual bool poll(Batch& batch, Context& ctx) { (void)batch; (void)ctx; return false; }
+
+  // Elements that hold packets (queues, shapers) or buffer output get a task slot:
+  // the worker calls run_task between polls so they can release packets on time.
+  virtual bool has_task() const { return false; }
+  virtual void run_task(Context& ctx, const Outputs& out) { (void)ctx; (void)out; }
+
+  // Called on the control thread after the graph holding this element is published /
+  // before it is freed (open and close devices and files here, not in the constructor
+  // if they must not happen for a graph that is never published).
+  virtual void activate() {}
+  virtual void deactivate() {}
+
+  // --- handles (control thread; throw openbox::ProtocolError(ILLEGAL_ARGUMENT) for an
+  // unknown handle or a bad value) ---
+  virtual nlohmann::json read(std::string_view handle) const;
+  virtual void write(std::string_view handle, const nlohmann::json& value);
+
+  const std::string& name() const { return name_; }
+  const std::string& type() const { return type_; }
+  void set_identity(std::string name, std::string type) { name_ = std::move(name); type_ = std::move(type); }
+
+ private:
+  std::string name_;
+  std::string type_;
+};
+
+inline void Outputs::emit(uint16_t output, Batch& batch, Context& ctx) const {
+  if (batch.n == 0) return;
+  if (output >= count || links[output].node == nullptr) { ctx.drop(batch); return; }
+  const Link& l = links[output];
+  l.node->element->push(l.port, batch, ctx, l.node->outputs);
+}
+
+// Per-worker slots, each on its own cache line.
+template <typename T>
+class PerWorker {
+ public:
+  explicit PerWorker(unsigned workers) : slots_(workers) {}
+  T& operator[](unsigned w) { return slots_[w].v; }
+  const T& operator[](unsigned w) const { return slots_[w].v; }
+  unsigned size() const { return static_cast<unsigned>(slots_.size()); }
+  template <typename F> void for_each(F f) const { for (const auto& s : slots_) f(s.v); }
+
+ private:
+  struct alignas(64) Slot { T v{}; };
+  std::vector<Slot> slots_;
+};
+
+// A counter written by one worker only and read by the control thread: relaxed atomics
+// compile to plain loads and stores on x86, so the data path pays no locked instruction.
+struct Counter {
+  std::atomic<uint64_t> v{0};
+  void add(uint64_t d) { v.store(v.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
+  uint64_t get() const { return v.load(std::memory_order_relaxed); }
+  void reset() { v.store(0, std::memory_order_relaxed); }
+};
+
+// What a block factory receives.
+struct ElementArgs {
+  std::string name;
+  std::string type;
+  const nlohmann::json& config;   // the block's "config" object (may be empty)
+  unsigned workers;               // number of workers that will run the element
+};
+
+// Factories register by block type name. A factory validates the config and throws
+// openbox::ProtocolError (BAD_BLOCK for bad config, BAD_HEADER_MATCH / BAD_PAYLOAD_MATCH
+// for bad matches) with a message that names the block and the field.
+using ElementFactory = std::unique_ptr<Element> (*)(const ElementArgs&);
+
+void register_element(std::string_view type, ElementFactory factory);
+ElementFactory find_element(std::string_view type);   // nullptr when not built
+std::vector<std::string> registered_elements();
+
+struct ElementRegistrar {
+  ElementRegistrar(std::string_view type, ElementFactory f) { register_element(type, f); }
+};
+
+// In a block's .cc file:  OBI_REGISTER_ELEMENT(HeaderClassifier, HeaderClassifierElement)
+// The block library is linked whole (an OBJECT library), so registrations are never dropped.
+#define OBI_REGISTER_ELEMENT(TYPE, CLASS)                                                  \
+  static ::obi::ElementRegistrar obi_registrar_##TYPE(                                    \
+      #TYPE, [](const ::obi::ElementArgs& a) -> std::unique_ptr<::obi::Element> {         \
+        auto e = std::make_unique<CLASS>(a);                                               \
+        e->set_identity(a.name, a.type);                                                   \
+        return e;                                                                          \
+      })
+
+}  // namespace obi

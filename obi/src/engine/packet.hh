@@ -1,0 +1,72 @@
+// Packets and batches: the unit of work of the OBI data path.
+//
+// A Packet owns no memory: its bytes live in a buffer of a per-worker PacketPool,
+// with headroom in front so that modifiers can push headers (VLAN tags) in place.
+// Header offsets are parsed once, lazily, and reused by every classifier on the path;
+// a block that changes the layout calls invalidate_headers().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace obi {
+
+inline constexpr uint16_t kNoOffset = 0xffff;
+inline constexpr uint32_t kHeadroom = 128;
+inline constexpr uint32_t kMaxFrame = 9216;   // jumbo frames; longer input frames are dropped and counted
+inline constexpr unsigned kBatchSize = 32;
+
+// Offsets (from Packet::data) and key values of the parsed headers.
+// Absent layers have offset kNoOffset.
+struct Headers {
+  uint16_t l3 = kNoOffset;       // IPv4 / IPv6 / ARP header
+  uint16_t l4 = kNoOffset;       // TCP / UDP / SCTP / ICMP header (first fragment only)
+  uint16_t payload = kNoOffset;  // first byte after the L4 header (or after L3 if no known L4)
+  uint16_t eth_type = 0;         // after VLAN tags
+  uint16_t vlan_tci = 0;         // outer tag
+  uint8_t vlan_count = 0;
+  uint8_t ip_proto = 0;
+  bool fragment = false;         // IPv4 non-first fragment or IPv6 fragment header
+};
+
+struct Packet {
+  uint8_t* data = nullptr;       // first byte of the Ethernet frame
+  uint32_t len = 0;              // frame length in bytes
+  uint32_t flow_hash = 0;        // symmetric 5-tuple hash, set at input
+  uint64_t timestamp_ns = 0;     // capture / arrival time
+  uint8_t* buf = nullptr;        // start of the backing buffer (data - buf = headroom left)
+  uint32_t buf_size = 0;
+  uint16_t input = 0;            // index of the source that produced it
+  bool parsed = false;
+  Headers hdr;
+
+  const Headers& headers();      // parse on first use (defined in packet.cc)
+  void invalidate_headers() { parsed = false; }
+
+  // Grow the frame at the front by n bytes; returns the new data pointer or nullptr
+  // when the headroom is exhausted.
+  uint8_t* push_front(uint32_t n) {
+    if (static_cast<uint32_t>(data - buf) < n) return nullptr;
+    data -= n; len += n; parsed = false;
+    return data;
+  }
+  // Shrink the frame at the front by n bytes.
+  void pull_front(uint32_t n) { data += n; len -= n; parsed = false; }
+
+  const uint8_t* payload_begin() { const Headers& h = headers(); return h.payload == kNoOffset ? data + len : data + h.payload; }
+  uint32_t payload_len() { const Headers& h = headers(); return h.payload == kNoOffset ? 0 : len - h.payload; }
+};
+
+// Up to kBatchSize packets moving through the graph together.
+struct Batch {
+  Packet* pkts[kBatchSize];
+  uint32_t n = 0;
+
+  void clear() { n = 0; }
+  bool full() const { return n == kBatchSize; }
+  void add(Packet* p) { pkts[n++] = p; }
+  uint64_t bytes() const { uint64_t b = 0; for (uint32_t i = 0; i < n; ++i) b += pkts[i]->len; return b; }
+};
+
+}  // namespace obi

@@ -1,0 +1,79 @@
+// Runtime: the OBI's data plane as the control plane and the CLI see it.
+//
+//   Runtime rt(options);
+//   rt.set_graph(graph_json);     // validate + compile off the data path, publish atomically
+//   rt.start();                   // worker threads (one per core by default)
+//   rt.read("fw", "count"); rt.write("in", "active", true);
+//   rt.drain_events(out, 256);    // alerts and logs for the controller
+//
+// set_graph either publishes the whole new graph or throws openbox::ProtocolError and
+// leaves the running graph untouched (spec 3.2 transaction semantics). Workers switch
+// at a batch boundary; the old graph is freed once every worker has left it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace obi {
+
+struct RuntimeOptions {
+  unsigned workers = 0;                 // 0: one per online core
+  std::vector<std::string> eal_args;    // DPDK EAL arguments; empty: DPDK not initialised
+  uint32_t pool_packets = 4096;         // packet buffers per worker
+  uint32_t event_ring = 4096;           // alert/log slots per worker
+};
+
+struct Event {                          // one alert or log entry, as the protocol sends it
+  bool alert = true;
+  uint64_t id = 0;
+  double timestamp = 0;                 // seconds since the epoch
+  std::string message;
+  int severity = 1;
+  std::string packet;                   // raw bytes of the excerpt (the codec base64-encodes)
+  std::string origin_block;
+  std::string app_id;
+};
+
+struct RuntimeStats {
+  uint64_t packets_in = 0, bytes_in = 0;
+  uint64_t packets_out = 0, bytes_out = 0;
+  uint64_t packets_dropped = 0;
+  uint64_t events_dropped = 0;
+  double current_load = 0;              // fraction of worker time spent on packets, [0,1]
+};
+
+class Runtime {
+ public:
+  explicit Runtime(RuntimeOptions options);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // `graph` has "blocks" and "connectors" (a graph file or a SetProcessingGraphRequest).
+  void set_graph(const nlohmann::json& graph);
+  nlohmann::json graph() const;         // the running graph as given ({} when none)
+
+  void start();
+  void stop();
+  bool sources_done() const;            // every source of the running graph is exhausted
+
+  nlohmann::json read(const std::string& block, const std::string& handle) const;
+  void write(const std::string& block, const std::string& handle, const nlohmann::json& value);
+
+  std::size_t drain_events(std::vector<Event>& out, std::size_t max);
+  RuntimeStats stats() const;
+  unsigned workers() const;
+
+  // Block types this build implements (what Hello / ListCapabilities advertise).
+  static std::vector<std::string> supported_blocks();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace obi
