@@ -1,5 +1,6 @@
 # Writes OUT: a C++ source defining obi::kCatalogueJson, a JSON array of every
 # descriptor file in FILES (sorted by name).
+string(REPLACE "|" ";" FILES "${FILES}")
 list(SORT FILES)
 set(body "")
 set(sep "")

@@ -39,9 +39,13 @@ struct Context {
   EventSink* events = nullptr;
   uint64_t now_ns = 0;        // monotonic clock, refreshed once per batch
   uint64_t drops = 0;         // packets dropped by ctx.drop() (unconnected outputs, no-match, ...)
+  uint64_t sent = 0;          // packets that left the OBI (ToDevice, ToDump): count_out()
+  uint64_t sent_bytes = 0;
 
   void drop(Packet* p);       // return one packet to the pool
   void drop(Batch& b);        // return all packets of a batch; leaves b empty
+  // Output terminals call this for packets they hand to a device or file (before freeing).
+  void count_out(uint64_t packets, uint64_t bytes) { sent += packets; sent_bytes += bytes; }
 };
 
 // Where an element's output ports lead in the current graph.

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""The OpenBox demo: a controller with the firewall and IPS applications, two OBIs on the
+embedded default (pcap files as their network interfaces), the sample trace replayed
+through them, and a summary of what happened.
+
+Run through `./openbox demo` (which builds everything first). Output: out/demo/
+(per-OBI input and output pcaps, controller and OBI logs, report.json).
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.environ.get("OPENBOX_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SAMPLE = os.path.join(ROOT, "apps", "demo", "sample")
+OBI_BIN = os.path.join(ROOT, "build", "obi", "obi")
+APPS = {"firewall": "firewall", "ips": "ips", "webcache": "webcache", "loadbalancer": "loadbalancer"}
+
+START = time.monotonic()
+
+
+def progress(msg):
+    print("[%5.1fs] %s" % (time.monotonic() - START, msg), flush=True)
+
+
+def http_json(url, data=None, timeout=5):
+    req = urllib.request.Request(url, data=None if data is None else json.dumps(data).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return json.loads(r.read().decode() or "null")
+
+
+def wait_for(what, check, timeout):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            v = check()
+            if v:
+                return v
+        except (urllib.error.URLError, ConnectionError, OSError, ValueError, KeyError) as e:
+            last = e
+        time.sleep(0.25)
+    raise SystemExit("demo: timed out waiting for %s%s" % (what, " (%s)" % last if last else ""))
+
+
+def pcap_count(path):
+    """Number of packets and bytes in a classic pcap file."""
+    n = b = 0
+    try:
+        with open(path, "rb") as f:
+            if len(f.read(24)) < 24:
+                return 0, 0
+            while True:
+                h = f.read(16)
+                if len(h) < 16:
+                    break
+                _, _, caplen, wirelen = struct.unpack("<IIII", h)
+                f.seek(caplen, 1)
+                n += 1
+                b += wirelen
+    except FileNotFoundError:
+        pass
+    return n, b
+
+
+def controller_jar():
+    d = os.path.join(ROOT, "obc", "server", "target")
+    jars = [j for j in os.listdir(d) if j.startswith("openbox-controller-") and j.endswith(".jar")
+            and "original" not in j and "sources" not in j]
+    if not jars:
+        raise SystemExit("demo: controller jar not built (run ./openbox build)")
+    return os.path.join(d, sorted(jars)[0])
+
+
+def app_jar(module):
+    d = os.path.join(ROOT, "apps", module, "target")
+    jars = [j for j in os.listdir(d) if j.endswith(".jar") and "sources" not in j]
+    if not jars:
+        raise SystemExit("demo: app jar of %s not built" % module)
+    return os.path.join(d, sorted(jars)[0])
+
+
+def main():
+    ap = argparse.ArgumentParser(description="OpenBox demo: controller + 2 OBIs + sample apps on a sample trace")
+    ap.add_argument("--apps", default="firewall,ips", help="applications to run (firewall,ips,webcache,loadbalancer)")
+    ap.add_argument("--packets", type=int, default=20000, help="packets in each OBI's trace")
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", "demo"))
+    ap.add_argument("--port", type=int, default=3637, help="controller port")
+    args = ap.parse_args()
+    apps = [a for a in args.apps.split(",") if a]
+    for a in apps:
+        if a not in APPS:
+            raise SystemExit("demo: unknown app '%s' (%s)" % (a, ",".join(APPS)))
+
+    out = args.out
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(os.path.join(out, "apps"))
+    procs = []
+
+    def stop_all():
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in reversed(procs):
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+    try:
+        # 1. the sample traces, one per OBI (two sites of the same office network)
+        for dpid, seed in ((1, 7), (2, 8)):
+            subprocess.run([sys.executable, os.path.join(SAMPLE, "make_trace.py"),
+                            os.path.join(out, "in-%d.pcap" % dpid), "--packets", str(args.packets),
+                            "--seed", str(seed)], check=True)
+        progress("sample traces written: 2 x %d packets" % args.packets)
+
+        # 2. the controller with the chosen applications
+        props = []
+        for a in apps:
+            shutil.copy(app_jar(APPS[a]), os.path.join(out, "apps"))
+            cfg = os.path.join(SAMPLE, "%s.properties" % a)
+            if os.path.exists(cfg):
+                props.append("-Dopenbox.app.%s.config=%s" % (a, cfg))
+        log = open(os.path.join(out, "controller.log"), "w")
+        procs.append(subprocess.Popen(["java", "-Xmx512m"] + props + ["-jar", controller_jar(),
+                                       "--port", str(args.port), "--apps", os.path.join(out, "apps")],
+                                      stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
+        base = "http://127.0.0.1:%d" % args.port
+        wait_for("the controller", lambda: http_json(base + "/actuator/health").get("status") == "UP", 60)
+        progress("controller up on port %d with apps: %s" % (args.port, ", ".join(apps)))
+
+        # 3. two OBIs; their "in"/"out" interfaces are pcap files
+        for dpid in (1, 2):
+            log = open(os.path.join(out, "obi-%d.log" % dpid), "w")
+            procs.append(subprocess.Popen(
+                [OBI_BIN, "--dpid", str(dpid), "--listen", "127.0.0.1:%d" % (3640 + dpid),
+                 "--controller", base, "--workers", "1",
+                 "--device", "in=pcap:" + os.path.join(out, "in-%d.pcap" % dpid),
+                 "--device", "out=pcap:" + os.path.join(out, "out-%d.pcap" % dpid)],
+                stdout=log, stderr=subprocess.STDOUT))
+        obis = wait_for("both OBIs to receive their graph", lambda: [
+            o for o in http_json(base + "/api/obis") if o.get("graphStatus") == "INSTALLED"
+        ] if len([o for o in http_json(base + "/api/obis") if o.get("graphStatus") == "INSTALLED"]) == 2 else None, 60)
+        t_graph = time.monotonic()
+        progress("OBIs up: %s, merged graphs installed" % ", ".join("dpid %d" % o["dpid"] for o in obis))
+
+        # 4. wait until each OBI has read its whole trace
+        def source_count(dpid):
+            g = http_json(base + "/api/obis/%d/graph" % dpid)["graph"]
+            srcs = [b["name"] for b in g["blocks"] if b["type"] in ("FromDevice", "FromDump")]
+            return sum(int(http_json(base + "/api/obis/%d/blocks/%s/count" % (dpid, s))) for s in srcs)
+
+        done = {}
+        while len(done) < 2:
+            for dpid in (1, 2):
+                if dpid not in done and source_count(dpid) >= args.packets:
+                    done[dpid] = time.monotonic()
+            if time.monotonic() - t_graph > 60:
+                raise SystemExit("demo: traffic did not finish within 60 s")
+            time.sleep(0.2)
+        time.sleep(1.0)   # let output files and buffered alerts flush
+        progress("traces replayed through both OBIs")
+
+        # 5. summary
+        report = {"apps": apps, "obis": [], "alerts": {}}
+        for o in http_json(base + "/api/obis"):
+            dpid = o["dpid"]
+            g = http_json(base + "/api/obis/%d/graph" % dpid)
+            n_in, b_in = pcap_count(os.path.join(out, "in-%d.pcap" % dpid))
+            n_out, _ = pcap_count(os.path.join(out, "out-%d.pcap" % dpid))
+            report["obis"].append({
+                "dpid": dpid, "state": o["state"], "apps": o.get("apps"),
+                "merged_blocks": len(g["graph"]["blocks"]), "merged_connectors": len(g["graph"]["connectors"]),
+                "merge_report": g.get("report"),
+                "packets_in": n_in, "packets_out": n_out, "packets_dropped": n_in - n_out,
+                "seconds": round(done[dpid] - t_graph, 3),
+                "mbps": round(b_in * 8 / 1e6 / max(done[dpid] - t_graph, 1e-3), 1),
+            })
+        alerts = http_json(base + "/api/alerts?limit=10000")
+        for a in alerts:
+            report["alerts"].setdefault(a.get("app") or "?", []).append(a)
+        with open(os.path.join(out, "report.json"), "w") as f:
+            json.dump(report, f, indent=2, default=str)
+
+        print()
+        print("OpenBox demo summary")
+        print("====================")
+        for o in report["obis"]:
+            print("OBI %d (%s): apps %s" % (o["dpid"], o["state"], ", ".join(o["apps"] or [])))
+            print("  merged graph: %d blocks, %d connectors" % (o["merged_blocks"], o["merged_connectors"]))
+            if o["merge_report"]:
+                for line in str(o["merge_report"]).splitlines()[:6]:
+                    print("    " + line)
+            print("  packets: in %d, out %d, dropped %d (%.3f s, %.1f Mbit/s through the control loop)"
+                  % (o["packets_in"], o["packets_out"], o["packets_dropped"], o["seconds"], o["mbps"]))
+        for app in apps:
+            got = report["alerts"].get(app, [])
+            print("alerts for %s: %d" % (app, len(got)))
+            for a in got[:3]:
+                print("  dpid %s %s: %s" % (a.get("dpid"), a.get("block"), a.get("message")))
+        print("\noutput pcaps and report.json in %s" % out)
+    finally:
+        stop_all()
+    progress("done")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+#include "Alert.hh"
+
+#include "modify/config.hh"
+
+namespace obi {
+
+using namespace modify;
+
+AlertElement::AlertElement(const ElementArgs& args) {
+  ConfigReader c(args);
+  c.only({"alerts", "attach_packet", "packet_size"});
+  if (!c.has("alerts")) c.fail("alerts", "required");
+  const nlohmann::json& list = c.get("alerts");
+  if (!list.is_array() || list.empty()) c.fail("alerts", "expected a non-empty array of alert objects");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const nlohmann::json& a = list[i];
+    std::string at = "alerts[" + std::to_string(i) + "]";
+    if (!a.is_object()) c.fail(at, "expected an object {\"message\", \"severity\", \"app_id\"}");
+    Entry e{"", "", 1};
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      Where w = c.where(at + "." + it.key());
+      if (it.key() == "message") e.message = parse_string(*it, w);
+      else if (it.key() == "app_id") e.app_id = it->is_null() ? "" : parse_string(*it, w);
+      else if (it.key() == "severity") e.severity = int(parse_integer(*it, w, 1, 5));
+      else w.fail("unknown field");
+    }
+    if (!a.contains("message")) c.fail(at + ".message", "required");
+    alerts_.push_back(std::move(e));
+  }
+  bool attach = c.boolean("attach_packet", false);
+  int size = int(c.integer("packet_size", 64, INT32_MIN, INT32_MAX));
+  packet_size_ = attach ? (size < 0 ? -1 : size) : 0;
+}
+
+void AlertElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
+  if (ctx.events != nullptr) {
+    for (uint32_t i = 0; i < batch.n; ++i)
+      for (const Entry& e : alerts_)
+        ctx.events->post(EventSink::Kind::kAlert, name(), e.app_id, e.message, e.severity,
+                         *batch.pkts[i], packet_size_, ctx.worker);
+  }
+  out.emit(0, batch, ctx);
+}
+
+OBI_REGISTER_ELEMENT(Alert, AlertElement);
+
+}  // namespace obi

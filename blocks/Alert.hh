@@ -1,0 +1,37 @@
+// Alert (spec 5.16, static): sends alerts to the controller for every packet; the
+// packet passes through unchanged.
+//
+// Each packet posts every configured alert to the worker's EventSink (ctx.events), with
+// the block's name as origin block and the alert's app_id, so the controller can route
+// it to the owning application. The sink is a bounded ring: when it is full the event is
+// dropped and counted by the sink, the packet is never held back.
+//
+// Ports:   1 input, 1 output.
+// Config:  alerts (array of {"message": string, "severity": 1..5 (default 1),
+//          "app_id": string (default "")}, at least one), attach_packet (bool, default
+//          false), packet_size (bytes attached when attach_packet; negative: the whole
+//          packet; default 64).
+// Handles: none.
+// Example: {"name": "warn", "type": "Alert", "config": {"alerts": [{"message": "telnet",
+//           "severity": 4, "app_id": "fw"}], "attach_packet": true, "packet_size": 128}}
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/element.hh"
+
+namespace obi {
+
+class AlertElement final : public Element {
+ public:
+  explicit AlertElement(const ElementArgs& args);
+  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+
+ private:
+  struct Entry { std::string message, app_id; int severity; };
+  std::vector<Entry> alerts_;
+  int packet_size_ = 0;   // what EventSink::post gets: 0 none, < 0 whole packet
+};
+
+}  // namespace obi

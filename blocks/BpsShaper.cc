@@ -1,0 +1,7 @@
+#include "BpsShaper.hh"
+
+namespace obi {
+
+OBI_REGISTER_ELEMENT(BpsShaper, BpsShaperElement);
+
+}  // namespace obi

@@ -1,0 +1,37 @@
+// DecIpTtl (spec 5.12, modifier): decrements the IPv4 TTL / IPv6 hop limit.
+//
+// An IPv4 packet with TTL <= 1 (or IPv6 with hop limit <= 1) goes to output 1 unchanged;
+// any other IP packet has its TTL decremented (IPv4 header checksum patched
+// incrementally, RFC 1624) and goes to output 0. Frames without a complete IP header
+// (non-IP, truncated) go to output 0 unchanged. With active = false the block passes
+// every packet to output 0 unchanged.
+//
+// Ports:   1 input; output 0 (forwarded), output 1 (expired).
+// Config:  active (bool, default true).
+// Handles: read count, byte_count ([output 0, output 1]); rate, byte_rate (EWMA per
+//          second, same order); active.  Write active, reset_counts.
+// Example: {"name": "ttl", "type": "DecIpTtl", "config": {"active": true}}
+#pragma once
+
+#include <atomic>
+
+#include "engine/element.hh"
+#include "engine/rate.hh"
+
+namespace obi {
+
+class DecIpTtlElement final : public Element {
+ public:
+  explicit DecIpTtlElement(const ElementArgs& args);
+
+  uint16_t output_count() const override { return 2; }
+  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  nlohmann::json read(std::string_view handle) const override;
+  void write(std::string_view handle, const nlohmann::json& value) override;
+
+ private:
+  std::atomic<bool> active_{true};
+  RateMeter meters_[2];   // output 0 (forwarded), output 1 (expired)
+};
+
+}  // namespace obi

@@ -1,0 +1,52 @@
+// FromDump (spec 5.2): reads packets from a pcap file. A source: no inputs, one output.
+//
+// Config:  filename (string, required)  classic pcap file with Ethernet frames
+//          timing   (bool, false)       keep the capture's inter-packet delays (the first
+//                                       packet leaves at once)
+//          active   (bool, true)        when false, emit nothing until `active` is written
+// Handles: read  count, byte_count, rate, byte_rate (packets/bytes since the last reset,
+//                EWMA rates per second)
+//          write reset_counts (null), active (bool)
+// Example: { "type": "FromDump", "name": "in",
+//            "config": { "filename": "trace.pcap", "timing": false } }
+//
+// With several workers every worker walks the (memory-mapped) file and keeps the packets
+// whose flow hash falls to it, so each flow stays on one worker and in order. Frames
+// longer than kMaxFrame are skipped and counted in the `oversize` read handle.
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "engine/element.hh"
+#include "engine/rate.hh"
+#include "io/pcap.hh"
+
+namespace obi::blocks {
+
+class FromDump final : public Element {
+ public:
+  explicit FromDump(const ElementArgs& args);
+  uint16_t input_count() const override { return 0; }
+  bool is_source() const override { return true; }
+  bool poll(Batch& batch, Context& ctx) override;
+  void push(uint16_t, Batch& batch, Context& ctx, const Outputs&) override { ctx.drop(batch); }
+  nlohmann::json read(std::string_view handle) const override;
+  void write(std::string_view handle, const nlohmann::json& value) override;
+
+ private:
+  struct Cursor {
+    uint64_t offset = 0;
+    uint64_t start_ns = 0;      // timing: when this worker emitted the first packet
+    Counter oversize;
+  };
+  std::unique_ptr<io::PcapReader> reader_;
+  unsigned workers_;
+  bool timing_;
+  std::atomic<bool> active_;
+  uint64_t first_ts_ = 0;       // timestamp of the file's first packet
+  PerWorker<Cursor> cursor_;
+  RateMeter meter_;
+};
+
+}  // namespace obi::blocks

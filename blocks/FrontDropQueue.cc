@@ -1,0 +1,7 @@
+#include "FrontDropQueue.hh"
+
+namespace obi {
+
+OBI_REGISTER_ELEMENT(FrontDropQueue, FrontDropQueueElement);
+
+}  // namespace obi

@@ -1,0 +1,24 @@
+// FrontDropQueue (spec 5.19, shaper): a FIFO that, when full, drops its oldest packet
+// to make room for the arriving one (fresh packets win over stale ones).
+//
+// Capacity applies to each worker's queue (a packet stays on the worker that received
+// it; with one worker the bound is exact). Each task run releases up to 64 packets, in
+// arrival order, in batches. See modify/queue_core.hh.
+//
+// Ports:   1 input, 1 output.
+// Config:  capacity (1..1048576, required).
+// Handles: read length, highwater_length, capacity, drops (packets dropped from the
+//          front); write reset_counts, reset (drop every queued packet).
+// Example: {"name": "fq", "type": "FrontDropQueue", "config": {"capacity": 256}}
+#pragma once
+
+#include "modify/queue_core.hh"
+
+namespace obi {
+
+class FrontDropQueueElement final : public modify::QueueCore {
+ public:
+  explicit FrontDropQueueElement(const ElementArgs& args) : QueueCore(args, true) {}
+};
+
+}  // namespace obi

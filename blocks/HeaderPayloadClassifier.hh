@@ -1,0 +1,78 @@
+// HeaderPayloadClassifier (spec 5.43): classifies packets by header fields and payload
+// regular expressions together.
+//
+// Ports: 1 input; one output per rule of `match`. A packet leaves on the output of the
+// first rule whose header match holds and all of whose payload patterns match; a packet
+// that matches no rule is dropped.
+// Config:
+//   match: array of Match objects
+//     {"type": "HeaderPayloadMatch",                     (optional)
+//      "header_match": {field: value, ...},              (spec 5.7 grammar; {} = any)
+//      "payload_match": [{"type": "PayloadPattern", "pattern": "...",
+//                         "is_regex": true, "from": 0, "to": 100}, ...]}
+//     is_regex false: the pattern is a literal string. from/to bound the start offset
+//     of the match within the scanned bytes (inclusive).
+//   payload_only: bool, default true (extension): scan the payload after the network
+//     layers; false scans the whole frame.
+// Read handles:  count, byte_count, rate, byte_rate (arrays, one entry per rule), count_i ...
+// Write handles: reset_counts
+// Example (an IPS rule, then allow all other web traffic):
+//   {"match": [
+//     {"header_match": {"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": 80},
+//      "payload_match": [{"pattern": "/etc/passwd", "is_regex": false}, {"pattern": "(?i)user-agent: evil"}]},
+//     {"header_match": {"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": 80}, "payload_match": []}]}
+//
+// How it runs: every payload pattern of the block (deduplicated) is in ONE Hyperscan
+// database, scanned at most once per packet and only when some rule with payload
+// patterns has a matching header. After the scan, only rules all of whose patterns were
+// reported are candidates (found through a pattern -> rules index); their headers are
+// checked exactly, in priority order. Rules without payload patterns are classified by a
+// compiled RuleClassifier. Per-worker scratch and stamps: no allocation per packet.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/hs_database.hh"
+#include "common/output_stats.hh"
+#include "common/rule_classifier.hh"
+#include "engine/element.hh"
+
+namespace obi::blocks {
+
+class HeaderPayloadClassifierElement final : public Element {
+ public:
+  explicit HeaderPayloadClassifierElement(const ElementArgs& args);
+
+  uint16_t output_count() const override { return static_cast<uint16_t>(rules_.size()); }
+  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  nlohmann::json read(std::string_view handle) const override;
+  void write(std::string_view handle, const nlohmann::json& value) override;
+
+ private:
+  struct Rule {
+    openbox::HeaderMatch header;
+    std::vector<uint32_t> patterns;   // ids in the database (deduplicated)
+  };
+  struct Pattern { uint64_t from = 0, to = UINT64_MAX; bool bounded = false; };
+  struct Scratch {                    // one per worker
+    std::vector<uint32_t> pattern_gen, rule_gen, rule_hits;
+    std::vector<uint32_t> matched, candidates;
+    uint32_t gen = 0;
+  };
+
+  int32_t classify(Packet& p, Scratch& s, unsigned worker) const;
+
+  std::vector<Rule> rules_;
+  std::vector<Pattern> patterns_;
+  std::vector<std::vector<uint32_t>> rules_of_pattern_;
+  std::vector<uint32_t> plain_index_;         // plain_ rule i -> block rule index
+  RuleClassifier plain_;                      // rules without payload patterns
+  RuleClassifier payload_gate_;               // headers of the rules with payload patterns
+  std::unique_ptr<HsDatabase> db_;
+  bool payload_only_ = true;
+  OutputStats stats_;
+  PerWorker<Scratch> scratch_;
+};
+
+}  // namespace obi::blocks

@@ -1,0 +1,31 @@
+#include "Log.hh"
+
+#include "modify/config.hh"
+
+namespace obi {
+
+using namespace modify;
+
+LogElement::LogElement(const ElementArgs& args) {
+  ConfigReader c(args);
+  c.only({"message", "severity", "attach_packet", "packet_size", "app_id"});
+  message_ = c.required_string("message");
+  severity_ = int(c.integer("severity", 1, 1, 5));
+  if (c.has("app_id")) app_id_ = parse_string(c.get("app_id"), c.where("app_id"));
+  bool attach = c.boolean("attach_packet", false);
+  int size = int(c.integer("packet_size", 64, INT32_MIN, INT32_MAX));
+  packet_size_ = attach ? (size < 0 ? -1 : size) : 0;
+}
+
+void LogElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
+  if (ctx.events != nullptr) {
+    for (uint32_t i = 0; i < batch.n; ++i)
+      ctx.events->post(EventSink::Kind::kLog, name(), app_id_, message_, severity_, *batch.pkts[i],
+                       packet_size_, ctx.worker);
+  }
+  out.emit(0, batch, ctx);
+}
+
+OBI_REGISTER_ELEMENT(Log, LogElement);
+
+}  // namespace obi

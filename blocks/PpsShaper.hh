@@ -1,0 +1,25 @@
+// PpsShaper (spec 5.22, shaper): limits the traffic through it to `rate` packets per
+// second.
+//
+// A token bucket shared by all workers decides when each packet may leave; packets above
+// the rate wait in a bounded per-worker FIFO released by the task loop, and are dropped
+// (counted in drops) when it overflows. After an idle period up to 1 ms worth of traffic
+// (at least one packet) may leave at once. See modify/shaper_core.hh.
+//
+// Ports:   1 input, 1 output.
+// Config:  rate (packets/s, > 0, required); capacity (waiting packets per worker,
+//          default 1000; an extension of the spec).
+// Handles: read/write rate (takes effect at once); read length, drops, capacity.
+// Example: {"name": "limit", "type": "PpsShaper", "config": {"rate": 10000}}
+#pragma once
+
+#include "modify/shaper_core.hh"
+
+namespace obi {
+
+class PpsShaperElement final : public modify::ShaperCore {
+ public:
+  explicit PpsShaperElement(const ElementArgs& args) : ShaperCore(args, false) {}
+};
+
+}  // namespace obi

@@ -1,0 +1,24 @@
+// Queue (spec 5.18, shaper): stores packets in a FIFO and releases them from the
+// worker's task loop; drops arriving packets while it holds `capacity` packets.
+//
+// Capacity applies to each worker's queue (a packet stays on the worker that received
+// it; with one worker the bound is exact). Each task run releases up to 64 packets, in
+// arrival order, in batches. See modify/queue_core.hh.
+//
+// Ports:   1 input, 1 output.
+// Config:  capacity (1..1048576, required).
+// Handles: read length, highwater_length, drops, capacity; write reset_counts (drops and
+//          high-water mark to zero), reset (drop every queued packet).
+// Example: {"name": "q", "type": "Queue", "config": {"capacity": 1000}}
+#pragma once
+
+#include "modify/queue_core.hh"
+
+namespace obi {
+
+class QueueElement final : public modify::QueueCore {
+ public:
+  explicit QueueElement(const ElementArgs& args) : QueueCore(args, false) {}
+};
+
+}  // namespace obi

@@ -1,0 +1,42 @@
+// RegexMatcher (spec 5.8): matches packets against a set of regular expressions.
+//
+// Ports: 1 input; output 0 matched packets, output 1 unmatched packets.
+// Config:
+//   pattern       array of regular expressions (Hyperscan/PCRE syntax, no back-references)
+//   payload_only  bool, default false: scan only the payload after the network layers
+//   match_all     bool, default false: a packet matches only if every pattern matches
+// Read handles:  count, byte_count, rate, byte_rate ([matched, unmatched]),
+//                payload_only, match_all
+// Write handles: payload_only, match_all (bool), reset_counts
+// Example:
+//   {"type": "RegexMatcher", "name": "m", "config": {"pattern": ["GET /admin", "(?i)passwd"],
+//    "payload_only": true}}
+// All patterns are compiled into one Hyperscan database; each packet is scanned once
+// (with match_all false the scan stops at the first match).
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "common/hs_database.hh"
+#include "common/output_stats.hh"
+#include "engine/element.hh"
+
+namespace obi::blocks {
+
+class RegexMatcherElement final : public Element {
+ public:
+  explicit RegexMatcherElement(const ElementArgs& args);
+
+  uint16_t output_count() const override { return 2; }
+  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  nlohmann::json read(std::string_view handle) const override;
+  void write(std::string_view handle, const nlohmann::json& value) override;
+
+ private:
+  std::unique_ptr<HsDatabase> db_;
+  std::atomic<bool> payload_only_, match_all_;
+  OutputStats stats_;
+};
+
+}  // namespace obi::blocks

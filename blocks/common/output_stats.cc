@@ -1,0 +1,135 @@
+#include "common/output_stats.hh"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+namespace obi::blocks {
+
+uint64_t clock_now_ns() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+bool EwmaRate::add(double amount, uint64_t now_ns, double tau_s) {
+  pending += amount;
+  uint64_t last = last_ns.load(std::memory_order_relaxed);
+  if (!started) {
+    started = true;
+    last_ns.store(now_ns, std::memory_order_relaxed);
+    return false;
+  }
+  if (now_ns < last + kTickNs) return false;
+  double dt = static_cast<double>(now_ns - last) * 1e-9;
+  // 1 - exp(-x) without the exp (one per fold per output adds up on the data path)
+  double x = dt / tau_s;
+  double alpha = x < 0.25 ? x * (1 - x * (0.5 - x / 6)) : 1.0 - std::exp(-x);
+  double r = rate.load(std::memory_order_relaxed);
+  rate.store(r + alpha * (pending / dt - r), std::memory_order_relaxed);
+  pending = 0;
+  last_ns.store(now_ns, std::memory_order_relaxed);
+  return true;
+}
+
+double EwmaRate::read(double tau_s) const {
+  double r = rate.load(std::memory_order_relaxed);
+  uint64_t last = last_ns.load(std::memory_order_relaxed);
+  uint64_t now = clock_now_ns();
+  // Decay only when the worker clock is the steady clock (tests may drive their own).
+  constexpr uint64_t kHour = 3600ull * 1'000'000'000ull;
+  if (last != 0 && now > last && now - last < kHour)
+    r *= std::exp(-static_cast<double>(now - last) * 1e-9 / tau_s);
+  return r;
+}
+
+OutputStats::OutputStats(uint32_t outputs, unsigned workers, double tau_s)
+    : outputs_(outputs), tau_s_(tau_s), slots_(workers ? workers : 1),
+      base_packets_(new std::atomic<uint64_t>[outputs ? outputs : 1]),
+      base_bytes_(new std::atomic<uint64_t>[outputs ? outputs : 1]) {
+  for (unsigned w = 0; w < slots_.size(); ++w) slots_[w].reset(new Slot[outputs ? outputs : 1]);
+  for (uint32_t i = 0; i < outputs; ++i) { base_packets_[i] = 0; base_bytes_[i] = 0; }
+}
+
+uint64_t OutputStats::count(uint32_t o) const {
+  uint64_t s = 0;
+  slots_.for_each([&](const auto& w) { s += w[o].packets.get(); });
+  return s - base_packets_[o].load(std::memory_order_relaxed);
+}
+
+uint64_t OutputStats::byte_count(uint32_t o) const {
+  uint64_t s = 0;
+  slots_.for_each([&](const auto& w) { s += w[o].bytes.get(); });
+  return s - base_bytes_[o].load(std::memory_order_relaxed);
+}
+
+double OutputStats::rate(uint32_t o) const {
+  double s = 0;
+  slots_.for_each([&](const auto& w) { s += w[o].pps.read(tau_s_); });
+  return s;
+}
+
+double OutputStats::byte_rate(uint32_t o) const {
+  double s = 0;
+  slots_.for_each([&](const auto& w) { s += w[o].bps.read(tau_s_); });
+  return s;
+}
+
+void OutputStats::reset(uint32_t o) {
+  base_packets_[o].store(0, std::memory_order_relaxed);
+  base_bytes_[o].store(0, std::memory_order_relaxed);
+  base_packets_[o].store(count(o), std::memory_order_relaxed);
+  base_bytes_[o].store(byte_count(o), std::memory_order_relaxed);
+  for (unsigned w = 0; w < slots_.size(); ++w) {
+    slots_[w][o].pps.reset();
+    slots_[w][o].bps.reset();
+  }
+}
+
+void OutputStats::reset_all() {
+  for (uint32_t o = 0; o < outputs_; ++o) reset(o);
+}
+
+bool split_indexed(std::string_view handle, std::string_view& prefix, uint32_t& index) {
+  size_t us = handle.rfind('_');
+  if (us == std::string_view::npos || us + 1 >= handle.size() || handle.size() - us > 10) return false;
+  uint32_t v = 0;
+  for (size_t i = us + 1; i < handle.size(); ++i) {
+    char c = handle[i];
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint32_t>(c - '0');
+  }
+  prefix = handle.substr(0, us);
+  index = v;
+  return true;
+}
+
+bool OutputStats::read_handle(std::string_view h, nlohmann::json& out) const {
+  auto all = [&](auto get) {
+    out = nlohmann::json::array();
+    for (uint32_t o = 0; o < outputs_; ++o) out.push_back(get(o));
+    return true;
+  };
+  if (h == "count") return all([&](uint32_t o) { return count(o); });
+  if (h == "byte_count") return all([&](uint32_t o) { return byte_count(o); });
+  if (h == "rate") return all([&](uint32_t o) { return rate(o); });
+  if (h == "byte_rate") return all([&](uint32_t o) { return byte_rate(o); });
+  std::string_view prefix;
+  uint32_t i;
+  if (!split_indexed(h, prefix, i) || i >= outputs_) return false;
+  if (prefix == "count") { out = count(i); return true; }
+  if (prefix == "byte_count") { out = byte_count(i); return true; }
+  if (prefix == "rate") { out = rate(i); return true; }
+  if (prefix == "byte_rate") { out = byte_rate(i); return true; }
+  return false;
+}
+
+bool OutputStats::write_handle(std::string_view h, const nlohmann::json&) {
+  if (h == "reset_counts" || h == "reset_all_counts") { reset_all(); return true; }
+  std::string_view prefix;
+  uint32_t i;
+  if (split_indexed(h, prefix, i) && prefix == "reset" && i < outputs_) { reset(i); return true; }
+  return false;
+}
+
+}  // namespace obi::blocks

@@ -1,0 +1,87 @@
+// OutputStats: packet and byte counts and EWMA rates per output (or per rule / pattern),
+// kept per worker and summed on read, plus the read/write handles built on them.
+//
+// Data path: add(worker, output, packets, bytes, now_ns) once per group of packets sent
+// to one output (no locks, no allocation). Rates are exponentially weighted moving
+// averages over irregular intervals with time constant tau (1 s by default): pending
+// packets are folded in at most once per millisecond of the worker clock, and a rate
+// read later decays with the time since its last fold.
+//
+// Handles (read_handle / write_handle return false for names they do not know):
+//   count, byte_count, rate, byte_rate      arrays over all outputs
+//   count_i, byte_count_i, rate_i, byte_rate_i  one output (e.g. count_2)
+//   reset_counts, reset_all_counts, reset_i  write null: zero counts and rates
+// Resets keep a per-output baseline, so they never race with the workers' counters.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/element.hh"
+
+namespace obi::blocks {
+
+// One EWMA rate written by one worker and read by the control thread.
+struct EwmaRate {
+  std::atomic<double> rate{0};         // per second
+  std::atomic<uint64_t> last_ns{0};    // worker clock of the last fold
+  double pending = 0;                  // worker only
+  bool started = false;                // worker only
+
+  static constexpr uint64_t kTickNs = 1'000'000;
+
+  // Accounts `amount` at worker time now_ns; returns true when the rate was refolded.
+  bool add(double amount, uint64_t now_ns, double tau_s);
+  // The rate decayed to the control thread's clock (see clock_now_ns()).
+  double read(double tau_s) const;
+  void reset() { rate.store(0, std::memory_order_relaxed); }
+};
+
+// Steady-clock nanoseconds, the clock the engine stamps ctx.now_ns with.
+uint64_t clock_now_ns();
+
+class OutputStats {
+ public:
+  OutputStats(uint32_t outputs, unsigned workers, double tau_s = 1.0);
+
+  uint32_t size() const { return outputs_; }
+
+  void add(unsigned worker, uint32_t output, uint32_t packets, uint64_t bytes, uint64_t now_ns) {
+    Slot& s = slots_[worker][output];
+    s.packets.add(packets);
+    s.bytes.add(bytes);
+    s.pps.add(packets, now_ns, tau_s_);
+    s.bps.add(static_cast<double>(bytes), now_ns, tau_s_);
+  }
+
+  uint64_t count(uint32_t output) const;
+  uint64_t byte_count(uint32_t output) const;
+  double rate(uint32_t output) const;
+  double byte_rate(uint32_t output) const;
+
+  void reset(uint32_t output);
+  void reset_all();
+
+  bool read_handle(std::string_view handle, nlohmann::json& out) const;
+  bool write_handle(std::string_view handle, const nlohmann::json& value);
+
+ private:
+  struct Slot {
+    Counter packets, bytes;
+    EwmaRate pps, bps;
+  };
+  uint32_t outputs_;
+  double tau_s_;
+  PerWorker<std::unique_ptr<Slot[]>> slots_;
+  std::unique_ptr<std::atomic<uint64_t>[]> base_packets_, base_bytes_;
+};
+
+// "count_12" -> ("count", 12); false when the name has no numeric suffix.
+bool split_indexed(std::string_view handle, std::string_view& prefix, uint32_t& index);
+
+}  // namespace obi::blocks

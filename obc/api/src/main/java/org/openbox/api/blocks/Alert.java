@@ -1,0 +1,55 @@
+package org.openbox.api.blocks;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.openbox.protocol.ErrorSubtype;
+
+/**
+ * Sends an alert to the controller for every packet; the packet passes through unchanged.
+ * The controller hands it to the owning application's {@code onAlert}.
+ *
+ * <p>Ports: 1 input, 1 output. Class: static; spec 5.16.
+ * Config: alerts (alert[], required), attach_packet (bool), packet_size (integer).
+ * <pre>new Alert("a").alert("SSH from outside", 3).attachPacket(true)</pre>
+ */
+public final class Alert extends ProcessingBlock {
+
+    public Alert(String name) {
+        super(name);
+        list("alerts");
+    }
+
+    /** Adds an alert message with a severity 1 (lowest) .. 5 (highest). */
+    public Alert alert(String message, int severity) {
+        list("alerts").addObject().put("message", message).put("severity", severity);
+        return this;
+    }
+
+    /** Adds an alert message on behalf of application {@code appId}. */
+    public Alert alert(String message, int severity, String appId) {
+        list("alerts").addObject().put("message", message).put("severity", severity).put("app_id", appId);
+        return this;
+    }
+
+    /** Attach the start of the packet to the alert. */
+    public Alert attachPacket(boolean value) {
+        set("attach_packet", value);
+        return this;
+    }
+
+    /** Bytes of the packet to attach; negative means the whole packet. */
+    public Alert packetSize(int value) {
+        set("packet_size", value);
+        return this;
+    }
+
+    @Override
+    public void check() {
+        requireRules("alerts", "alerts");
+        for (int i = 0; i < size("alerts"); i++) {
+            int s = ((ObjectNode) get("alerts").get(i)).get("severity").asInt();
+            if (s < 1 || s > 5) {
+                throw invalid(ErrorSubtype.BAD_BLOCK, "alert " + i + ": severity must be 1..5, got " + s);
+            }
+        }
+    }
+}

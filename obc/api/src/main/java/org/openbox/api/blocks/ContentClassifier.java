@@ -1,0 +1,43 @@
+package org.openbox.api.blocks;
+
+import java.util.regex.Pattern;
+import org.openbox.protocol.ErrorSubtype;
+
+/**
+ * Classifies packets by bytes at fixed offsets: output i for the first matching pattern i; a packet that matches no pattern is dropped.
+ *
+ * <p>Ports: 1 input, one output per element of pattern. Class: classifier; spec 5.6.
+ * Config: pattern (string[], required).
+ * Read handles: count, byte_count, rate, byte_rate.
+ * Write handles: reset_counts.
+ * <pre>new ContentClassifier("cc").pattern("12/0800", "-")</pre>
+ */
+public final class ContentClassifier extends ProcessingBlock {
+
+    public ContentClassifier(String name) {
+        super(name);
+    }
+
+    /** Adds to pattern: one pattern per output: space-separated clauses "offset/value" or "offset/value%mask" (offset decimal, value and mask hex, '?' a don't-care nibble, a leading '!' negates a clause); "-" matches every packet. */
+    public ContentClassifier pattern(String... values) {
+        for (String v : values) {
+            list("pattern").add(v);
+        }
+        return this;
+    }
+
+    private static final Pattern CLAUSES = Pattern.compile(
+            "!?\\d+/([0-9a-fA-F?]{2})+(%([0-9a-fA-F?]{2})+)?(\\s+!?\\d+/([0-9a-fA-F?]{2})+(%([0-9a-fA-F?]{2})+)?)*");
+
+    @Override
+    public void check() {
+        requireRules("pattern", "patterns");
+        for (int i = 0; i < size("pattern"); i++) {
+            String p = get("pattern").get(i).asText().trim();
+            if (!p.equals("-") && !CLAUSES.matcher(p).matches()) {
+                throw invalid(ErrorSubtype.BAD_BLOCK, "pattern " + i + ": '" + p
+                        + "' is not a list of offset/value[%mask] clauses");
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.openbox.api.blocks;
+
+import org.openbox.api.match.Match;
+import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ProtocolException;
+
+/**
+ * Classifies packets by header fields: output i for the first matching rule i (rules in
+ * priority order); a packet that matches no rule is dropped.
+ *
+ * <p>Ports: 1 input, one output per rule. Class: classifier; spec 5.7.
+ * Config: match (header_match[], required).
+ * Read handles: count, byte_count, rate, byte_rate (one element per rule).
+ * Write handles: reset_counts.
+ * <pre>new HeaderClassifier("fw")
+ *     .rule(Match.of().ipv4Src("10.0.0.0/8").tcpDst(22))   // output 0
+ *     .rule(Match.of())                                    // output 1: everything else</pre>
+ * Each rule is parsed when added; a bad one throws BAD_HEADER_MATCH naming block and rule.
+ */
+public final class HeaderClassifier extends ProcessingBlock {
+
+    public HeaderClassifier(String name) {
+        super(name);
+        list("match");
+    }
+
+    /** Adds a rule; its output port is the number of rules added before it. */
+    public HeaderClassifier rule(Match match) {
+        parse(match, size("match"));
+        list("match").add(match.toJson());
+        return this;
+    }
+
+    /** Number of rules (and outputs) so far. */
+    public int rules() {
+        return size("match");
+    }
+
+    private void parse(Match match, int index) {
+        try {
+            match.parse();
+        } catch (ProtocolException e) {
+            throw invalid(ErrorSubtype.BAD_HEADER_MATCH, "rule " + index + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void check() {
+        requireRules("match", "rules");
+    }
+}

@@ -1,0 +1,37 @@
+package org.openbox.api.blocks;
+
+import org.openbox.protocol.ErrorSubtype;
+
+/**
+ * Classifies the packet stream by its arrival rate in packets per second (EWMA). With n rates there are n+1 outputs: output 0 below rate[0], output i for rate[i-1] <= rate < rate[i], output n at or above rate[n-1].
+ *
+ * <p>Ports: 1 input, one output per element of rate, plus 1. Class: classifier; spec 5.24.
+ * Config: rate (number[], required).
+ * Read handles: count_i, byte_count_i, rate_i, byte_rate_i.
+ * Write handles: reset_i, reset_all_counts.
+ * <pre>new PpsRateClassifier("rate").rate(1000, 10000)  // outputs 0, 1, 2</pre>
+ */
+public final class PpsRateClassifier extends ProcessingBlock {
+
+    public PpsRateClassifier(String name) {
+        super(name);
+    }
+
+    /** Adds to rate: increasing rates in packets per second. */
+    public PpsRateClassifier rate(double... values) {
+        for (double v : values) {
+            list("rate").add(v);
+        }
+        return this;
+    }
+
+    @Override
+    public void check() {
+        requireRules("rate", "rates");
+        for (int i = 1; i < size("rate"); i++) {
+            if (get("rate").get(i - 1).asDouble() >= get("rate").get(i).asDouble()) {
+                throw invalid(ErrorSubtype.BAD_BLOCK, "rate " + i + " must be greater than rate " + (i - 1));
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package org.openbox.api.blocks;
+
+import org.openbox.protocol.ErrorSubtype;
+
+/**
+ * Queue with Random Early Detection dropping. Output 0: queued packets; output 1: dropped packets (may be left unconnected).
+ *
+ * <p>Ports: 1 input, 2 outputs. Class: shaper; spec 5.20.
+ * Config: capacity (integer, required), min_thresh (number, required), max_thresh (number, required), max_p (number, required), stability (number), gentle (bool).
+ * Read handles: length, highwater_length, capacity, min_thresh, max_thresh, drops, avg_queue_size.
+ * Write handles: reset_counts, reset.
+ * <pre>new RandomEarlyDetectionQueue("red", 1000, 50, 500, 0.1)</pre>
+ */
+public final class RandomEarlyDetectionQueue extends ProcessingBlock {
+
+    public RandomEarlyDetectionQueue(String name, int capacity, double minThresh, double maxThresh, double maxP) {
+        super(name);
+        set("capacity", capacity);
+        set("min_thresh", minThresh);
+        set("max_thresh", maxThresh);
+        set("max_p", maxP);
+    }
+
+    /** -log2 of the averaging weight w_q; 0 uses the instantaneous length. */
+    public RandomEarlyDetectionQueue stability(double value) {
+        set("stability", value);
+        return this;
+    }
+
+    /** Gentle RED: between max_thresh and 2*max_thresh the drop probability rises linearly from max_p to 1. */
+    public RandomEarlyDetectionQueue gentle(boolean value) {
+        set("gentle", value);
+        return this;
+    }
+
+    @Override
+    public void check() {
+        requireRange("capacity", 1, Integer.MAX_VALUE);
+        if (get("min_thresh").asDouble() > get("max_thresh").asDouble()) {
+            throw invalid(ErrorSubtype.BAD_BLOCK, "min_thresh must not exceed max_thresh");
+        }
+        double p = get("max_p").asDouble();
+        if (p < 0 || p > 1) {
+            throw invalid(ErrorSubtype.BAD_BLOCK, "max_p must be in 0..1, got " + p);
+        }
+    }
+}

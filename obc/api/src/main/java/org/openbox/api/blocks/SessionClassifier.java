@@ -1,0 +1,25 @@
+package org.openbox.api.blocks;
+
+import org.openbox.api.match.SessionMatch;
+
+/**
+ * Classifies packets by values kept in the session storage (written by SessionStore).
+ * Output 0: no rule matched; output i+1: rule i matched (first match wins).
+ *
+ * <p>Ports: 1 input, one output per rule plus 1. Class: classifier; spec 5.28.
+ * Config: match (session_match[]).
+ * Read handles: count_i, byte_count_i, rate_i, byte_rate_i. Write handles: reset_i, reset_all_counts.
+ * <pre>new SessionClassifier("known").rule(SessionMatch.field("client", MatchField.IPV4_DST))  // output 1</pre>
+ */
+public final class SessionClassifier extends ProcessingBlock {
+
+    public SessionClassifier(String name) {
+        super(name);
+    }
+
+    /** Adds a rule; its output port is one more than the number of rules added before it. */
+    public SessionClassifier rule(SessionMatch match) {
+        list("match").add(match.toJson());
+        return this;
+    }
+}

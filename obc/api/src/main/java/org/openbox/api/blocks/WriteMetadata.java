@@ -1,0 +1,35 @@
+package org.openbox.api.blocks;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Writes values into the packet metadata (read later by ReadMetadata or carried by
+ * EncapsulateMetadata).
+ *
+ * <p>Ports: 1 input, 1 output. Class: modifier; spec 5.40 (configuration our own).
+ * Config: values (object, required). Read handles: count. Write handles: reset_counts.
+ * <pre>new WriteMetadata("mark").value("app", "ips").value("mark", 3)</pre>
+ */
+public final class WriteMetadata extends ProcessingBlock {
+
+    public WriteMetadata(String name) {
+        super(name);
+        set("values", JsonNodeFactory.instance.objectNode());
+    }
+
+    public WriteMetadata value(String key, String value) {
+        ((ObjectNode) get("values")).put(key, value);
+        return this;
+    }
+
+    public WriteMetadata value(String key, long value) {
+        ((ObjectNode) get("values")).put(key, value);
+        return this;
+    }
+
+    @Override
+    public void check() {
+        requireRules("values", "values");
+    }
+}

@@ -1,0 +1,190 @@
+package org.openbox.merge;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.openbox.merge.core.HeaderAlgebra;
+import org.openbox.merge.core.Inexpressible;
+import org.openbox.merge.core.Kind;
+import org.openbox.merge.core.ModifierEffects;
+import org.openbox.merge.core.Rule;
+
+/**
+ * Step 3 of the merge: combines consecutive classifiers on every path of a tree.
+ *
+ * <p>For a classifier C1 whose output i leads, through statics and modifiers that cannot
+ * change C2's decision, to a classifier C2, rule r1 = rule i of C1 is replaced by the rules
+ * (r1 AND r2_j) in C2's order, each leading to a copy of the path (statics, modifiers and
+ * the modifiers' other outputs) and then to C2's output j, followed by a fallback rule r1
+ * leading to the path and a Discard: C2's "no match" for packets that matched r1. Empty
+ * intersections are dropped. Rules of C1 whose output does not lead to C2 keep their subtree.
+ * A shaper, a modifier that may change C2's fields, an opaque classifier or a whole-frame
+ * regex classifier stops combining; so do the rule bound and intersections the grammar
+ * cannot write (both are reported). Then unreachable rules are removed and a classifier
+ * left with one always-matching rule is replaced by its subtree.
+ */
+final class Compressor {
+    /** A covered rule is looked for among this many earlier rules (keeps pruning linear). */
+    private static final int COVER_WINDOW = 16;
+
+    private final MergeOptions options;
+    private final MergeReport.Log log;
+    /** Downstream classifiers a combination was refused with (reported once). */
+    private final Set<Node> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    Compressor(MergeOptions options, MergeReport.Log log) {
+        this.options = options;
+        this.log = log;
+    }
+
+    /** Compresses the subtree and returns its new root (may differ: folds). */
+    Node compress(Node n) {
+        if (n == null) return null;
+        if (n.isClassifierWithRules() && !n.readsWholeFrame()) {
+            boolean again = true;
+            while (again) {
+                again = false;
+                for (int i = 0; i < n.rules.size() && !again; i++) {
+                    List<Node> path = new ArrayList<>();
+                    Node c2 = downstreamClassifier(n.out[i], path);
+                    if (c2 == null || refused.contains(c2)) continue;
+                    String why = refusal(n, i, path, c2);
+                    if (why != null) {
+                        refused.add(c2);
+                        log.notCombined.add(n.label() + " output " + i + " -> " + c2.label() + ": " + why);
+                        continue;
+                    }
+                    try {
+                        n = combine(n, i, path, c2);
+                        again = true;
+                    } catch (Inexpressible e) {
+                        refused.add(c2);
+                        log.notCombined.add(n.label() + " output " + i + " -> " + c2.label() + ": " + e.getMessage());
+                    }
+                }
+            }
+            Node p = prune(n);
+            if (p != n) return compress(p);
+        }
+        for (int i = 0; i < n.out.length; i++) {
+            n.out[i] = compress(n.out[i]);
+        }
+        return n;
+    }
+
+    /** Follows statics and modifiers (their output 0) to the first other block; returns it if it is a classifier. */
+    private static Node downstreamClassifier(Node n, List<Node> path) {
+        while (n != null && (n.kind == Kind.STATIC || n.kind == Kind.MODIFIER)) {
+            path.add(n);
+            n = n.out.length > 0 ? n.out[0] : null;
+        }
+        return n != null && n.kind == Kind.CLASSIFIER ? n : null;
+    }
+
+    private String refusal(Node c1, int i, List<Node> path, Node c2) {
+        if (c2.rules == null) return "opaque classifier " + c2.type;
+        if (c2.readsWholeFrame()) return "whole-frame regex cannot be joined with other rules";
+        for (Node m : path) {
+            if (m.kind == Kind.MODIFIER && !ModifierEffects.disjoint(m.type, m.config, c2.rules)) {
+                return "modifier " + m.label() + " (" + m.type + ") may change the fields it reads";
+            }
+        }
+        int total = c1.rules.size() + c2.rules.size();
+        if (total > options.maxRules()) {
+            return "rule bound: " + c1.rules.size() + " + " + c2.rules.size() + " rules would exceed --max-rules "
+                    + options.maxRules();
+        }
+        return null;
+    }
+
+    private Node combine(Node c1, int i, List<Node> path, Node c2) throws Inexpressible {
+        Rule r1 = c1.rules.get(i);
+        List<Rule> rules = new ArrayList<>();
+        List<Node> outs = new ArrayList<>();
+        List<Integer> ports = new ArrayList<>();
+        for (int k = 0; k < i; k++) {
+            rules.add(c1.rules.get(k));
+            outs.add(c1.out[k]);
+            ports.add(c1.inPort[k]);
+        }
+        int made = 0;
+        for (int j = 0; j < c2.rules.size(); j++) {
+            Rule r = HeaderAlgebra.intersect(r1, c2.rules.get(j));
+            if (r.isEmpty()) continue;
+            rules.add(r);
+            Node tail = c2.out[j];
+            outs.add(Node.chain(path, tail, c2.inPort[j]));
+            ports.add(path.isEmpty() ? c2.inPort[j] : c1.inPort[i]);
+            made++;
+        }
+        // C2's "no match" for packets that matched r1: the path's side effects, then a drop
+        Node drop = new Node("Discard", null, Kind.DROP, c2.origins, null, 0);
+        rules.add(r1);
+        outs.add(Node.chain(path, drop, 0));
+        ports.add(path.isEmpty() ? 0 : c1.inPort[i]);
+        for (int k = i + 1; k < c1.rules.size(); k++) {
+            rules.add(c1.rules.get(k));
+            outs.add(c1.out[k]);
+            ports.add(c1.inPort[k]);
+        }
+        List<Origin> origins = new ArrayList<>(c1.origins);
+        for (Origin o : c2.origins) if (!origins.contains(o)) origins.add(o);
+        Collections.sort(origins);
+        Node n = new Node(c1.type, c1.config, Kind.CLASSIFIER, origins, rules, rules.size());
+        n.rulesChanged = true;
+        for (int k = 0; k < rules.size(); k++) {
+            n.out[k] = outs.get(k);
+            n.inPort[k] = ports.get(k);
+        }
+        log.combined.add(c1.label() + " (" + c1.rules.size() + " rules) x " + c2.label() + " (" + c2.rules.size()
+                + " rules) at output " + i + " -> " + rules.size() + " rules (" + made + " intersections)"
+                + (path.isEmpty() ? "" : ", " + path.size() + " block(s) moved behind"));
+        return n;
+    }
+
+    /** Drops empty and covered rules; folds a classifier left with one always-matching rule. */
+    private Node prune(Node n) {
+        List<Rule> rules = new ArrayList<>();
+        List<Node> outs = new ArrayList<>();
+        List<Integer> ports = new ArrayList<>();
+        int removed = 0;
+        boolean sawAny = false;
+        for (int k = 0; k < n.rules.size(); k++) {
+            Rule r = n.rules.get(k);
+            boolean dead = r.isEmpty() || sawAny;
+            if (!dead) {
+                for (int j = rules.size() - 1; j >= 0 && j >= rules.size() - COVER_WINDOW; j--) {
+                    if (HeaderAlgebra.covers(rules.get(j), r)) { dead = true; break; }
+                }
+            }
+            if (dead) {
+                removed++;
+                continue;
+            }
+            rules.add(r);
+            outs.add(n.out[k]);
+            ports.add(n.inPort[k]);
+            sawAny |= r.isAny();
+        }
+        // outputs beyond the rules (never fed) disappear with a rewrite
+        if (removed == 0 && n.out.length == n.rules.size()) return n;
+        if (removed > 0) log.notes.add(n.label() + ": removed " + removed + " unreachable rule(s)");
+        if (rules.isEmpty()) {
+            log.notes.add(n.label() + ": no rule can match, replaced by a drop");
+            return new Node("Discard", null, Kind.DROP, n.origins, null, 0);
+        }
+        if (rules.size() == 1 && rules.get(0).isAny()) {
+            log.notes.add(n.label() + ": single always-matching rule, classifier folded");
+            return outs.get(0);
+        }
+        Node m = new Node(n.type, n.config, Kind.CLASSIFIER, n.origins, rules, rules.size());
+        m.rulesChanged = true;
+        for (int k = 0; k < rules.size(); k++) {
+            m.out[k] = outs.get(k);
+            m.inPort[k] = ports.get(k);
+        }
+        return m;
+    }
+}

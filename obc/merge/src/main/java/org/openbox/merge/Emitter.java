@@ -1,0 +1,147 @@
+package org.openbox.merge;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.openbox.merge.core.ClassifierRules;
+import org.openbox.merge.core.Kind;
+import org.openbox.merge.core.Rule;
+import org.openbox.merge.core.RuleRef;
+import org.openbox.protocol.graph.Block;
+import org.openbox.protocol.graph.Connector;
+import org.openbox.protocol.graph.Graph;
+
+/**
+ * Step 4 of the merge and the output: re-shares identical subtrees (same block type and
+ * config, same children on the same ports; statics also need the same origin so alerts
+ * and logs stay attributable), names the blocks, and writes the graph and its provenance.
+ *
+ * <p>Names: a block implementing one original block is {@code app.block}; one implementing
+ * several is {@code a.x+b.y} (two origins) or {@code a.x+b.y+Nmore}; a name already taken
+ * gets {@code #2}, {@code #3}, ... in depth-first order from the input terminals, so the same
+ * input always gives the same names.
+ */
+final class Emitter {
+    /** One block of the merged DAG. */
+    private static final class Shared {
+        String type;
+        ObjectNode config;
+        Kind kind;
+        final Set<Origin> origins = new TreeSet<>();
+        List<List<RuleRef>> ruleRefs;      // per merged rule; null when not a classifier with rules
+        int[] child;                        // shared ids, -1 = unconnected
+        int[] port;
+        String name;
+    }
+
+    private final List<Shared> shared = new ArrayList<>();
+    private final Map<String, Integer> byKey = new HashMap<>();
+    private final IdentityHashMap<Node, Integer> ids = new IdentityHashMap<>();
+
+    record Output(Graph graph, Provenance provenance, int rules) {}
+
+    Output emit(List<Node> roots) {
+        List<Integer> rootIds = new ArrayList<>();
+        for (Node r : roots) rootIds.add(id(r));
+        // names in depth-first order from the roots
+        Set<String> used = new HashSet<>();
+        List<Integer> order = new ArrayList<>();
+        boolean[] seen = new boolean[shared.size()];
+        for (int r : rootIds) visit(r, seen, order);
+        List<Block> blocks = new ArrayList<>();
+        List<Connector> connectors = new ArrayList<>();
+        Provenance.Builder prov = new Provenance.Builder();
+        int rules = 0;
+        for (int id : order) {
+            Shared s = shared.get(id);
+            String base = baseName(s);
+            String name = base;
+            for (int k = 2; !used.add(name); k++) name = base + "#" + k;
+            s.name = name;
+        }
+        for (int id : order) {
+            Shared s = shared.get(id);
+            blocks.add(new Block(s.type, s.name, s.config));
+            prov.block(s.name, new ArrayList<>(s.origins));
+            if (s.ruleRefs != null) {
+                rules += s.ruleRefs.size();
+                for (int k = 0; k < s.ruleRefs.size(); k++) {
+                    for (RuleRef r : s.ruleRefs.get(k)) prov.rule(s.name, r.app(), r.block(), r.rule(), k);
+                }
+            } else if (s.kind == Kind.CLASSIFIER) {
+                rules += s.child.length;
+            }
+            for (int p = 0; p < s.child.length; p++) {
+                if (s.child[p] >= 0) connectors.add(new Connector(s.name, p, shared.get(s.child[p]).name, s.port[p]));
+            }
+        }
+        return new Output(new Graph(blocks, connectors), prov.build(), rules);
+    }
+
+    private void visit(int id, boolean[] seen, List<Integer> order) {
+        if (seen[id]) return;
+        seen[id] = true;
+        order.add(id);
+        for (int c : shared.get(id).child) if (c >= 0) visit(c, seen, order);
+    }
+
+    private static String baseName(Shared s) {
+        List<Origin> o = new ArrayList<>(s.origins);
+        if (o.isEmpty()) return "merged." + s.type;
+        if (o.size() == 1) return o.get(0).toString();
+        String two = o.get(0) + "+" + o.get(1);
+        return o.size() == 2 ? two : two + "+" + (o.size() - 2) + "more";
+    }
+
+    /** Post-order hash-consing: the shared id of a tree node. */
+    private int id(Node n) {
+        Integer known = ids.get(n);
+        if (known != null) return known;
+        int[] child = new int[n.out.length];
+        for (int i = 0; i < n.out.length; i++) child[i] = n.out[i] == null ? -1 : id(n.out[i]);
+        String type = n.type;
+        ObjectNode config = n.config;
+        if (n.isClassifierWithRules() && n.rulesChanged) {
+            ClassifierRules.Emitted e = ClassifierRules.emit(n.rules);
+            type = e.type();
+            config = e.config();
+        }
+        StringBuilder key = new StringBuilder(64).append(type).append('\u0001')
+                .append(config == null ? "" : config.toString()).append('\u0001');
+        for (int i = 0; i < child.length; i++) key.append(child[i]).append(':').append(n.inPort[i]).append(',');
+        if (n.kind == Kind.STATIC) key.append('\u0001').append(new TreeSet<>(n.origins));
+        Integer id = byKey.get(key.toString());
+        Shared s;
+        if (id == null) {
+            s = new Shared();
+            s.type = type;
+            s.config = config;
+            s.kind = n.kind;
+            s.child = child;
+            s.port = n.inPort.clone();
+            if (n.isClassifierWithRules()) {
+                s.ruleRefs = new ArrayList<>();
+                for (Rule r : n.rules) s.ruleRefs.add(new ArrayList<>(r.refs()));
+            }
+            id = shared.size();
+            shared.add(s);
+            byKey.put(key.toString(), id);
+        } else {
+            s = shared.get(id);
+            if (s.ruleRefs != null && n.rules != null) {
+                for (int k = 0; k < n.rules.size() && k < s.ruleRefs.size(); k++) {
+                    for (RuleRef r : n.rules.get(k).refs()) if (!s.ruleRefs.get(k).contains(r)) s.ruleRefs.get(k).add(r);
+                }
+            }
+        }
+        s.origins.addAll(n.origins);
+        ids.put(n, id);
+        return id;
+    }
+}

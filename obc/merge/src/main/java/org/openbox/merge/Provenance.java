@@ -1,0 +1,93 @@
+package org.openbox.merge;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Where every merged block comes from: the (application, original block) pairs it
+ * implements and, for classifiers, which merged rules implement each original rule.
+ * The controller uses it to route alerts and logs to their owner and to answer an
+ * application's handle reads from the merged blocks (summing per-rule counts).
+ * Immutable once built.
+ */
+public final class Provenance {
+    private final Map<String, List<Origin>> origins;
+    private final Map<Origin, List<String>> blocks;
+    /** merged block -> (origin block, origin rule) -> merged rule indexes (ascending) */
+    private final Map<String, Map<RuleKey, List<Integer>>> rules;
+
+    record RuleKey(String app, String block, int rule) {}
+
+    private Provenance(Map<String, List<Origin>> origins, Map<Origin, List<String>> blocks,
+                       Map<String, Map<RuleKey, List<Integer>>> rules) {
+        this.origins = origins;
+        this.blocks = blocks;
+        this.rules = rules;
+    }
+
+    /** The (application, block) pairs a merged block implements, sorted; empty if unknown. */
+    public List<Origin> originsOf(String mergedBlock) {
+        return origins.getOrDefault(mergedBlock, List.of());
+    }
+
+    /** The merged blocks implementing an application's block, in merged-graph order. */
+    public List<String> mergedBlocksOf(String app, String block) {
+        return blocks.getOrDefault(new Origin(app, block), List.of());
+    }
+
+    /** Merged rule indexes of mergedBlock that implement rule {@code rule} of the app's block. */
+    public List<Integer> mergedRulesOf(String app, String block, int rule, String mergedBlock) {
+        Map<RuleKey, List<Integer>> m = rules.get(mergedBlock);
+        if (m == null) {
+            return List.of();
+        }
+        return m.getOrDefault(new RuleKey(app, block, rule), List.of());
+    }
+
+    /** Every merged block name, in merged-graph order. */
+    public List<String> mergedBlocks() {
+        return List.copyOf(origins.keySet());
+    }
+
+    /** Collects the provenance while the merged graph is written out. */
+    static final class Builder {
+        private final Map<String, List<Origin>> origins = new LinkedHashMap<>();
+        private final Map<Origin, List<String>> blocks = new LinkedHashMap<>();
+        private final Map<String, Map<RuleKey, List<Integer>>> rules = new LinkedHashMap<>();
+
+        void block(String merged, List<Origin> from) {
+            origins.put(merged, List.copyOf(from));
+            for (Origin o : from) {
+                blocks.computeIfAbsent(o, k -> new ArrayList<>()).add(merged);
+            }
+        }
+
+        void rule(String merged, String app, String block, int rule, int mergedRule) {
+            rules.computeIfAbsent(merged, k -> new TreeMap<>(Builder::compareKeys))
+                    .computeIfAbsent(new RuleKey(app, block, rule), k -> new ArrayList<>()).add(mergedRule);
+        }
+
+        private static int compareKeys(RuleKey a, RuleKey b) {
+            int c = a.app().compareTo(b.app());
+            if (c == 0) c = a.block().compareTo(b.block());
+            return c != 0 ? c : Integer.compare(a.rule(), b.rule());
+        }
+
+        Provenance build() {
+            Map<String, Map<RuleKey, List<Integer>>> r = new LinkedHashMap<>();
+            rules.forEach((k, v) -> {
+                Map<RuleKey, List<Integer>> inner = new LinkedHashMap<>();
+                v.forEach((rk, list) -> inner.put(rk, List.copyOf(list.stream().sorted().distinct().toList())));
+                r.put(k, Collections.unmodifiableMap(inner));
+            });
+            Map<Origin, List<String>> b = new LinkedHashMap<>();
+            blocks.forEach((k, v) -> b.put(k, List.copyOf(v)));
+            return new Provenance(Collections.unmodifiableMap(new LinkedHashMap<>(origins)),
+                    Collections.unmodifiableMap(b), Collections.unmodifiableMap(r));
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package org.openbox.merge.interpret;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.openbox.merge.AppGraph;
+import org.openbox.merge.Composition;
+import org.openbox.merge.MergeException;
+import org.openbox.merge.Origin;
+import org.openbox.merge.core.BlockInfo;
+import org.openbox.merge.core.Kind;
+import org.openbox.merge.core.Rule;
+import org.openbox.protocol.graph.Block;
+
+/**
+ * The meaning of a composition, without merging: runs the applications' own graphs one
+ * after the other. The merged graph must give the same {@link Outcome} for every packet.
+ * <ul>
+ * <li>CHAIN (priority order, higher first): a packet leaving application k by an output
+ *     terminal enters application k+1 at its only input terminal, or at the FromDevice with
+ *     the same devname when it has several (none: the packet leaves there).</li>
+ * <li>DISTINCT: applications sharing an input terminal are offered the packet in priority
+ *     order; the first whose first non-static block is not a classifier, or is a classifier
+ *     with a matching rule, processes it; when none takes it, it is dropped.</li>
+ * </ul>
+ * Exits are reported as "app.block" of the application's output terminal.
+ */
+public final class Reference {
+    private final List<String> apps = new ArrayList<>();
+    private final List<Interpreter> graphs = new ArrayList<>();
+    private final Composition composition;
+
+    public Reference(List<AppGraph> appGraphs, Composition composition, BlockInfo info) {
+        List<AppGraph> ordered = new ArrayList<>(appGraphs);
+        ordered.sort(Comparator.comparingInt(AppGraph::priority).reversed());
+        for (AppGraph g : ordered) {
+            apps.add(g.app());
+            graphs.add(Interpreter.forApp(g.app(), g.graph(), info));
+        }
+        this.composition = composition;
+    }
+
+    /**
+     * Runs a packet entering at the input terminal(s) {@code entry}: one origin for a chain
+     * or an unshared input, the sharing applications' inputs for distinct.
+     */
+    public Outcome run(List<Origin> entry, byte[] packet) {
+        if (composition == Composition.DISTINCT && entry.size() > 1) {
+            for (int k = 0; k < apps.size(); k++) {
+                for (Origin o : entry) {
+                    if (o.app().equals(apps.get(k)) && takes(graphs.get(k), o.block(), packet)) {
+                        return named(k, graphs.get(k).run(o.block(), packet));
+                    }
+                }
+            }
+            return new Outcome(null, packet, List.of());
+        }
+        Origin o = entry.get(0);
+        int k = apps.indexOf(o.app());
+        if (k < 0) throw new MergeException("no application '" + o.app() + "'");
+        Outcome out = graphs.get(k).run(o.block(), packet);
+        if (composition == Composition.DISTINCT) return named(k, out);
+        while (out.exit() != null && k + 1 < apps.size()) {
+            String in = entryFor(graphs.get(k).block(out.exit()), graphs.get(k + 1));
+            if (in == null) break;
+            k++;
+            out = graphs.get(k).runFrom(in, 0, out.packet(), new ArrayList<>(out.effects()));
+        }
+        return named(k, out);
+    }
+
+    private Outcome named(int k, Outcome o) {
+        return o.exit() == null ? o : new Outcome(apps.get(k) + "." + o.exit(), o.packet(), o.effects());
+    }
+
+    private static String entryFor(Block exit, Interpreter next) {
+        List<String> ins = next.inputs();
+        if (ins.size() == 1) return ins.get(0);
+        if (exit.config() == null || !exit.type().endsWith("Device")) return null;
+        String dev = exit.config().path("devname").asText(null);
+        for (String in : ins) {
+            Block b = next.block(in);
+            if (b.type().endsWith("Device") && b.config() != null && dev != null
+                    && dev.equals(b.config().path("devname").asText(null))) return in;
+        }
+        return null;
+    }
+
+    private static boolean takes(Interpreter g, String input, byte[] packet) {
+        String cur = g.block(input) == null ? null : firstAfter(g, input);
+        while (cur != null && g.kind(cur) == Kind.STATIC) cur = firstAfter(g, cur);
+        if (cur == null || g.kind(cur) != Kind.CLASSIFIER) return true;
+        for (Rule r : g.rulesOf(cur)) if (g.matches(r, packet)) return true;
+        return false;
+    }
+
+    private static String firstAfter(Interpreter g, String block) {
+        return g.successor(block, 0);
+    }
+}

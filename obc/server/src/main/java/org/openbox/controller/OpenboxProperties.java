@@ -1,0 +1,51 @@
+package org.openbox.controller;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Controller settings, prefix {@code openbox}. Every one has a default, so the controller
+ * starts without any configuration.
+ *
+ * @param keepaliveInterval interval the controller asks OBIs to send KeepAlive at
+ *        (SetParametersRequest keepalive_interval, whole seconds, at least 1)
+ * @param keepaliveTimeout an OBI that sent nothing for this long is down; default
+ *        3 x keepaliveInterval when unset
+ * @param deadlineCheckInterval how often the single deadline sweeper runs
+ * @param requestTimeout how long a down request waits for its answer message
+ * @param appsDir directory of application jars (ServiceLoader of org.openbox.api.Application)
+ * @param topology JSON topology file (segments of OBIs); none means a flat network
+ * @param obiPort OBI REST port used when Hello carries no source_port
+ * @param alertHistory number of recent alerts kept for GET /api/alerts
+ * @param maxRules cross-product bound passed to the graph merger
+ * @param autostart start every valid application at load
+ */
+@ConfigurationProperties(prefix = "openbox")
+public record OpenboxProperties(
+        @DefaultValue("10s") Duration keepaliveInterval,
+        Duration keepaliveTimeout,
+        @DefaultValue("100ms") Duration deadlineCheckInterval,
+        @DefaultValue("5s") Duration requestTimeout,
+        Path appsDir,
+        Path topology,
+        @DefaultValue("3636") int obiPort,
+        @DefaultValue("1000") int alertHistory,
+        @DefaultValue("10000") int maxRules,
+        @DefaultValue("true") boolean autostart) {
+
+    public OpenboxProperties {
+        if (keepaliveInterval.isNegative() || keepaliveInterval.isZero()) {
+            throw new IllegalArgumentException("openbox.keepalive-interval must be positive");
+        }
+        if (keepaliveTimeout == null) {
+            keepaliveTimeout = keepaliveInterval.multipliedBy(3);
+        }
+    }
+
+    /** keepalive_interval as sent to OBIs: whole seconds, at least 1. */
+    public long keepaliveIntervalSeconds() {
+        return Math.max(1, keepaliveInterval.toSeconds());
+    }
+}

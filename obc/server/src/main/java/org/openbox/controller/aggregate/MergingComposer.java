@@ -1,0 +1,67 @@
+package org.openbox.controller.aggregate;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.openbox.merge.AppGraph;
+import org.openbox.merge.Composition;
+import org.openbox.merge.GraphMerger;
+import org.openbox.merge.MergeOptions;
+import org.openbox.merge.MergeResult;
+import org.openbox.merge.Origin;
+import org.openbox.merge.Provenance;
+import org.openbox.protocol.graph.Block;
+
+/**
+ * Composes application graphs as a service chain with the graph merger (classifiers
+ * combined, statics moved, identical subtrees shared), keeping the merger's provenance.
+ */
+public final class MergingComposer implements GraphComposer {
+
+    private final GraphMerger merger;
+    private final int maxRules;
+
+    public MergingComposer(GraphMerger merger, int maxRules) {
+        this.merger = merger;
+        this.maxRules = maxRules;
+    }
+
+    @Override
+    public Composed compose(List<AppPart> parts) {
+        List<AppGraph> graphs = parts.stream().map(p -> new AppGraph(p.app(), p.priority(), p.graph())).toList();
+        MergeResult r = merger.merge(graphs, Composition.CHAIN, new MergeOptions(maxRules));
+        List<String> blocks = r.merged().blocks().stream().map(Block::name).toList();
+        return new Composed(r.merged(), new ProvenanceOrigins(r.provenance(), blocks), String.valueOf(r.report()));
+    }
+
+    /** {@link BlockOrigins} over the merger's provenance. */
+    private record ProvenanceOrigins(Provenance provenance, List<String> mergedBlocks) implements BlockOrigins {
+
+        @Override
+        public List<BlockRef> originsOf(String mergedBlock) {
+            List<Origin> o = provenance.originsOf(mergedBlock);
+            return o == null ? List.of() : o.stream().map(x -> new BlockRef(x.app(), x.block())).toList();
+        }
+
+        @Override
+        public List<String> mergedBlocksOf(String app, String block) {
+            List<String> m = provenance.mergedBlocksOf(app, block);
+            return m == null ? List.of() : List.copyOf(m);
+        }
+
+        @Override
+        public List<Integer> mergedRulesOf(String app, String block, int rule, String mergedBlock) {
+            List<Integer> m = provenance.mergedRulesOf(app, block, rule, mergedBlock);
+            return m == null ? List.of() : List.copyOf(m);
+        }
+
+        @Override
+        public Map<String, List<BlockRef>> all() {
+            Map<String, List<BlockRef>> out = new LinkedHashMap<>();
+            for (String b : mergedBlocks) {
+                out.put(b, originsOf(b));
+            }
+            return out;
+        }
+    }
+}

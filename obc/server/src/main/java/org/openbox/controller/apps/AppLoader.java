@@ -1,0 +1,137 @@
+package org.openbox.controller.apps;
+
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.openbox.api.Application;
+import org.openbox.controller.OpenboxProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+
+/**
+ * Finds applications: Spring beans of type {@link Application}, providers on the
+ * controller's classpath ({@code META-INF/services/org.openbox.api.Application}) and
+ * providers in every {@code *.jar} of {@code openbox.apps-dir} (one class loader per jar,
+ * child of the controller's, so a jar sees the northbound API but not other jars). The
+ * same class found twice is loaded once. A jar that cannot be loaded becomes a failure
+ * entry instead of stopping the others.
+ */
+@Component
+public class AppLoader implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(AppLoader.class);
+
+    /** An application instance and where it came from. */
+    public record Found(Application app, String source) {}
+
+    /** A provider that could not be instantiated. */
+    public record LoadFailure(String source, String error) {}
+
+    /** Everything one discovery pass found. */
+    public record Discovery(List<Found> apps, List<LoadFailure> failures) {}
+
+    private final ObjectProvider<Application> beans;
+    private final OpenboxProperties props;
+    private final List<URLClassLoader> loaders = new ArrayList<>();
+
+    public AppLoader(ObjectProvider<Application> beans, OpenboxProperties props) {
+        this.beans = beans;
+        this.props = props;
+    }
+
+    public synchronized Discovery discover() {
+        List<Found> found = new ArrayList<>();
+        List<LoadFailure> failures = new ArrayList<>();
+        Set<String> classes = new HashSet<>();
+        beans.orderedStream().forEach(a -> {
+            if (classes.add(a.getClass().getName())) {
+                found.add(new Found(a, "bean:" + a.getClass().getName()));
+            }
+        });
+        loadProviders(ServiceLoader.load(Application.class, getClass().getClassLoader()), null, "classpath",
+                classes, found, failures);
+        Path dir = props.appsDir();
+        if (dir != null) {
+            if (!Files.isDirectory(dir)) {
+                failures.add(new LoadFailure("dir:" + dir, "application directory does not exist: " + dir));
+            } else {
+                for (Path jar : jars(dir, failures)) {
+                    loadJar(jar, classes, found, failures);
+                }
+            }
+        }
+        return new Discovery(found, failures);
+    }
+
+    private List<Path> jars(Path dir, List<LoadFailure> failures) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
+        } catch (IOException e) {
+            failures.add(new LoadFailure("dir:" + dir, "cannot list " + dir + ": " + e.getMessage()));
+            return List.of();
+        }
+    }
+
+    private void loadJar(Path jar, Set<String> classes, List<Found> found, List<LoadFailure> failures) {
+        URLClassLoader loader;
+        try {
+            loader = new URLClassLoader("app:" + jar.getFileName(), new URL[] {jar.toUri().toURL()},
+                    getClass().getClassLoader());
+        } catch (MalformedURLException e) {
+            failures.add(new LoadFailure("jar:" + jar, e.getMessage()));
+            return;
+        }
+        loaders.add(loader);
+        int before = found.size();
+        loadProviders(ServiceLoader.load(Application.class, loader), loader, "jar:" + jar, classes, found, failures);
+        if (found.size() == before) {
+            log.warn("{} provides no org.openbox.api.Application", jar);
+        }
+    }
+
+    /** Loads providers; with {@code only} set, keeps those defined by that loader (not the parent's). */
+    private static void loadProviders(ServiceLoader<Application> sl, ClassLoader only, String source,
+                                      Set<String> classes, List<Found> found, List<LoadFailure> failures) {
+        try {
+            for (ServiceLoader.Provider<Application> p : (Iterable<ServiceLoader.Provider<Application>>) sl.stream()::iterator) {
+                try {
+                    Class<? extends Application> type = p.type();
+                    if (only != null && type.getClassLoader() != only) {
+                        continue;
+                    }
+                    if (classes.add(type.getName())) {
+                        found.add(new Found(p.get(), source));
+                    }
+                } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+                    failures.add(new LoadFailure(source, "cannot instantiate application: " + e.getMessage()));
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            failures.add(new LoadFailure(source, "bad provider configuration: " + e.getMessage()));
+        }
+    }
+
+    @Override
+    public synchronized void destroy() {
+        for (URLClassLoader l : loaders) {
+            try {
+                l.close();
+            } catch (IOException ignored) {
+                // closing at shutdown only
+            }
+        }
+    }
+}

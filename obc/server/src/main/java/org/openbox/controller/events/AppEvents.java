@@ -1,0 +1,150 @@
+package org.openbox.controller.events;
+
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import org.openbox.api.Topology;
+import org.openbox.api.event.AlertEvent;
+import org.openbox.api.event.ErrorEvent;
+import org.openbox.api.event.InstanceEvent;
+import org.openbox.api.event.LogEvent;
+import org.openbox.controller.aggregate.BlockOrigins;
+import org.openbox.controller.aggregate.BlockRef;
+import org.openbox.controller.aggregate.GraphAggregator;
+import org.openbox.controller.apps.AppCatalog;
+import org.openbox.controller.apps.AppEntry;
+import org.openbox.controller.apps.TopologyHolder;
+import org.openbox.controller.metrics.ControllerMetrics;
+import org.openbox.protocol.message.Alert;
+import org.openbox.protocol.message.AlertEntry;
+import org.openbox.protocol.message.ErrorMessage;
+import org.openbox.protocol.message.Log;
+import org.openbox.protocol.message.LogEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+/**
+ * Delivers what OBIs report to the applications it concerns, and to nobody else.
+ *
+ * <ul>
+ * <li>Alert / Log entries: the entry's {@code origin_block} is a block of the merged graph;
+ *     its provenance names the (application, block) pairs it implements, and each owner
+ *     gets the event with its own block name. When the entry carries {@code app_id}, only
+ *     that application is considered. Alerts are also kept for GET /api/alerts.</li>
+ * <li>Errors: to the applications the failed request was made for.</li>
+ * <li>InstanceUp / InstanceDown: to every running application with a location that
+ *     includes the OBI.</li>
+ * </ul>
+ */
+@Service
+public class AppEvents {
+
+    private static final Logger log = LoggerFactory.getLogger(AppEvents.class);
+
+    private final AppCatalog catalog;
+    private final TopologyHolder topology;
+    private final GraphAggregator aggregator;
+    private final AppDispatcher dispatcher;
+    private final AlertLog alerts;
+    private final ControllerMetrics metrics;
+
+    public AppEvents(AppCatalog catalog, TopologyHolder topology, GraphAggregator aggregator,
+                     AppDispatcher dispatcher, AlertLog alerts, ControllerMetrics metrics) {
+        this.catalog = catalog;
+        this.topology = topology;
+        this.aggregator = aggregator;
+        this.dispatcher = dispatcher;
+        this.alerts = alerts;
+        this.metrics = metrics;
+    }
+
+    public void onAlert(Alert alert) {
+        long dpid = alert.originDpid();
+        BlockOrigins origins = aggregator.current(dpid).origins();
+        for (AlertEntry e : alert.messages()) {
+            Instant time = instant(e.timestamp());
+            List<BlockRef> owners = owners(origins, e.originBlock(), e.appId());
+            if (owners.isEmpty()) {
+                log.warn("alert from OBI {} block '{}' has no owning application: {}", dpid, e.originBlock(), e.message());
+                alerts.add(new AlertRecord(time, null, dpid, null, e.originBlock(), e.message(), e.severity()));
+                metrics.alert(null);
+                continue;
+            }
+            byte[] packet = packet(e.packet());
+            for (BlockRef owner : owners) {
+                alerts.add(new AlertRecord(time, owner.app(), dpid, owner.block(), e.originBlock(), e.message(), e.severity()));
+                metrics.alert(owner.app());
+                AlertEvent event = new AlertEvent(dpid, owner.block(), e.message(), e.severity(), packet, time);
+                catalog.get(owner.app()).ifPresent(app -> dispatcher.deliver(app, "onAlert", a -> a.onAlert(event)));
+            }
+        }
+    }
+
+    public void onLog(Log logMessage) {
+        long dpid = logMessage.originDpid();
+        BlockOrigins origins = aggregator.current(dpid).origins();
+        for (LogEntry e : logMessage.messages()) {
+            Instant time = instant(e.timestamp());
+            byte[] packet = packet(e.packet());
+            for (BlockRef owner : owners(origins, e.originBlock(), null)) {
+                LogEvent event = new LogEvent(dpid, owner.block(), e.message(), e.severity(), packet, time);
+                catalog.get(owner.app()).ifPresent(app -> dispatcher.deliver(app, "onLog", a -> a.onLog(event)));
+            }
+        }
+    }
+
+    public void onObiError(long dpid, ErrorMessage error, Set<String> apps) {
+        ErrorEvent event = new ErrorEvent(dpid, error.errorType(), error.errorSubtype(), error.message());
+        for (String name : apps) {
+            catalog.get(name).ifPresent(app -> dispatcher.deliver(app, "onError", a -> a.onError(event)));
+        }
+    }
+
+    public void instanceUp(long dpid) {
+        InstanceEvent event = new InstanceEvent(dpid);
+        for (AppEntry app : concerned(dpid)) {
+            dispatcher.deliver(app, "onInstanceUp", a -> a.onInstanceUp(event));
+        }
+    }
+
+    public void instanceDown(long dpid) {
+        InstanceEvent event = new InstanceEvent(dpid);
+        for (AppEntry app : concerned(dpid)) {
+            dispatcher.deliver(app, "onInstanceDown", a -> a.onInstanceDown(event));
+        }
+    }
+
+    private List<AppEntry> concerned(long dpid) {
+        Topology topo = topology.topology();
+        return catalog.all().stream().filter(AppEntry::running).filter(a -> a.appliesTo(dpid, topo)).toList();
+    }
+
+    private static List<BlockRef> owners(BlockOrigins origins, String mergedBlock, String appId) {
+        if (mergedBlock == null) {
+            return List.of();
+        }
+        List<BlockRef> refs = origins.originsOf(mergedBlock);
+        return appId == null || appId.isEmpty() ? refs : refs.stream().filter(r -> r.app().equals(appId)).toList();
+    }
+
+    private static Instant instant(double seconds) {
+        if (seconds <= 0 || Double.isNaN(seconds)) {
+            return Instant.now();
+        }
+        long s = (long) seconds;
+        return Instant.ofEpochSecond(s, (long) ((seconds - s) * 1e9));
+    }
+
+    private static byte[] packet(String base64) {
+        if (base64 == null || base64.isEmpty()) {
+            return new byte[0];
+        }
+        try {
+            return Base64.getDecoder().decode(base64);
+        } catch (IllegalArgumentException e) {
+            return new byte[0];
+        }
+    }
+}

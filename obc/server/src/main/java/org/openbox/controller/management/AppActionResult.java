@@ -1,0 +1,4 @@
+package org.openbox.controller.management;
+
+/** Answer of POST /api/apps/{name}/start|stop. */
+public record AppActionResult(String app, boolean ok, String state, String message) {}

@@ -1,0 +1,112 @@
+package org.openbox.controller.management;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.openbox.controller.aggregate.DeployedGraph;
+import org.openbox.controller.aggregate.GraphAggregator;
+import org.openbox.controller.apps.AppCatalog;
+import org.openbox.controller.apps.AppLifecycle;
+import org.openbox.controller.events.AlertLog;
+import org.openbox.controller.events.AlertRecord;
+import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.ObiQueries;
+import org.openbox.controller.obi.ObiSession;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * Management REST API (JSON) for operators: OBIs, their merged graphs with provenance,
+ * applications (start / stop), recent alerts, and on-demand OBI queries (global stats,
+ * reading a merged block's handle).
+ */
+@RestController
+@RequestMapping("/api")
+public class ManagementController {
+
+    private final ObiManager obis;
+    private final ObiQueries queries;
+    private final GraphAggregator aggregator;
+    private final AppCatalog apps;
+    private final AppLifecycle lifecycle;
+    private final AlertLog alerts;
+
+    public ManagementController(ObiManager obis, ObiQueries queries, GraphAggregator aggregator, AppCatalog apps,
+                                AppLifecycle lifecycle, AlertLog alerts) {
+        this.obis = obis;
+        this.queries = queries;
+        this.aggregator = aggregator;
+        this.apps = apps;
+        this.lifecycle = lifecycle;
+        this.alerts = alerts;
+    }
+
+    @GetMapping("/obis")
+    public List<ObiView> obis() {
+        return obis.sessions().stream().map(s -> ObiView.of(s, aggregator.current(s.dpid()))).toList();
+    }
+
+    @GetMapping("/obis/{dpid}")
+    public ObiDetail obi(@PathVariable("dpid") long dpid) {
+        ObiSession s = session(dpid);
+        return new ObiDetail(ObiView.of(s, aggregator.current(dpid)), s.capabilities());
+    }
+
+    @GetMapping("/obis/{dpid}/graph")
+    public GraphView graph(@PathVariable("dpid") long dpid) {
+        session(dpid);
+        DeployedGraph g = aggregator.current(dpid);
+        return new GraphView(dpid, g.graph().toJson(), g.origins().all(), g.apps(), g.report(),
+                aggregator.failure(dpid).orElse(null));
+    }
+
+    @GetMapping("/obis/{dpid}/stats")
+    public CompletableFuture<JsonNode> stats(@PathVariable("dpid") long dpid) {
+        return queries.globalStats(session(dpid));
+    }
+
+    @GetMapping("/obis/{dpid}/blocks/{block}/{handle}")
+    public CompletableFuture<JsonNode> readMerged(@PathVariable("dpid") long dpid, @PathVariable("block") String block,
+                                                  @PathVariable("handle") String handle) {
+        return queries.read(session(dpid), block, handle);
+    }
+
+    @GetMapping("/apps")
+    public List<AppView> apps() {
+        return apps.all().stream().map(AppView::of).toList();
+    }
+
+    @PostMapping("/apps/{name}/start")
+    public ResponseEntity<AppActionResult> start(@PathVariable("name") String name) {
+        return answer(name, lifecycle.start(name));
+    }
+
+    @PostMapping("/apps/{name}/stop")
+    public ResponseEntity<AppActionResult> stop(@PathVariable("name") String name) {
+        return answer(name, lifecycle.stop(name));
+    }
+
+    @GetMapping("/alerts")
+    public List<AlertRecord> alerts(@RequestParam(name = "limit", defaultValue = "100") int limit,
+                                    @RequestParam(name = "app", required = false) String app) {
+        return alerts.recent(Math.max(0, Math.min(limit, 10_000)), app);
+    }
+
+    private ResponseEntity<AppActionResult> answer(String name, AppLifecycle.Result r) {
+        AppActionResult body = new AppActionResult(name, r.ok(), r.state() == null ? null : r.state().name(), r.message());
+        HttpStatus status = r.ok() ? HttpStatus.OK : r.state() == null ? HttpStatus.NOT_FOUND : HttpStatus.CONFLICT;
+        return ResponseEntity.status(status).body(body);
+    }
+
+    private ObiSession session(long dpid) {
+        return obis.session(dpid).orElseThrow(() ->
+                new ResponseStatusException(HttpStatus.NOT_FOUND, "no OBI with dpid " + dpid));
+    }
+}

@@ -1,0 +1,33 @@
+package org.openbox.controller.management;
+
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import org.openbox.controller.obi.ObiErrorException;
+import org.openbox.controller.obi.ObiUnreachableException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Maps failures of OBI queries to JSON answers: an OBI Error is 502 with the spec
+ * type/subtype, an unreachable OBI 502, no answer in time 504.
+ */
+@RestControllerAdvice(assignableTypes = ManagementController.class)
+public class ManagementExceptionHandler {
+
+    @ExceptionHandler({ObiErrorException.class, ObiUnreachableException.class, TimeoutException.class,
+            CompletionException.class})
+    public ResponseEntity<Map<String, Object>> obiFailure(Exception e) {
+        Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (t instanceof ObiErrorException err) {
+            return ResponseEntity.status(HttpStatus.BAD_GATEWAY).body(Map.of("error", String.valueOf(err.getMessage()),
+                    "error_type", err.errorType().name(), "error_subtype", err.errorSubtype().name()));
+        }
+        if (t instanceof TimeoutException) {
+            return ResponseEntity.status(HttpStatus.GATEWAY_TIMEOUT).body(Map.of("error", "the OBI did not answer in time"));
+        }
+        return ResponseEntity.status(HttpStatus.BAD_GATEWAY).body(Map.of("error", String.valueOf(t.getMessage())));
+    }
+}

@@ -1,0 +1,51 @@
+package org.openbox.controller.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+import org.springframework.stereotype.Component;
+
+/**
+ * Controller meters (exported at /actuator/prometheus):
+ * {@code openbox_messages_total{direction,type}}, {@code openbox_roundtrip_seconds{type}}
+ * (down request to answer), {@code openbox_alerts_total{app}}; the OBI up/down gauges are
+ * registered by the OBI manager.
+ */
+@Component
+public class ControllerMetrics {
+
+    private final MeterRegistry registry;
+
+    public ControllerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    public void messageReceived(String type) {
+        messages("up", type).increment();
+    }
+
+    public void messageSent(String type) {
+        messages("down", type).increment();
+    }
+
+    public void roundTrip(String requestType, long nanos) {
+        Timer.builder("openbox.roundtrip").description("time from a down request to its answer")
+                .tag("type", requestType).publishPercentileHistogram(false)
+                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void alert(String app) {
+        Counter.builder("openbox.alerts").description("alerts delivered, by owning application")
+                .tag("app", app == null ? "(unattributed)" : app).register(registry).increment();
+    }
+
+    private Counter messages(String direction, String type) {
+        return Counter.builder("openbox.messages").description("protocol messages by direction and type")
+                .tag("direction", direction).tag("type", type).register(registry);
+    }
+}

@@ -1,0 +1,76 @@
+package org.openbox.controller.obi;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+
+/**
+ * What the controller knows about one OBI: its endpoint client, Hello details, liveness
+ * and the outcome of the last graph push. State changes are synchronized on the session
+ * (message threads and the deadline sweeper both change it); reads of single fields are
+ * volatile.
+ */
+public final class ObiSession {
+
+    private final long dpid;
+    private final Instant firstSeen;
+    private volatile ObiClient client;
+    private volatile String version;
+    private volatile ObjectNode capabilities;
+    private volatile ObiState state = ObiState.UP;
+    private volatile long lastSeenNanos;
+    private volatile Instant lastSeen;
+    private volatile Instant stateSince;
+    private volatile int downCount;
+    private volatile String graphStatus = "none";
+    private volatile String lastError;
+
+    ObiSession(long dpid, ObiClient client, Instant now, long nowNanos) {
+        this.dpid = dpid;
+        this.client = client;
+        this.firstSeen = now;
+        this.stateSince = now;
+        this.lastSeen = now;
+        this.lastSeenNanos = nowNanos;
+    }
+
+    public long dpid() { return dpid; }
+    public ObiClient client() { return client; }
+    public String version() { return version; }
+    public ObjectNode capabilities() { return capabilities; }
+    public ObiState state() { return state; }
+    public Instant firstSeen() { return firstSeen; }
+    public Instant lastSeen() { return lastSeen; }
+    public Instant stateSince() { return stateSince; }
+    public int downCount() { return downCount; }
+    public String graphStatus() { return graphStatus; }
+    public String lastError() { return lastError; }
+    long lastSeenNanos() { return lastSeenNanos; }
+
+    void client(ObiClient c) { this.client = c; }
+
+    void hello(String version, ObjectNode capabilities) {
+        this.version = version;
+        this.capabilities = capabilities;
+    }
+
+    void seen(Instant now, long nowNanos) {
+        lastSeenNanos = nowNanos;
+        lastSeen = now;
+    }
+
+    /** Moves to {@code next}; returns whether the state changed. */
+    synchronized boolean transition(ObiState next, Instant now) {
+        if (state == next) {
+            return false;
+        }
+        state = next;
+        stateSince = now;
+        if (next == ObiState.DOWN) {
+            downCount++;
+        }
+        return true;
+    }
+
+    void graphStatus(String status) { this.graphStatus = status; }
+    void lastError(String error) { this.lastError = error; }
+}

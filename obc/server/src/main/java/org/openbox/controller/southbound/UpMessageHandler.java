@@ -1,0 +1,96 @@
+package org.openbox.controller.southbound;
+
+import java.util.Optional;
+import org.openbox.controller.events.AppEvents;
+import org.openbox.controller.metrics.ControllerMetrics;
+import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.PendingRequests;
+import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.message.AddCustomModuleResponse;
+import org.openbox.protocol.message.Alert;
+import org.openbox.protocol.message.ErrorMessage;
+import org.openbox.protocol.message.GetParametersResponse;
+import org.openbox.protocol.message.GlobalStatsResponse;
+import org.openbox.protocol.message.Hello;
+import org.openbox.protocol.message.KeepAlive;
+import org.openbox.protocol.message.ListCapabilitiesResponse;
+import org.openbox.protocol.message.Log;
+import org.openbox.protocol.message.Message;
+import org.openbox.protocol.message.ReadResponse;
+import org.openbox.protocol.message.RemoveCustomModuleResponse;
+import org.openbox.protocol.message.SetParametersResponse;
+import org.openbox.protocol.message.SetProcessingGraphResponse;
+import org.openbox.protocol.message.WriteResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Dispatches a decoded up message: Hello / KeepAlive to the OBI manager, Alert / Log to
+ * the applications that own the blocks, responses and Errors to the request they answer
+ * (an Error is also surfaced to the applications the request was made for). Down-only
+ * messages posted to the controller are refused with UNSUPPORTED / UNSUPPORTED_MESSAGE.
+ */
+@Component
+public class UpMessageHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(UpMessageHandler.class);
+
+    private final ObiManager obis;
+    private final PendingRequests pending;
+    private final AppEvents events;
+    private final ControllerMetrics metrics;
+
+    public UpMessageHandler(ObiManager obis, PendingRequests pending, AppEvents events, ControllerMetrics metrics) {
+        this.obis = obis;
+        this.pending = pending;
+        this.events = events;
+        this.metrics = metrics;
+    }
+
+    /** Handles the message; a non-empty result means "answer 400 with this error". */
+    public Optional<Rejection> handle(Message m, String remoteAddr) {
+        metrics.messageReceived(m.type());
+        if (m instanceof Hello hello) {
+            obis.onHello(hello, remoteAddr);
+        } else if (m instanceof KeepAlive ka) {
+            return obis.onKeepAlive(ka.dpid());
+        } else if (m instanceof Alert alert) {
+            obis.seen(alert.originDpid());
+            events.onAlert(alert);
+        } else if (m instanceof Log logMessage) {
+            obis.seen(logMessage.originDpid());
+            events.onLog(logMessage);
+        } else if (m instanceof ErrorMessage error) {
+            onError(error);
+        } else if (isResponse(m)) {
+            pending.complete(m).ifPresentOrElse(p -> obis.seen(p.dpid()),
+                    () -> log.debug("{} with xid {} answers no pending request", m.type(), m.xid()));
+        } else {
+            return Optional.of(new Rejection(ErrorSubtype.UNSUPPORTED_MESSAGE,
+                    m.type() + " is sent by the controller to OBIs, not to the controller"));
+        }
+        return Optional.empty();
+    }
+
+    private void onError(ErrorMessage error) {
+        var p = pending.complete(error);
+        if (p.isPresent()) {
+            obis.seen(p.get().dpid());
+            log.warn("OBI {} answered {} (xid {}) with {}/{}: {}", p.get().dpid(), p.get().requestType(), error.xid(),
+                    error.errorType(), error.errorSubtype(), error.message());
+            events.onObiError(p.get().dpid(), error, p.get().apps());
+        } else {
+            log.warn("unsolicited Error xid {}: {}/{}: {}", error.xid(), error.errorType(), error.errorSubtype(),
+                    error.message());
+        }
+    }
+
+    private static boolean isResponse(Message m) {
+        return m instanceof ListCapabilitiesResponse || m instanceof SetParametersResponse
+                || m instanceof GetParametersResponse || m instanceof GlobalStatsResponse
+                || m instanceof ReadResponse || m instanceof WriteResponse
+                || m instanceof SetProcessingGraphResponse || m instanceof AddCustomModuleResponse
+                || m instanceof RemoveCustomModuleResponse;
+    }
+}

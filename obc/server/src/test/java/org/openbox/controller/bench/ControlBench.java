@@ -1,0 +1,157 @@
+package org.openbox.controller.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.openbox.controller.testobi.TestObi;
+
+/**
+ * Controller benchmark against a running controller (see bench/control.sh).
+ *
+ * <p>Round trips on loopback, each measured n times after a warm-up, printed as
+ * {@code {"message": TYPE, "p50_ms": X, "p99_ms": X, "n": N}}:
+ * <ul>
+ * <li>KeepAlive: an OBI's POST /message/KeepAlive until the controller's 200;</li>
+ * <li>GlobalStats: GET /api/obis/{dpid}/stats, i.e. management call, GlobalStatsRequest to
+ *     the test OBI, its GlobalStatsResponse back, answer;</li>
+ * <li>Read: GET /api/obis/{dpid}/blocks/{block}/count, likewise with ReadRequest/ReadResponse.</li>
+ * </ul>
+ * Then {@code --obis} simulated OBIs (default 1000) say Hello and send KeepAlive every
+ * second for {@code --seconds}; the controller must run with openbox.keepalive-interval=1s.
+ * Prints how many stayed up, the deadlines missed, and the controller's CPU and heap.
+ *
+ * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S
+ */
+public final class ControlBench {
+
+    private final ObjectMapper json = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final URI controller;
+
+    private ControlBench(URI controller) {
+        this.controller = controller;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            a.put(args[i], args[i + 1]);
+        }
+        URI controller = URI.create(a.getOrDefault("--controller", "http://127.0.0.1:3637"));
+        long pid = Long.parseLong(a.getOrDefault("--pid", "0"));
+        int n = Integer.parseInt(a.getOrDefault("--n", "2000"));
+        int obis = Integer.parseInt(a.getOrDefault("--obis", "1000"));
+        int seconds = Integer.parseInt(a.getOrDefault("--seconds", "20"));
+        ControlBench bench = new ControlBench(controller);
+        bench.roundTrips(n);
+        if (obis > 0) {
+            new KeepAliveScale(controller, bench.http, bench.json).run(obis, seconds, pid);
+        }
+        System.exit(0);
+    }
+
+    private void roundTrips(int n) throws Exception {
+        try (TestObi obi = new TestObi(1, controller.toString())) {
+            obi.onRead((block, handle) -> json.getNodeFactory().arrayNode().add(1).add(2).add(3));
+            check(obi.hello().statusCode() == 200, "Hello refused");
+            waitUp(1);
+            measure("KeepAlive", n, () -> obi.keepAlive().statusCode());
+            measure("GlobalStats", n, () -> get("/api/obis/1/stats"));
+            measure("Read", n, () -> get("/api/obis/1/blocks/bench_block/count"));
+        }
+    }
+
+    private void measure(String type, int n, Supplier<Integer> call) {
+        int warmup = Math.min(500, n);
+        for (int i = 0; i < warmup; i++) {
+            check(call.get() == 200, type + " failed during warm-up");
+        }
+        double[] ms = new double[n];
+        for (int i = 0; i < n; i++) {
+            long t0 = System.nanoTime();
+            int status = call.get();
+            ms[i] = (System.nanoTime() - t0) / 1e6;
+            check(status == 200, type + " answered HTTP " + status);
+        }
+        Arrays.sort(ms);
+        System.out.printf(Locale.ROOT, "{\"message\": \"%s\", \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"n\": %d}%n",
+                type, ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)], n);
+    }
+
+    int get(String path) {
+        try {
+            HttpRequest r = HttpRequest.newBuilder(controller.resolve(path)).timeout(Duration.ofSeconds(10)).GET().build();
+            return http.send(r, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void waitUp(long dpid) throws Exception {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < end) {
+            if (get("/api/obis/" + dpid) == 200) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("OBI " + dpid + " not registered");
+    }
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new IllegalStateException(what);
+        }
+    }
+
+    /** CPU seconds (user + system) a process has used, from /proc; -1 when unknown. */
+    static double cpuSeconds(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;   // utime, stime in clock ticks
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Resident set size of a process in MiB, from /proc; -1 when unknown. */
+    static double rssMb(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    static JsonNode getJson(HttpClient http, ObjectMapper json, URI uri) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return json.readTree(r.body());
+    }
+}

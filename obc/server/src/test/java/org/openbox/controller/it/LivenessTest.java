@@ -1,0 +1,54 @@
+package org.openbox.controller.it;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.concurrent.ScheduledFuture;
+import org.junit.jupiter.api.Test;
+import org.openbox.controller.testobi.TestObi;
+import org.openbox.protocol.message.BarrierRequest;
+import org.openbox.protocol.message.SetParametersRequest;
+import org.openbox.protocol.message.SetProcessingGraphRequest;
+
+/** Missed KeepAlives make an OBI DOWN; its return makes it UP with its state pushed again. */
+class LivenessTest extends ControllerTestBase {
+
+    @Test
+    void missedKeepAlivesThenReturnRepushesState() throws Exception {
+        TestObi obi = obi(21);
+        obi.hello();
+        ScheduledFuture<?> alive = keepAlive(obi);
+        obi.await(BarrierRequest.class, 1, WAIT);
+        await().atMost(WAIT).until(() -> fw.upsOf(21) == 1 && ips.upsOf(21) == 1);
+        assertThat(fw.downsOf(21)).isZero();
+
+        alive.cancel(false);
+        await().atMost(WAIT).untilAsserted(() ->
+                given().get("/api/obis/21").then().body("obi.state", equalTo("DOWN")).body("obi.downCount", equalTo(1)));
+        await().atMost(WAIT).until(() -> fw.downsOf(21) == 1 && ips.downsOf(21) == 1);
+
+        // back: a KeepAlive from the known OBI brings it up and re-pushes everything
+        assertThat(obi.keepAlive().statusCode()).isEqualTo(200);
+        keepAlive(obi);
+        obi.await(SetParametersRequest.class, 2, WAIT);
+        obi.await(SetProcessingGraphRequest.class, 2, WAIT);
+        obi.await(BarrierRequest.class, 2, WAIT);
+        given().get("/api/obis/21").then().body("obi.state", equalTo("UP"));
+        await().atMost(WAIT).until(() -> fw.upsOf(21) == 2 && ips.upsOf(21) == 2);
+        SetProcessingGraphRequest first = obi.received(SetProcessingGraphRequest.class).get(0);
+        SetProcessingGraphRequest again = obi.received(SetProcessingGraphRequest.class).get(1);
+        assertThat(again.blocks()).isEqualTo(first.blocks());
+        assertThat(again.connectors()).isEqualTo(first.connectors());
+    }
+
+    @Test
+    void helloAgainAfterRestartRepushesGraph() throws Exception {
+        TestObi obi = connected(22);
+        obi.hello();
+        obi.await(SetProcessingGraphRequest.class, 2, WAIT);
+        obi.await(BarrierRequest.class, 2, WAIT);
+        assertThat(fw.upsOf(22)).isEqualTo(1);   // it never went down
+    }
+}

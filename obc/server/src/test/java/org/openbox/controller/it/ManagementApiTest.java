@@ -1,0 +1,46 @@
+package org.openbox.controller.it;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+
+import org.junit.jupiter.api.Test;
+
+/** OpenAPI description, actuator health and Prometheus metrics, the web UI. */
+class ManagementApiTest extends ControllerTestBase {
+
+    @Test
+    void openApiDescribesTheManagementApi() {
+        given().get("/v3/api-docs").then().statusCode(200)
+                .body("openapi", notNullValue())
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/obis"))
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/obis/{dpid}/graph"))
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/apps/{name}/start"))
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/alerts"));
+    }
+
+    @Test
+    void healthAndPrometheusRespond() throws Exception {
+        connected(61);
+        given().get("/actuator/health").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/actuator/prometheus").then().statusCode(200)
+                .body(containsString("openbox_obis{state=\"up\""))
+                .body(containsString("openbox_obis{state=\"down\""))
+                .body(containsString("openbox_messages_total{direction=\"up\",type=\"Hello\""))
+                .body(containsString("openbox_roundtrip_seconds_count{type=\"SetProcessingGraphRequest\""));
+    }
+
+    @Test
+    void webUiIsServed() {
+        given().get("/").then().statusCode(200)
+                .contentType(containsString("text/html"))
+                .body(containsString("/api/obis")).body(containsString("/api/apps")).body(containsString("/api/alerts"));
+    }
+
+    @Test
+    void globalStatsAreFetchedFromTheObi() throws Exception {
+        connected(62);
+        given().get("/api/obis/62/stats").then().statusCode(200).body("uptime", equalTo(1));
+    }
+}

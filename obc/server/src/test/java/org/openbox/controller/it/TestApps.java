@@ -1,0 +1,67 @@
+package org.openbox.controller.it;
+
+import java.util.List;
+import org.openbox.api.GraphBuilder;
+import org.openbox.api.Location;
+import org.openbox.api.Statement;
+import org.openbox.api.blocks.Alert;
+import org.openbox.api.blocks.Discard;
+import org.openbox.api.blocks.FromDevice;
+import org.openbox.api.blocks.HeaderClassifier;
+import org.openbox.api.blocks.ToDevice;
+import org.openbox.api.match.Match;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Applications the integration tests run, as Spring beans (one of the ways the controller
+ * finds applications):
+ * <ul>
+ * <li>{@code fw} (priority 200, everywhere): in -> cls [ssh -> ssh_alert -> drop, else -> out]</li>
+ * <li>{@code ips} (priority 100, everywhere): in -> ips_alert -> out</li>
+ * <li>{@code broken}: its graph connects a port that does not exist; must be refused</li>
+ * </ul>
+ */
+@TestConfiguration
+class TestApps {
+
+    static final class Firewall extends RecordingApp {
+        @Override public String name() { return "fw"; }
+        @Override public int priority() { return 200; }
+        @Override public List<Statement> statements() {
+            FromDevice in = new FromDevice("in", "eth0");
+            HeaderClassifier cls = new HeaderClassifier("cls").rule(Match.of().tcpDst(22)).rule(Match.of());
+            Alert alert = new Alert("ssh_alert").alert("ssh attempt", 3);
+            return List.of(new Statement(Location.network(), new GraphBuilder()
+                    .connect(in, cls)
+                    .connect(cls, 0, alert)
+                    .connect(alert, new Discard("drop"))
+                    .connect(cls, 1, new ToDevice("out", "eth1"))
+                    .build()));
+        }
+    }
+
+    static final class Ips extends RecordingApp {
+        @Override public String name() { return "ips"; }
+        @Override public int priority() { return 100; }
+        @Override public List<Statement> statements() {
+            return List.of(new Statement(Location.network(), new GraphBuilder()
+                    .chain(new FromDevice("in", "eth0"), new Alert("ips_alert").alert("seen by ips", 2),
+                            new ToDevice("out", "eth1"))
+                    .build()));
+        }
+    }
+
+    static final class Broken extends RecordingApp {
+        @Override public String name() { return "broken"; }
+        @Override public List<Statement> statements() {
+            return List.of(new Statement(Location.network(), new GraphBuilder()
+                    .connect(new FromDevice("in", "eth0"), 0, new ToDevice("out", "eth1"), 5)
+                    .build()));
+        }
+    }
+
+    @Bean Firewall firewall() { return new Firewall(); }
+    @Bean Ips ips() { return new Ips(); }
+    @Bean Broken broken() { return new Broken(); }
+}

@@ -1,0 +1,202 @@
+package org.openbox.controller.testobi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.openbox.protocol.MessageCodec;
+import org.openbox.protocol.ProtocolException;
+import org.openbox.protocol.message.Alert;
+import org.openbox.protocol.message.AlertEntry;
+import org.openbox.protocol.message.ErrorMessage;
+import org.openbox.protocol.message.GlobalStatsRequest;
+import org.openbox.protocol.message.GlobalStatsResponse;
+import org.openbox.protocol.message.Hello;
+import org.openbox.protocol.message.KeepAlive;
+import org.openbox.protocol.message.ListCapabilitiesRequest;
+import org.openbox.protocol.message.ListCapabilitiesResponse;
+import org.openbox.protocol.message.Message;
+import org.openbox.protocol.message.ReadRequest;
+import org.openbox.protocol.message.ReadResponse;
+import org.openbox.protocol.message.SetParametersRequest;
+import org.openbox.protocol.message.SetParametersResponse;
+import org.openbox.protocol.message.SetProcessingGraphRequest;
+import org.openbox.protocol.message.SetProcessingGraphResponse;
+import org.openbox.protocol.message.WriteRequest;
+import org.openbox.protocol.message.WriteResponse;
+
+/**
+ * A protocol-faithful OBI for tests: a real HTTP server ({@code POST /message/<Type>}) that
+ * decodes every down message with the protocol codec, answers 200 (or 400 with an Error
+ * body), records the message, and then sends the proper answer message to the controller
+ * as its own POST with the same xid (SetParametersResponse, SetProcessingGraphResponse,
+ * ReadResponse, WriteResponse, GlobalStatsResponse, ListCapabilitiesResponse; nothing for
+ * BarrierRequest). It also sends Hello, KeepAlive and Alert on demand. What it answers to
+ * reads and whether it refuses a request can be set per test.
+ */
+public final class TestObi implements AutoCloseable {
+
+    private final long dpid;
+    private final URI controller;
+    private final MessageCodec codec = new MessageCodec();
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final AtomicLong xids = new AtomicLong(1_000_000);
+    private final List<Message> received = new ArrayList<>();
+    private volatile BiFunction<String, String, JsonNode> reads = (block, handle) -> codec.mapper().getNodeFactory().numberNode(0);
+    private volatile Function<Message, Optional<ErrorMessage>> refuse = m -> Optional.empty();
+
+    public TestObi(long dpid, String controllerUrl) throws IOException {
+        this.dpid = dpid;
+        this.controller = URI.create(controllerUrl);
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        server.createContext("/message/", this::receive);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    public long dpid() { return dpid; }
+    public int port() { return server.getAddress().getPort(); }
+
+    /** What ReadRequests are answered with, by merged block and handle. */
+    public void onRead(BiFunction<String, String, JsonNode> answer) { this.reads = answer; }
+
+    /** Answers matching requests with an Error message instead of the normal answer. */
+    public void refuseWhen(Function<Message, Optional<ErrorMessage>> rule) { this.refuse = rule; }
+
+    // ------------------------------------------------------------------ up messages
+
+    public HttpResponse<String> hello() {
+        ObjectNode caps = codec.mapper().createObjectNode();
+        caps.putArray("proto_messages").add("AddCustomModuleRequest").add("RemoveCustomModuleRequest");
+        return post(new Hello(xids.getAndIncrement(), dpid, "1.1.0", caps, "127.0.0.1", port()));
+    }
+
+    public HttpResponse<String> keepAlive() {
+        return post(new KeepAlive(xids.getAndIncrement(), dpid));
+    }
+
+    public HttpResponse<String> alert(String originBlock, String message) {
+        AlertEntry e = new AlertEntry(1, System.currentTimeMillis() / 1000.0, message, 3, "AAEC", originBlock, null);
+        return post(new Alert(xids.getAndIncrement(), dpid, List.of(e)));
+    }
+
+    public HttpResponse<String> post(Message m) {
+        return postRaw(m.type(), codec.encode(m));
+    }
+
+    public HttpResponse<String> postRaw(String type, String body) {
+        try {
+            HttpRequest r = HttpRequest.newBuilder(controller.resolve("/message/" + type))
+                    .header("Content-Type", "application/json").timeout(Duration.ofSeconds(5))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            return http.send(r, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ down messages
+
+    /** Everything received so far, in arrival order. */
+    public synchronized List<Message> received() {
+        return List.copyOf(received);
+    }
+
+    public synchronized <T extends Message> List<T> received(Class<T> type) {
+        return received.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /** Waits until {@code count} messages of the type arrived; returns them. */
+    public <T extends Message> List<T> await(Class<T> type, int count, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        synchronized (this) {
+            while (received(type).size() < count) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("OBI " + dpid + ": expected " + count + " " + type.getSimpleName()
+                            + " within " + timeout + ", got " + received(type).size() + "; all received: "
+                            + received.stream().map(Message::type).toList());
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return received(type);
+        }
+    }
+
+    private void receive(HttpExchange ex) throws IOException {
+        byte[] body = ex.getRequestBody().readAllBytes();
+        String type = ex.getRequestURI().getPath().substring("/message/".length());
+        Message m;
+        try {
+            m = codec.decode(type, body);
+        } catch (ProtocolException e) {
+            respond(ex, 400, codec.encode(new ErrorMessage(0, e.type(), e.subtype(), e.getMessage(), null)));
+            return;
+        }
+        synchronized (this) {
+            received.add(m);
+            notifyAll();
+        }
+        respond(ex, 200, "");
+        Optional<ErrorMessage> error = refuse.apply(m);
+        Optional<Message> answer = error.isPresent() ? Optional.of(error.get()) : answer(m);
+        answer.ifPresent(a -> executor.execute(() -> post(a)));
+    }
+
+    private Optional<Message> answer(Message m) {
+        if (m instanceof SetParametersRequest r) {
+            return Optional.of(new SetParametersResponse(r.xid()));
+        } else if (m instanceof SetProcessingGraphRequest r) {
+            return Optional.of(new SetProcessingGraphResponse(r.xid(), null, null));
+        } else if (m instanceof ReadRequest r) {
+            return Optional.of(new ReadResponse(r.xid(), r.blockId(), r.readHandle(), reads.apply(r.blockId(), r.readHandle())));
+        } else if (m instanceof WriteRequest r) {
+            return Optional.of(new WriteResponse(r.xid(), r.blockId(), r.writeHandle()));
+        } else if (m instanceof GlobalStatsRequest r) {
+            ObjectNode stats = codec.mapper().createObjectNode();
+            stats.put("uptime", 1).put("cpus", 1);
+            return Optional.of(new GlobalStatsResponse(r.xid(), stats));
+        } else if (m instanceof ListCapabilitiesRequest r) {
+            return Optional.of(new ListCapabilitiesResponse(r.xid(), codec.mapper().createObjectNode()));
+        }
+        return Optional.empty();
+    }
+
+    private static void respond(HttpExchange ex, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        try (OutputStream os = ex.getResponseBody()) {
+            os.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,182 @@
+// The control worker: executes the controller's messages one at a time, in arrival
+// order, and sends each result (or an Error with the request's xid) to the controller.
+// Every handler either completes or throws before changing state (spec 3.2).
+#include <cstdio>
+
+#include "control/instance_impl.hh"
+#include "control/system_stats.hh"
+#include "openbox/header_match.hh"
+
+namespace obi {
+namespace {
+
+using json = nlohmann::json;
+using openbox::ErrorSubtype;
+using openbox::ProtocolError;
+
+json graph_of(const openbox::SetProcessingGraphRequest& r) {
+  json enc = openbox::encode(openbox::Message(r));
+  return {{"blocks", enc["blocks"]}, {"connectors", enc["connectors"]}};
+}
+
+}  // namespace
+
+void Instance::Impl::refresh_capabilities() {
+  json blocks = json::object();
+  for (const auto& b : Runtime::supported_blocks()) blocks[b] = json::array({b});
+  json fields = json::array();
+  for (size_t i = 0; i < static_cast<size_t>(openbox::MatchField::kCount); ++i) {
+    const auto& info = openbox::field_info(static_cast<openbox::MatchField>(i));
+    if (!info.required) fields.push_back(std::string(info.name));
+  }
+  json c = {{"processing_blocks", blocks},
+            {"match_fields", fields},
+            {"complex_match", json::array({"full"})},
+            {"proto_messages", json::array({"AddCustomModuleRequest", "RemoveCustomModuleRequest"})}};
+  std::lock_guard<std::mutex> lock(caps_mu);
+  caps = std::move(c);
+}
+
+json Instance::Impl::capabilities() {
+  std::lock_guard<std::mutex> lock(caps_mu);
+  return caps;
+}
+
+json Instance::Impl::global_stats() {
+  RuntimeStats s, base;
+  double avg = 0, current = 0;
+  {
+    std::lock_guard<std::mutex> lock(stats_mu);
+    s = last_stats;
+    base = baseline;
+    for (double l : load_samples) avg += l;
+    if (!load_samples.empty()) avg /= static_cast<double>(load_samples.size());
+    current = s.current_load;
+  }
+  control::MemoryFigures mem = control::read_memory();
+  const double uptime = std::chrono::duration<double>(Clock::now() - started).count();
+  auto since = [](uint64_t now, uint64_t b) { return now >= b ? now - b : 0; };
+  return {{"current_load", current},
+          {"avg_load", avg},
+          {"avg_minutes", kAvgMinutes},
+          {"uptime", uptime},
+          {"cpus", rt.workers()},
+          {"memory_rss", mem.rss},
+          {"memory_vms", mem.vms},
+          {"memory_usage", mem.usage},
+          {"packets_in", since(s.packets_in, base.packets_in)},
+          {"bytes_in", since(s.bytes_in, base.bytes_in)},
+          {"packets_out", since(s.packets_out, base.packets_out)},
+          {"bytes_out", since(s.bytes_out, base.bytes_out)},
+          {"packets_dropped", since(s.packets_dropped, base.packets_dropped)},
+          {"events_dropped", since(s.events_dropped, base.events_dropped)}};
+}
+
+void Instance::Impl::reset_stats() {
+  std::lock_guard<std::mutex> lock(stats_mu);
+  baseline = last_stats;
+  load_samples.clear();
+}
+
+void Instance::Impl::worker_loop() {
+  for (;;) {
+    openbox::Message m;
+    {
+      std::unique_lock<std::mutex> lock(q_mu);
+      q_cv.wait(lock, [&] { return q_stop || !queue.empty(); });
+      if (q_stop) return;
+      m = std::move(queue.front());
+      queue.pop_front();
+    }
+    const uint64_t xid = openbox::xid_of(m);
+    try {
+      execute(m);
+    } catch (const ProtocolError& e) {
+      sender.send(openbox::encode(openbox::make_error(xid, e)));
+    } catch (const std::exception& e) {
+      sender.send(openbox::encode(openbox::make_error(xid, ErrorSubtype::INTERNAL_ERROR, e.what())));
+    }
+  }
+}
+
+void Instance::Impl::execute(const openbox::Message& msg) {
+  const uint64_t xid = openbox::xid_of(msg);
+  auto reply = [&](openbox::Message out) { sender.send(openbox::encode(out)); };
+
+  if (auto* r = std::get_if<openbox::SetProcessingGraphRequest>(&msg)) {
+    if (r->required_modules)
+      for (const auto& mod : *r->required_modules)
+        if (!modules.has(mod))
+          throw ProtocolError(ErrorSubtype::ILLEGAL_STATE, "required module \"" + mod + "\" is not installed");
+    rt.set_graph(graph_of(*r));
+    if (r->report_back.value_or(false)) {
+      json g = rt.graph();
+      json out = {{"type", "SetProcessingGraphResponse"}, {"xid", xid},
+                  {"blocks", g.value("blocks", json::array())},
+                  {"connectors", g.value("connectors", json::array())}};
+      sender.send(std::move(out));
+    } else {
+      openbox::SetProcessingGraphResponse out;
+      out.xid = xid;
+      reply(out);
+    }
+  } else if (std::holds_alternative<openbox::BarrierRequest>(msg)) {
+    // Messages run one at a time in arrival order, so every earlier one is complete.
+  } else if (auto* r = std::get_if<openbox::ReadRequest>(&msg)) {
+    openbox::ReadResponse out;
+    out.xid = xid;
+    out.block_id = r->block_id;
+    out.read_handle = r->read_handle;
+    out.result = rt.read(r->block_id, r->read_handle);
+    reply(out);
+  } else if (auto* r = std::get_if<openbox::WriteRequest>(&msg)) {
+    rt.write(r->block_id, r->write_handle, r->value);
+    openbox::WriteResponse out;
+    out.xid = xid;
+    out.block_id = r->block_id;
+    out.write_handle = r->write_handle;
+    reply(out);
+  } else if (std::holds_alternative<openbox::GlobalStatsRequest>(msg)) {
+    openbox::GlobalStatsResponse out;
+    out.xid = xid;
+    out.stats = global_stats();
+    reply(out);
+  } else if (std::holds_alternative<openbox::GlobalStatsReset>(msg)) {
+    reset_stats();
+  } else if (auto* r = std::get_if<openbox::SetParametersRequest>(&msg)) {
+    params.set(r->parameters);
+    openbox::SetParametersResponse out;
+    out.xid = xid;
+    reply(out);
+  } else if (auto* r = std::get_if<openbox::GetParametersRequest>(&msg)) {
+    openbox::GetParametersResponse out;
+    out.xid = xid;
+    out.parameters = params.get(r->parameters.value_or(std::vector<std::string>{}));
+    reply(out);
+  } else if (std::holds_alternative<openbox::ListCapabilitiesRequest>(msg)) {
+    openbox::ListCapabilitiesResponse out;
+    out.xid = xid;
+    out.capabilities = capabilities();
+    reply(out);
+  } else if (auto* r = std::get_if<openbox::AddCustomModuleRequest>(&msg)) {
+    std::string bytes;
+    if (!openbox::base64_decode(r->module_content, bytes))
+      throw ProtocolError(ErrorSubtype::BAD_FILE, "module_content is not valid base64");
+    modules.add(r->module_name, bytes, r->translation.value_or(json()));
+    refresh_capabilities();
+    openbox::AddCustomModuleResponse out;
+    out.xid = xid;
+    reply(out);
+  } else if (auto* r = std::get_if<openbox::RemoveCustomModuleRequest>(&msg)) {
+    modules.remove(r->module_name, rt.graph());
+    refresh_capabilities();
+    openbox::RemoveCustomModuleResponse out;
+    out.xid = xid;
+    reply(out);
+  } else {
+    throw ProtocolError(ErrorSubtype::UNSUPPORTED_MESSAGE,
+                        std::string(openbox::to_string(openbox::type_of(msg))) + " is not executed by an OBI");
+  }
+}
+
+}  // namespace obi

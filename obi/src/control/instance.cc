@@ -1,0 +1,213 @@
+// Instance lifecycle and the REST server: POST /message/<Type> is decoded at once; a valid
+// down message is answered 200 and queued for the control worker, anything else gets
+// HTTP 400 with the Error as body, and the same Error is sent to the controller.
+#include "control/instance_impl.hh"
+
+#include <signal.h>
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace obi {
+namespace {
+
+using openbox::ErrorSubtype;
+using openbox::MessageType;
+using openbox::ProtocolError;
+
+bool is_down_message(MessageType t) {
+  switch (t) {
+    case MessageType::ListCapabilitiesRequest: case MessageType::SetParametersRequest:
+    case MessageType::GetParametersRequest: case MessageType::GlobalStatsRequest:
+    case MessageType::GlobalStatsReset: case MessageType::ReadRequest: case MessageType::WriteRequest:
+    case MessageType::SetProcessingGraphRequest: case MessageType::BarrierRequest:
+    case MessageType::AddCustomModuleRequest: case MessageType::RemoveCustomModuleRequest:
+    case MessageType::Error:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// "http://host:port/anything" -> "http://host:port"
+std::string base_of(const std::string& url) {
+  size_t scheme = url.find("://");
+  size_t start = scheme == std::string::npos ? 0 : scheme + 3;
+  size_t slash = url.find('/', start);
+  std::string base = slash == std::string::npos ? url : url.substr(0, slash);
+  return scheme == std::string::npos ? "http://" + base : base;
+}
+
+void split_listen(const std::string& listen, std::string& host, int& port) {
+  size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) throw std::runtime_error("--listen must be HOST:PORT, got \"" + listen + "\"");
+  host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  try {
+    size_t used = 0;
+    port = std::stoi(listen.substr(colon + 1), &used);
+    if (used != listen.size() - colon - 1 || port < 0 || port > 65535) throw std::out_of_range("port");
+  } catch (const std::exception&) {
+    throw std::runtime_error("--listen has a bad port: \"" + listen + "\"");
+  }
+  if (host.empty()) host = "0.0.0.0";
+}
+
+RuntimeOptions runtime_options(const InstanceOptions& o) {
+  RuntimeOptions r;
+  r.workers = o.workers;
+  r.eal_args = o.eal_args;
+  return r;
+}
+
+}  // namespace
+
+Instance::Impl::Impl(InstanceOptions o)
+    : opt(std::move(o)), controller_base(base_of(opt.controller)), rt(runtime_options(opt)),
+      sender(controller_base, opt.quiet) {
+  split_listen(opt.listen, listen_host, listen_port);
+}
+
+bool Instance::Impl::sleep_for(Clock::duration d) {
+  std::unique_lock<std::mutex> lock(stop_mu);
+  return !stop_cv.wait_for(lock, d, [&] { return stop_requested; });
+}
+
+void Instance::Impl::reject(const ProtocolError& e, uint64_t xid, httplib::Response& res) {
+  nlohmann::json err = openbox::encode(openbox::make_error(xid, e));
+  res.status = 400;
+  res.set_content(err.dump(), "application/json");
+  sender.send(std::move(err));
+}
+
+void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response& res) {
+  const std::string url_type = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
+  MessageType ut;
+  const bool known = openbox::parse_message_type(url_type, ut);
+  try {
+    openbox::Message m = openbox::decode(req.body, known ? std::optional<MessageType>(ut) : std::nullopt);
+    if (!known) throw ProtocolError(ErrorSubtype::BAD_TYPE, "unknown message type \"" + url_type + "\" in the URL");
+    const MessageType t = openbox::type_of(m);
+    if (!is_down_message(t))
+      throw ProtocolError(ErrorSubtype::UNSUPPORTED_MESSAGE,
+                          std::string(openbox::to_string(t)) + " is not a message an OBI accepts");
+    res.status = 200;
+    if (t == MessageType::Error) {
+      const auto& e = std::get<openbox::Error>(m);
+      if (!opt.quiet)
+        std::fprintf(stderr, "obi: controller reports %s/%s (xid %llu): %s\n",
+                     std::string(openbox::to_string(e.error_type)).c_str(),
+                     std::string(openbox::to_string(e.error_subtype)).c_str(),
+                     static_cast<unsigned long long>(e.xid), e.message.value_or("").c_str());
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(q_mu);
+      queue.push_back(std::move(m));
+    }
+    q_cv.notify_one();
+  } catch (const ProtocolError& e) {
+    reject(e, openbox::salvage_xid(req.body), res);
+  } catch (const std::exception& e) {
+    reject(ProtocolError(ErrorSubtype::INTERNAL_ERROR, e.what()), openbox::salvage_xid(req.body), res);
+  }
+}
+
+Instance::Instance(InstanceOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+Instance::~Instance() { stop(); }
+
+Runtime& Instance::runtime() { return impl_->rt; }
+uint16_t Instance::port() const { return static_cast<uint16_t>(impl_->listen_port); }
+bool Instance::connected() const { return impl_->connected.load(); }
+
+void Instance::start() {
+  Impl& m = *impl_;
+  if (m.running.exchange(true)) return;
+  m.server.set_payload_max_length(m.opt.max_body_bytes);
+  m.server.Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {
+    m.handle_post(req, res);
+  });
+  // httplib answers an oversized body with 413 before any handler runs: turn it into
+  // the protocol's answer.
+  m.server.set_error_handler([&m](const httplib::Request& req, httplib::Response& res) {
+    if (res.status == 413) {
+      m.reject(ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT,
+                             "message body larger than " + std::to_string(m.opt.max_body_bytes) + " bytes"),
+               0, res);
+    }
+  });
+  m.server.set_exception_handler([&m](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
+    m.reject(ProtocolError(ErrorSubtype::INTERNAL_ERROR, "internal error while receiving a message"),
+             openbox::salvage_xid(req.body), res);
+  });
+  if (m.listen_port == 0) {
+    m.listen_port = m.server.bind_to_any_port(m.listen_host.c_str());
+    if (m.listen_port <= 0) { m.running = false; throw std::runtime_error("cannot listen on " + m.opt.listen); }
+  } else if (!m.server.bind_to_port(m.listen_host.c_str(), m.listen_port)) {
+    m.running = false;
+    throw std::runtime_error("cannot listen on " + m.opt.listen);
+  }
+  {
+    std::lock_guard<std::mutex> lock(m.stop_mu);
+    m.stop_requested = false;
+  }
+  m.q_stop = false;
+  m.refresh_capabilities();
+  m.rt.start();
+  m.sender.start();
+  m.server_thread = std::thread([&m] { m.server.listen_after_bind(); });
+  m.worker_thread = std::thread([&m] { m.worker_loop(); });
+  m.client_thread = std::thread([&m] { m.client_loop(); });
+  m.events_thread = std::thread([&m] { m.events_loop(); });
+  if (!m.opt.quiet)
+    std::fprintf(stderr, "obi: dpid %llu listening on %s:%d, controller %s\n",
+                 static_cast<unsigned long long>(m.opt.dpid), m.listen_host.c_str(), m.listen_port,
+                 m.controller_base.c_str());
+}
+
+void Instance::stop() {
+  Impl& m = *impl_;
+  if (!m.running.exchange(false)) return;
+  m.server.stop();
+  if (m.server_thread.joinable()) m.server_thread.join();
+  {
+    std::lock_guard<std::mutex> lock(m.stop_mu);
+    m.stop_requested = true;
+  }
+  m.stop_cv.notify_all();
+  {
+    std::lock_guard<std::mutex> lock(m.q_mu);
+    m.q_stop = true;
+  }
+  m.q_cv.notify_all();
+  for (std::thread* t : {&m.worker_thread, &m.client_thread, &m.events_thread})
+    if (t->joinable()) t->join();
+  m.sender.stop();
+  m.rt.stop();
+  m.connected = false;
+}
+
+int run_instance(const InstanceOptions& options) {
+  // Signals are taken by sigwait below, never by the service threads.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::unique_ptr<Instance> inst;
+  try {
+    inst = std::make_unique<Instance>(options);
+    inst->start();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "obi: %s\n", e.what());
+    return 1;
+  }
+  int sig = 0;
+  sigwait(&set, &sig);
+  if (!options.quiet) std::fprintf(stderr, "obi: signal %d, stopping\n", sig);
+  inst->stop();
+  return 0;
+}
+
+}  // namespace obi

@@ -1,0 +1,57 @@
+// The OBI as a network service: the REST server for POST /message/<Type>, one control
+// worker that executes the controller's messages in arrival order (so BarrierRequest holds
+// by construction), and the client side (Hello with back-off, KeepAlive, buffered Alert and
+// Log messages) that talks to the controller.
+//
+//   obi::InstanceOptions o;  o.dpid = 7;  o.listen = "127.0.0.1:3636";
+//   return obi::run_instance(o);      // until SIGINT / SIGTERM
+//
+// Tests embed it with obi::Instance (start / stop, port() for listen port 0).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace obi {
+
+class Runtime;
+
+struct InstanceOptions {
+  uint64_t dpid = 1;
+  std::string listen = "127.0.0.1:3636";            // HOST:PORT (port 0: any free port)
+  std::string controller = "http://127.0.0.1:3637"; // base URL of the controller
+  unsigned workers = 0;                             // 0: one per core
+  std::vector<std::string> eal_args;                // DPDK EAL arguments (--dpdk)
+  // Tuning, mostly for tests.
+  std::size_t max_body_bytes = std::size_t{64} << 20;  // larger bodies: ILLEGAL_ARGUMENT
+  unsigned hello_retry_max_ms = 2000;               // back-off cap between Hello attempts
+  bool quiet = false;                               // no progress lines on stderr
+};
+
+// Runs an OBI until SIGINT or SIGTERM. Returns the process exit code (1 when the
+// listen address cannot be bound).
+int run_instance(const InstanceOptions& options);
+
+class Instance {
+ public:
+  explicit Instance(InstanceOptions options);
+  ~Instance();
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+
+  void start();            // binds the listen address (throws std::runtime_error) and starts
+  void stop();
+  uint16_t port() const;   // the bound REST port
+  bool connected() const;  // the controller has accepted our Hello and answers KeepAlive
+  Runtime& runtime();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace obi

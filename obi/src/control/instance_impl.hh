@@ -1,0 +1,85 @@
+// Private state of obi::Instance, shared by instance.cc (lifecycle, REST server),
+// executor.cc (message execution) and client.cc (Hello, KeepAlive, events).
+#pragma once
+
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "control/custom_modules.hh"
+#include "control/instance.hh"
+#include "control/parameters.hh"
+#include "control/sender.hh"
+#include "engine/runtime.hh"
+#include "openbox/messages.hh"
+
+namespace obi {
+
+using Clock = std::chrono::steady_clock;
+
+struct Instance::Impl {
+  explicit Impl(InstanceOptions o);
+
+  InstanceOptions opt;
+  std::string controller_base;     // scheme://host:port of the controller
+  std::string listen_host;
+  int listen_port = 0;
+  Runtime rt;
+  control::Parameters params;
+  control::CustomModules modules;
+  control::Sender sender;
+  httplib::Server server;
+  const Clock::time_point started = Clock::now();
+
+  std::atomic<bool> running{false};
+  std::atomic<bool> connected{false};
+  std::atomic<uint64_t> next_xid{1};
+  uint64_t new_xid() { return next_xid.fetch_add(1); }
+
+  // stop signalling for the sleeping loops
+  std::mutex stop_mu;
+  std::condition_variable stop_cv;
+  bool stop_requested = false;
+  // Sleep up to `d`; false once stop was requested.
+  bool sleep_for(Clock::duration d);
+
+  // control worker queue
+  std::mutex q_mu;
+  std::condition_variable q_cv;
+  std::deque<openbox::Message> queue;
+  bool q_stop = false;
+
+  // capabilities, recomputed by the control worker when the block set changes
+  std::mutex caps_mu;
+  nlohmann::json caps;
+  void refresh_capabilities();
+  nlohmann::json capabilities();
+
+  // load figures sampled by the events thread
+  std::mutex stats_mu;
+  RuntimeStats last_stats, baseline;
+  std::deque<double> load_samples;
+  static constexpr double kAvgMinutes = 1;
+  nlohmann::json global_stats();
+  void reset_stats();
+
+  std::thread server_thread, worker_thread, client_thread, events_thread;
+
+  // instance.cc
+  void handle_post(const httplib::Request& req, httplib::Response& res);
+  void reject(const openbox::ProtocolError& e, uint64_t xid, httplib::Response& res);
+  // executor.cc
+  void worker_loop();
+  void execute(const openbox::Message& m);
+  // client.cc
+  nlohmann::json hello();
+  void client_loop();
+  void events_loop();
+};
+
+}  // namespace obi

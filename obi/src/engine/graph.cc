@@ -1,0 +1,191 @@
+#include "engine/graph.hh"
+
+#include <set>
+
+#include "catalogue/catalogue.hh"
+
+namespace obi {
+namespace {
+
+using openbox::ErrorSubtype;
+using openbox::ProtocolError;
+
+[[noreturn]] void fail(ErrorSubtype s, const std::string& msg) { throw ProtocolError(s, msg); }
+
+std::string block_label(const BlockSpec& b) { return "block '" + b.name + "' (" + b.type + ")"; }
+
+BlockSpec parse_block(const nlohmann::json& j, std::size_t index) {
+  std::string where = "blocks[" + std::to_string(index) + "]";
+  if (!j.is_object()) fail(ErrorSubtype::BAD_BLOCK, where + ": a block must be an object");
+  auto name = j.find("name");
+  auto type = j.find("type");
+  if (name == j.end() || !name->is_string() || name->get_ref<const std::string&>().empty())
+    fail(ErrorSubtype::BAD_BLOCK, where + ": missing or empty string field 'name'");
+  where = "block '" + name->get<std::string>() + "'";
+  if (type == j.end() || !type->is_string() || type->get_ref<const std::string&>().empty())
+    fail(ErrorSubtype::BAD_BLOCK, where + ": missing or empty string field 'type'");
+  BlockSpec b{name->get<std::string>(), type->get<std::string>(), nlohmann::json::object()};
+  auto cfg = j.find("config");
+  if (cfg != j.end() && !cfg->is_null()) {
+    if (!cfg->is_object()) fail(ErrorSubtype::BAD_BLOCK, block_label(b) + ": 'config' must be an object");
+    b.config = *cfg;
+  }
+  return b;
+}
+
+struct Conn {
+  std::string src, dst;
+  long src_port = 0, dst_port = 0;
+  std::string label;
+};
+
+long port_field(const nlohmann::json& c, const char* key, const std::string& label) {
+  auto it = c.find(key);
+  if (it == c.end()) return 0;   // ports default to 0
+  if (!it->is_number_integer()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": '" + key + "' must be an integer");
+  return it->get<long>();
+}
+
+Conn parse_connector(const nlohmann::json& c, std::size_t index) {
+  std::string label = "connectors[" + std::to_string(index) + "]";
+  if (!c.is_object()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": a connector must be an object");
+  auto src = c.find("src");
+  auto dst = c.find("dst");
+  if (src == c.end() || !src->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": missing string field 'src'");
+  if (dst == c.end() || !dst->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": missing string field 'dst'");
+  Conn k;
+  k.src = src->get<std::string>();
+  k.dst = dst->get<std::string>();
+  k.src_port = port_field(c, "src_port", label);
+  k.dst_port = port_field(c, "dst_port", label);
+  k.label = "connector " + k.src + "[" + std::to_string(k.src_port) + "] -> " + k.dst + "[" +
+            std::to_string(k.dst_port) + "]";
+  return k;
+}
+
+}  // namespace
+
+std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const CompileOptions& opt) {
+  if (!graph.is_object()) fail(ErrorSubtype::BAD_GRAPH, "the graph must be a JSON object with 'blocks' and 'connectors'");
+  auto blocks = graph.find("blocks");
+  if (blocks == graph.end() || !blocks->is_array()) fail(ErrorSubtype::BAD_GRAPH, "the graph needs a 'blocks' array");
+  auto connectors = graph.find("connectors");
+  if (connectors != graph.end() && !connectors->is_array() && !connectors->is_null())
+    fail(ErrorSubtype::BAD_GRAPH, "'connectors' must be an array");
+
+  auto g = std::make_unique<CompiledGraph>();
+  g->source = graph;
+  const Catalogue& cat = Catalogue::builtin();
+
+  // Blocks: shape, names, types, configs.
+  for (std::size_t i = 0; i < blocks->size(); ++i) {
+    BlockSpec b = parse_block((*blocks)[i], i);
+    if (!g->by_name.emplace(b.name, static_cast<uint32_t>(g->specs.size())).second)
+      fail(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + b.name + "'");
+    g->specs.push_back(std::move(b));
+  }
+  for (const BlockSpec& b : g->specs) {
+    const BlockDescriptor* d = cat.find(b.type);
+    if (!d) fail(ErrorSubtype::UNSUPPORTED_BLOCK, block_label(b) + ": unknown block type '" + b.type + "'");
+    if (!find_element(b.type))
+      fail(ErrorSubtype::UNSUPPORTED_BLOCK, block_label(b) + ": block type '" + b.type + "' is not implemented by this OBI");
+    cat.check_config(*d, b.name, b.config);
+  }
+
+  // Elements: carried over when unchanged, otherwise built by the factory.
+  for (const BlockSpec& b : g->specs) {
+    std::shared_ptr<Element> e;
+    bool carried = false;
+    if (opt.previous) {
+      auto it = opt.previous->by_name.find(b.name);
+      if (it != opt.previous->by_name.end()) {
+        const BlockSpec& old = opt.previous->specs[it->second];
+        if (old.type == b.type && old.config == b.config) {
+          e = opt.previous->elements[it->second];
+          carried = true;
+        }
+      }
+    }
+    if (!e) {
+      ElementArgs args{b.name, b.type, b.config, opt.workers};
+      try {
+        e = find_element(b.type)(args);
+      } catch (const ProtocolError&) {
+        throw;
+      } catch (const std::exception& ex) {
+        fail(ErrorSubtype::BAD_BLOCK, block_label(b) + ": " + ex.what());
+      }
+      if (!e) fail(ErrorSubtype::INTERNAL_ERROR, block_label(b) + ": factory returned no element");
+      if (e->is_source() && opt.replace_source) {
+        if (auto r = opt.replace_source(b)) e = std::move(r);
+      }
+      e->set_identity(b.name, b.type);
+    }
+    g->elements.push_back(std::move(e));
+    g->carried.push_back(carried);
+  }
+
+  // Connectors.
+  const std::size_t n = g->specs.size();
+  g->links.resize(n);
+  for (std::size_t i = 0; i < n; ++i) g->links[i].resize(g->elements[i]->output_count());
+  g->nodes.resize(n);
+  std::vector<std::vector<uint32_t>> succ(n);
+  if (connectors != graph.end() && connectors->is_array()) {
+    for (std::size_t i = 0; i < connectors->size(); ++i) {
+      Conn c = parse_connector((*connectors)[i], i);
+      auto s = g->by_name.find(c.src);
+      auto d = g->by_name.find(c.dst);
+      if (s == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": no block named '" + c.src + "'");
+      if (d == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": no block named '" + c.dst + "'");
+      const Element& se = *g->elements[s->second];
+      const Element& de = *g->elements[d->second];
+      if (c.src_port < 0 || c.src_port >= se.output_count())
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": block '" + c.src + "' has " +
+                                              std::to_string(se.output_count()) + " output port(s)");
+      if (c.dst_port < 0 || c.dst_port >= de.input_count())
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": block '" + c.dst + "' has " +
+                                              std::to_string(de.input_count()) + " input port(s)");
+      Link& l = g->links[s->second][c.src_port];
+      if (l.node != nullptr)
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": output " + std::to_string(c.src_port) + " of '" + c.src +
+                                              "' is already connected");
+      l.node = &g->nodes[d->second];
+      l.port = static_cast<uint16_t>(c.dst_port);
+      succ[s->second].push_back(d->second);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    g->nodes[i].element = g->elements[i].get();
+    g->nodes[i].outputs.links = g->links[i].data();
+    g->nodes[i].outputs.count = static_cast<uint16_t>(g->links[i].size());
+    if (g->elements[i]->is_source()) g->sources.push_back(static_cast<uint32_t>(i));
+    if (g->elements[i]->has_task()) g->tasks.push_back(static_cast<uint32_t>(i));
+  }
+  if (g->sources.empty()) fail(ErrorSubtype::BAD_GRAPH, "the graph has no source block (FromDevice or FromDump)");
+
+  // Cycle check (iterative DFS, colours: 0 new, 1 on stack, 2 done): push is recursive,
+  // so a cycle would never terminate.
+  std::vector<uint8_t> colour(n, 0);
+  for (std::size_t root = 0; root < n; ++root) {
+    if (colour[root]) continue;
+    std::vector<std::pair<uint32_t, std::size_t>> stack{{static_cast<uint32_t>(root), 0}};
+    colour[root] = 1;
+    while (!stack.empty()) {
+      auto& [v, k] = stack.back();
+      if (k < succ[v].size()) {
+        uint32_t w = succ[v][k++];
+        if (colour[w] == 1)
+          fail(ErrorSubtype::BAD_GRAPH, "the graph has a cycle through block '" + g->specs[w].name + "' (from '" +
+                                            g->specs[v].name + "')");
+        if (colour[w] == 0) { colour[w] = 1; stack.push_back({w, 0}); }
+      } else {
+        colour[v] = 2;
+        stack.pop_back();
+      }
+    }
+  }
+  return g;
+}
+
+}  // namespace obi

@@ -1,0 +1,60 @@
+// CompiledGraph: a validated processing graph turned into wired elements.
+//
+// compile_graph() checks the {"blocks", "connectors"} JSON against the block catalogue
+// and the registered factories and builds every element; any problem throws
+// openbox::ProtocolError with the spec's subtype and a message naming the block or
+// connector:
+//   UNSUPPORTED_BLOCK  type not in the catalogue or not built into this OBI
+//   BAD_BLOCK          malformed block, duplicate name, config rejected by the catalogue
+//                      or the block (BAD_HEADER_MATCH / BAD_PAYLOAD_MATCH from matches)
+//   BAD_CONNECTOR      unknown block, port out of range, output connected twice
+//   BAD_GRAPH          malformed graph, cycle, no source block
+// Elements whose (name, type, config) equal one of `previous` are shared with it rather
+// than rebuilt, so their counters and state survive a swap.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/element.hh"
+
+namespace obi {
+
+struct BlockSpec {
+  std::string name, type;
+  nlohmann::json config;     // always an object
+};
+
+struct CompiledGraph {
+  nlohmann::json source;                           // the graph as given
+  std::vector<BlockSpec> specs;                    // index = node index
+  std::vector<std::shared_ptr<Element>> elements;
+  std::vector<bool> carried;                       // element shared with the previous graph
+  std::vector<Node> nodes;
+  std::vector<std::vector<Link>> links;            // backing store of nodes[i].outputs
+  std::vector<uint32_t> sources;                   // nodes whose element is_source()
+  std::vector<uint32_t> tasks;                     // nodes whose element has_task()
+  std::unordered_map<std::string, uint32_t> by_name;
+
+  Element* find(const std::string& name) const {
+    auto it = by_name.find(name);
+    return it == by_name.end() ? nullptr : elements[it->second].get();
+  }
+};
+
+struct CompileOptions {
+  unsigned workers = 1;
+  const CompiledGraph* previous = nullptr;
+  // When set, called for every source block; a non-null result replaces the element the
+  // factory would build (obi bench replays preloaded packets at the source position).
+  std::function<std::unique_ptr<Element>(const BlockSpec&)> replace_source;
+};
+
+std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const CompileOptions& options);
+
+}  // namespace obi

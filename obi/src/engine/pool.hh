@@ -1,0 +1,59 @@
+// PacketPool: a worker's preallocated packet buffers.
+//
+// Every buffer is kHeadroom + kMaxFrame bytes; the Packet descriptors and the buffers are
+// allocated once when the pool is built. alloc() and free() are a pointer push/pop on a
+// freelist (one worker only, no locks); alloc() returns nullptr when the pool is empty,
+// so a source simply produces fewer packets instead of blocking or allocating.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/packet.hh"
+
+namespace obi {
+
+class PacketPool {
+ public:
+  explicit PacketPool(uint32_t packets);
+  PacketPool(const PacketPool&) = delete;
+  PacketPool& operator=(const PacketPool&) = delete;
+
+  // A fresh packet: data = buf + kHeadroom, len 0, unparsed; nullptr when exhausted.
+  Packet* alloc() {
+    if (top_ == 0) return nullptr;
+    Packet* p = free_[--top_];
+    p->data = p->buf + kHeadroom;
+    p->len = 0;
+    p->flow_hash = 0;
+    p->timestamp_ns = 0;
+    p->input = 0;
+    p->parsed = false;
+    return p;
+  }
+  void free(Packet* p) { free_[top_++] = p; }
+
+  // A packet holding a copy of `len` bytes (truncated to kMaxFrame); nullptr when exhausted.
+  Packet* alloc_copy(const uint8_t* bytes, uint32_t len);
+  // A copy of p (bytes and metadata, same headroom); nullptr when exhausted.
+  Packet* clone(const Packet& p);
+
+  uint32_t available() const { return top_; }
+  uint32_t capacity() const { return static_cast<uint32_t>(packets_.size()); }
+  bool owns(const Packet* p) const {
+    return p >= packets_.data() && p < packets_.data() + packets_.size();
+  }
+
+ private:
+  std::vector<Packet> packets_;
+  std::vector<Packet*> free_;
+  uint32_t top_ = 0;
+  std::unique_ptr<uint8_t[]> memory_;   // not zeroed: untouched pages cost no RSS
+};
+
+// Symmetric hash of (src ip, dst ip, proto, src port, dst port): both directions of a
+// flow land on the same worker. Parses the packet if needed; non-IP frames hash on MACs.
+uint32_t flow_hash(Packet& p);
+
+}  // namespace obi

@@ -1,0 +1,260 @@
+// Runtime: worker threads, RCU-like graph swap, handles, stats, events.
+//
+// Swap protocol: set_graph compiles the new graph on the calling thread, activates its
+// new elements, then publishes it with one atomic store. Every worker announces the
+// graph it runs in `epoch` (store, then re-check the published pointer, both seq_cst, so
+// a worker can never start using a graph the control thread already saw it leave). The
+// old graph is freed once no worker announces it any more.
+#include "engine/runtime.hh"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "catalogue/catalogue.hh"
+#include "engine/events.hh"
+#include "engine/graph.hh"
+#include "engine/pool.hh"
+#include "engine/worker.hh"
+#include "io/dpdk.hh"
+#include "openbox/error.hh"
+
+namespace obi {
+
+namespace {
+
+struct Live {
+  std::unique_ptr<CompiledGraph> g;
+  std::unique_ptr<uint8_t[]> done;      // [worker * sources + k]
+  unsigned workers = 0;
+  bool all_done() const {
+    std::size_t n = std::size_t(workers) * g->sources.size();
+    for (std::size_t i = 0; i < n; ++i)
+      if (!std::atomic_ref<uint8_t>(done[i]).load(std::memory_order_relaxed)) return false;
+    return true;
+  }
+};
+
+struct alignas(64) Worker {
+  unsigned id = 0;
+  std::unique_ptr<PacketPool> pool;
+  Context ctx;
+  std::thread thread;
+  std::atomic<Live*> epoch{nullptr};
+  // Published copies of the Context counters (the control thread reads these).
+  std::atomic<uint64_t> in{0}, in_bytes{0}, out{0}, out_bytes{0}, drops{0}, busy_ns{0};
+};
+
+}  // namespace
+
+struct Runtime::Impl {
+  RuntimeOptions opt;
+  unsigned nworkers = 1;
+  std::unique_ptr<RingEventSink> events;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::atomic<Live*> current{nullptr};
+  std::atomic<bool> stopping{false};
+  bool running = false;
+  mutable std::mutex control;          // serialises set_graph, read, write, start, stop
+  std::chrono::steady_clock::time_point started;
+  mutable uint64_t load_busy = 0;
+  mutable std::chrono::steady_clock::time_point load_at;
+
+  void worker_main(Worker& w);
+  void retire(Live* old, const Live* next);
+};
+
+void Runtime::Impl::worker_main(Worker& w) {
+  uint64_t in = 0, in_bytes = 0, busy = 0;
+  unsigned idle = 0;
+  while (!stopping.load(std::memory_order_relaxed)) {
+    Live* g = current.load();
+    w.epoch.store(g);
+    if (current.load() != g) continue;
+    if (!g) { std::this_thread::sleep_for(std::chrono::microseconds(200)); continue; }
+    uint64_t t0 = monotonic_ns();
+    w.ctx.now_ns = t0;
+    uint8_t* done = g->done.get() + std::size_t(w.id) * g->g->sources.size();
+    RoundResult r = run_round(*g->g, w.ctx, done);
+    if (r.packets) {
+      in += r.packets;
+      in_bytes += r.bytes;
+      busy += monotonic_ns() - t0;
+      w.in.store(in, std::memory_order_relaxed);
+      w.in_bytes.store(in_bytes, std::memory_order_relaxed);
+      w.busy_ns.store(busy, std::memory_order_relaxed);
+      idle = 0;
+    } else if (++idle > 64) {
+      // Nothing to do: back off so idle workers leave the (shared) cores alone.
+      std::this_thread::sleep_for(std::chrono::microseconds(idle > 1024 ? 1000 : 50));
+    }
+    w.out.store(w.ctx.sent, std::memory_order_relaxed);
+    w.out_bytes.store(w.ctx.sent_bytes, std::memory_order_relaxed);
+    w.drops.store(w.ctx.drops, std::memory_order_relaxed);
+  }
+  w.epoch.store(nullptr);
+}
+
+// Waits until no worker runs `old`, then deactivates and frees what `next` does not share.
+void Runtime::Impl::retire(Live* old, const Live* next) {
+  if (!old) return;
+  if (running) {
+    for (auto& w : workers)
+      while (w->epoch.load() == old) std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+  for (std::size_t i = 0; i < old->g->elements.size(); ++i) {
+    Element* e = old->g->elements[i].get();
+    bool kept = false;
+    if (next) {
+      auto it = next->g->by_name.find(old->g->specs[i].name);
+      kept = it != next->g->by_name.end() && next->g->elements[it->second].get() == e;
+    }
+    if (!kept) e->deactivate();
+  }
+  delete old;
+}
+
+Runtime::Runtime(RuntimeOptions options) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.opt = std::move(options);
+  m.nworkers = m.opt.workers ? m.opt.workers : std::max(1u, std::thread::hardware_concurrency());
+  if (!m.opt.eal_args.empty()) io::dpdk_init(m.opt.eal_args);
+  m.events = std::make_unique<RingEventSink>(m.nworkers, m.opt.event_ring);
+  for (unsigned i = 0; i < m.nworkers; ++i) {
+    auto w = std::make_unique<Worker>();
+    w->id = i;
+    w->pool = std::make_unique<PacketPool>(m.opt.pool_packets);
+    w->ctx.worker = i;
+    w->ctx.pool = w->pool.get();
+    w->ctx.events = m.events.get();
+    m.workers.push_back(std::move(w));
+  }
+}
+
+Runtime::~Runtime() {
+  stop();
+  std::lock_guard<std::mutex> lock(impl_->control);
+  impl_->retire(impl_->current.exchange(nullptr), nullptr);
+}
+
+void Runtime::set_graph(const nlohmann::json& graph) {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.control);
+  Live* old = m.current.load();
+  CompileOptions co;
+  co.workers = m.nworkers;
+  co.previous = old ? old->g.get() : nullptr;
+  auto live = std::make_unique<Live>();
+  live->g = compile_graph(graph, co);
+  live->workers = m.nworkers;
+  live->done.reset(new uint8_t[std::size_t(m.nworkers) * live->g->sources.size() + 1]());
+  // Open files and devices before publishing; on failure undo and keep the old graph.
+  std::vector<Element*> activated;
+  try {
+    for (std::size_t i = 0; i < live->g->elements.size(); ++i) {
+      if (live->g->carried[i]) continue;
+      live->g->elements[i]->activate();
+      activated.push_back(live->g->elements[i].get());
+    }
+  } catch (const openbox::ProtocolError&) {
+    for (Element* e : activated) e->deactivate();
+    throw;
+  } catch (const std::exception& ex) {
+    for (Element* e : activated) e->deactivate();
+    throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK, ex.what());
+  }
+  Live* next = live.release();
+  m.current.store(next);
+  m.retire(old, next);
+}
+
+nlohmann::json Runtime::graph() const {
+  std::lock_guard<std::mutex> lock(impl_->control);
+  Live* g = impl_->current.load();
+  return g ? g->g->source : nlohmann::json::object();
+}
+
+void Runtime::start() {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.control);
+  if (m.running) return;
+  m.stopping.store(false);
+  m.running = true;
+  m.started = m.load_at = std::chrono::steady_clock::now();
+  for (auto& w : m.workers) {
+    Worker* wp = w.get();
+    w->thread = std::thread([&m, wp] { m.worker_main(*wp); });
+  }
+}
+
+void Runtime::stop() {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.control);
+  if (!m.running) return;
+  m.stopping.store(true);
+  for (auto& w : m.workers)
+    if (w->thread.joinable()) w->thread.join();
+  m.running = false;
+}
+
+bool Runtime::sources_done() const {
+  Live* g = impl_->current.load();
+  return g && g->all_done();
+}
+
+nlohmann::json Runtime::read(const std::string& block, const std::string& handle) const {
+  std::lock_guard<std::mutex> lock(impl_->control);
+  Live* g = impl_->current.load();
+  Element* e = g ? g->g->find(block) : nullptr;
+  if (!e) throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "no block named '" + block + "'");
+  return e->read(handle);
+}
+
+void Runtime::write(const std::string& block, const std::string& handle, const nlohmann::json& value) {
+  std::lock_guard<std::mutex> lock(impl_->control);
+  Live* g = impl_->current.load();
+  Element* e = g ? g->g->find(block) : nullptr;
+  if (!e) throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "no block named '" + block + "'");
+  e->write(handle, value);
+}
+
+std::size_t Runtime::drain_events(std::vector<Event>& out, std::size_t max) {
+  std::lock_guard<std::mutex> lock(impl_->control);
+  return impl_->events->drain(out, max);
+}
+
+RuntimeStats Runtime::stats() const {
+  const Impl& m = *impl_;
+  RuntimeStats s;
+  uint64_t busy = 0;
+  for (const auto& w : m.workers) {
+    s.packets_in += w->in.load(std::memory_order_relaxed);
+    s.bytes_in += w->in_bytes.load(std::memory_order_relaxed);
+    s.packets_out += w->out.load(std::memory_order_relaxed);
+    s.bytes_out += w->out_bytes.load(std::memory_order_relaxed);
+    s.packets_dropped += w->drops.load(std::memory_order_relaxed);
+    busy += w->busy_ns.load(std::memory_order_relaxed);
+  }
+  s.events_dropped = m.events->dropped();
+  // Load over the interval since the previous stats() call.
+  std::lock_guard<std::mutex> lock(m.control);
+  auto now = std::chrono::steady_clock::now();
+  double wall = std::chrono::duration<double, std::nano>(now - m.load_at).count() * m.nworkers;
+  if (m.running && wall > 0) s.current_load = std::clamp(double(busy - m.load_busy) / wall, 0.0, 1.0);
+  m.load_busy = busy;
+  m.load_at = now;
+  return s;
+}
+
+unsigned Runtime::workers() const { return impl_->nworkers; }
+
+std::vector<std::string> Runtime::supported_blocks() {
+  std::vector<std::string> out;
+  for (const BlockDescriptor& d : Catalogue::builtin().all())
+    if (find_element(d.name)) out.push_back(d.name);
+  return out;
+}
+
+}  // namespace obi
