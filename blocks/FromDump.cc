@@ -60,7 +60,7 @@ bool FromDump::poll(Batch& batch, Context& ctx) {
   if (batch.n) meter_.add(ctx.worker, batch.n, bytes, ctx.now_ns);
   io::PcapRecord r;
   uint64_t off = c.offset;
-  return batch.n > 0 || rd.next(off, r);
+  return rd.next(off, r);   // the packets in `batch` are still emitted
 }
 
 nlohmann::json FromDump::read(std::string_view handle) const {

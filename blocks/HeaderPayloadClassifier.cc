@@ -1,6 +1,8 @@
 #include "HeaderPayloadClassifier.hh"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -13,17 +15,55 @@ namespace obi::blocks {
 
 using openbox::ErrorSubtype;
 
+namespace {
+
+constexpr int kSelectiveLiteral = 4;
+
+// Number of bytes a pure-literal expression matches ("abc", "a\x2fb", "(?i:a\.b)"),
+// or -1 when the expression has any regex operator.
+int literal_length(const std::string& e) {
+  std::string_view s = e;
+  if (s.size() >= 5 && s.substr(0, 4) == "(?i:" && s.back() == ')') s = s.substr(4, s.size() - 5);
+  int n = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\\') {
+      if (i + 1 >= s.size()) return -1;
+      char d = s[i + 1];
+      if (d == 'x') {
+        if (i + 3 >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[i + 2])) ||
+            !std::isxdigit(static_cast<unsigned char>(s[i + 3])))
+          return -1;
+        i += 3;
+      } else if (std::isalnum(static_cast<unsigned char>(d))) {
+        return -1;   // \d, \w, \b, ...: classes and assertions
+      } else {
+        i += 1;      // an escaped punctuation character
+      }
+    } else if (std::strchr(".[](){}*+?|^$", c)) {
+      return -1;
+    }
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
 HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs& args)
     : stats_(1, 1), scratch_(args.workers ? args.workers : 1) {
   ConfigReader c(args);
   const nlohmann::json& list = c.array("match");
   if (list.size() >= kDropOutput) c.fail("match", "too many rules (at most 65534)");
   payload_only_ = c.boolean("payload_only", true);
+  const bool prefilter = c.boolean("prefilter", true);
 
-  std::vector<std::string> exprs, labels;
-  std::vector<unsigned> flags;
+  struct Source { std::string expr, label; unsigned flags; int literal; };
+  std::vector<Source> sources;   // per pattern id
   std::map<std::tuple<std::string, unsigned, uint64_t, uint64_t>, uint32_t> dedup;
+  std::vector<std::vector<uint32_t>> rule_patterns;
   std::vector<openbox::HeaderMatch> plain, gated;
+
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string where = c.where("match") + " rule " + std::to_string(i);
     const nlohmann::json& m = list[i];
@@ -31,6 +71,7 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
     Rule rule;
     auto hm = m.find("header_match");
     rule.header = parse_rule(hm == m.end() || hm->is_null() ? nlohmann::json::object() : *hm, where + " header_match");
+    std::vector<uint32_t> ids;
     auto pm = m.find("payload_match");
     if (pm != m.end() && !pm->is_null()) {
       if (!pm->is_array())
@@ -59,26 +100,51 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
         std::string expr = is_regex ? text : HsDatabase::escape_literal(text);
         // bounded start offsets need the start of match, which single-match mode lacks
         unsigned fl = p.bounded ? (HS_FLAG_ALLOWEMPTY | HS_FLAG_SOM_LEFTMOST) : kHsDefaultFlags;
-        auto key = std::make_tuple(expr, fl, p.from, p.to);
-        auto [it, fresh] = dedup.try_emplace(key, static_cast<uint32_t>(exprs.size()));
+        auto [it, fresh] = dedup.try_emplace(std::make_tuple(expr, fl, p.from, p.to), static_cast<uint32_t>(sources.size()));
         if (fresh) {
-          exprs.push_back(expr);
-          flags.push_back(fl);
-          labels.push_back("rule " + std::to_string(i) + " payload_match " + std::to_string(j));
+          sources.push_back({expr, "rule " + std::to_string(i) + " payload_match " + std::to_string(j), fl,
+                             is_regex ? literal_length(expr) : static_cast<int>(text.size())});
           patterns_.push_back(p);
-          rules_of_pattern_.emplace_back();
         }
-        if (std::find(rule.patterns.begin(), rule.patterns.end(), it->second) == rule.patterns.end()) {
-          rule.patterns.push_back(it->second);
-          rules_of_pattern_[it->second].push_back(static_cast<uint32_t>(i));
-        }
+        if (std::find(ids.begin(), ids.end(), it->second) == ids.end()) ids.push_back(it->second);
       }
     }
-    if (rule.patterns.empty()) { plain.push_back(rule.header); plain_index_.push_back(static_cast<uint32_t>(i)); }
-    else gated.push_back(rule.header);
+    if (ids.empty()) {
+      plain.push_back(rule.header);
+      plain_index_.push_back(static_cast<uint32_t>(i));
+    } else {
+      gated.push_back(rule.header);
+      // First stage: the rule's literals of at least kSelectiveLiteral bytes; failing
+      // that its literals; failing that all its patterns. Short literals ("\n", "'")
+      // occur in most packets and would cost the first scan much for little selectivity.
+      auto literal_at_least = [&](int n) {
+        rule.first.clear(); rule.rest.clear();
+        for (uint32_t id : ids) (sources[id].literal >= n || !prefilter ? rule.first : rule.rest).push_back(id);
+      };
+      literal_at_least(kSelectiveLiteral);
+      if (rule.first.empty()) literal_at_least(0);
+      if (rule.first.empty()) rule.first.swap(rule.rest);
+      for (uint32_t id : rule.first) patterns_[id].in_main = true;
+    }
     rules_.push_back(std::move(rule));
   }
-  db_ = std::make_unique<HsDatabase>(exprs, flags, args.workers, "block '" + args.name + "' (" + args.type + ")", labels);
+
+  rules_of_first_.resize(patterns_.size());
+  for (size_t r = 0; r < rules_.size(); ++r)
+    for (uint32_t id : rules_[r].first) rules_of_first_[id].push_back(static_cast<uint32_t>(r));
+  std::vector<std::string> main_exprs, main_labels, rest_exprs, rest_labels;
+  std::vector<unsigned> main_flags, rest_flags;
+  for (uint32_t id = 0; id < patterns_.size(); ++id) {
+    const Source& s = sources[id];
+    if (patterns_[id].in_main) {
+      main_ids_.push_back(id); main_exprs.push_back(s.expr); main_labels.push_back(s.label); main_flags.push_back(s.flags);
+    } else {
+      rest_ids_.push_back(id); rest_exprs.push_back(s.expr); rest_labels.push_back(s.label); rest_flags.push_back(s.flags);
+    }
+  }
+  const std::string who = "block '" + args.name + "' (" + args.type + ")";
+  main_db_ = std::make_unique<HsDatabase>(main_exprs, main_flags, args.workers, who, main_labels);
+  rest_db_ = std::make_unique<HsDatabase>(rest_exprs, rest_flags, args.workers, who, rest_labels);
   plain_.compile(std::move(plain));
   payload_gate_.compile(std::move(gated));
   stats_ = OutputStats(static_cast<uint32_t>(rules_.size()), args.workers);
@@ -92,6 +158,21 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
   }
 }
 
+template <typename Db>
+void HeaderPayloadClassifierElement::scan(const Db& db, const std::vector<uint32_t>& ids, const uint8_t* data,
+                                          uint32_t len, Scratch& s, unsigned worker, bool collect) const {
+  const uint32_t gen = s.gen;
+  db.scan(worker, data, len, [&](unsigned local, uint64_t from, uint64_t) {
+    uint32_t id = ids[local];
+    if (s.pattern_gen[id] == gen) return false;
+    const Pattern& pat = patterns_[id];
+    if (pat.bounded && (from < pat.from || from > pat.to)) return false;
+    s.pattern_gen[id] = gen;
+    if (collect) s.matched.push_back(id);
+    return false;
+  });
+}
+
 int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned worker) const {
   int32_t plain_rule = plain_.classify(p);
   int32_t best = plain_rule < 0 ? INT32_MAX : static_cast<int32_t>(plain_index_[plain_rule]);
@@ -102,30 +183,39 @@ int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned
     std::fill(s.rule_gen.begin(), s.rule_gen.end(), 0);
     s.gen = 1;
   }
-  const uint32_t gen = s.gen;
   s.matched.clear();
-  ScanRegion r = scan_region(p, payload_only_);
-  db_->scan(worker, r.data, r.len, [&](unsigned id, uint64_t from, uint64_t) {
-    if (s.pattern_gen[id] == gen) return false;
-    const Pattern& pat = patterns_[id];
-    if (pat.bounded && (from < pat.from || from > pat.to)) return false;
-    s.pattern_gen[id] = gen;
-    s.matched.push_back(id);
-    return false;
-  });
-  if (s.matched.empty()) return best == INT32_MAX ? -1 : best;
+  const ScanRegion r = scan_region(p, payload_only_);
+  scan(*main_db_, main_ids_, r.data, r.len, s, worker, true);
+  s.scans.add(1);
 
   s.candidates.clear();
+  const uint32_t gen = s.gen;
   for (uint32_t id : s.matched)
-    for (uint32_t rule : rules_of_pattern_[id]) {
+    for (uint32_t rule : rules_of_first_[id]) {
       if (static_cast<int32_t>(rule) >= best) continue;
       if (s.rule_gen[rule] != gen) { s.rule_gen[rule] = gen; s.rule_hits[rule] = 0; }
-      if (++s.rule_hits[rule] == rules_[rule].patterns.size()) s.candidates.push_back(rule);
+      if (++s.rule_hits[rule] == rules_[rule].first.size()) s.candidates.push_back(rule);
     }
   std::sort(s.candidates.begin(), s.candidates.end());
+  bool rest_scanned = false;
   for (uint32_t rule : s.candidates) {
     if (static_cast<int32_t>(rule) >= best) break;
-    if (header_matches(p, rules_[rule].header)) { best = static_cast<int32_t>(rule); break; }
+    const Rule& ru = rules_[rule];
+    if (!header_matches(p, ru.header)) continue;
+    bool all = true;
+    for (uint32_t id : ru.rest) {
+      if (s.pattern_gen[id] == gen) continue;
+      if (patterns_[id].in_main) { all = false; break; }   // in the first stage and not reported
+      if (!rest_scanned) {
+        scan(*rest_db_, rest_ids_, r.data, r.len, s, worker, false);
+        rest_scanned = true;
+        s.second_scans.add(1);
+        if (s.pattern_gen[id] == gen) continue;
+      }
+      all = false;
+      break;
+    }
+    if (all) { best = static_cast<int32_t>(rule); break; }
   }
   return best == INT32_MAX ? -1 : best;
 }
@@ -145,6 +235,11 @@ void HeaderPayloadClassifierElement::push(uint16_t, Batch& batch, Context& ctx, 
 nlohmann::json HeaderPayloadClassifierElement::read(std::string_view handle) const {
   nlohmann::json v;
   if (stats_.read_handle(handle, v)) return v;
+  if (handle == "scans" || handle == "second_scans") {
+    uint64_t n = 0;
+    scratch_.for_each([&](const Scratch& s) { n += (handle == "scans" ? s.scans : s.second_scans).get(); });
+    return n;
+  }
   return Element::read(handle);
 }
 

@@ -14,7 +14,10 @@
 //     of the match within the scanned bytes (inclusive).
 //   payload_only: bool, default true (extension): scan the payload after the network
 //     layers; false scans the whole frame.
-// Read handles:  count, byte_count, rate, byte_rate (arrays, one entry per rule), count_i ...
+//   prefilter: bool, default true (extension): the two-stage scan below; false puts
+//     every pattern in the first stage (one scan per packet, for comparison).
+// Read handles:  count, byte_count, rate, byte_rate (arrays, one entry per rule), count_i ...,
+//                scans, second_scans (packets scanned by the first / second database)
 // Write handles: reset_counts
 // Example (an IPS rule, then allow all other web traffic):
 //   {"match": [
@@ -22,12 +25,18 @@
 //      "payload_match": [{"pattern": "/etc/passwd", "is_regex": false}, {"pattern": "(?i)user-agent: evil"}]},
 //     {"header_match": {"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": 80}, "payload_match": []}]}
 //
-// How it runs: every payload pattern of the block (deduplicated) is in ONE Hyperscan
-// database, scanned at most once per packet and only when some rule with payload
-// patterns has a matching header. After the scan, only rules all of whose patterns were
-// reported are candidates (found through a pattern -> rules index); their headers are
-// checked exactly, in priority order. Rules without payload patterns are classified by a
-// compiled RuleClassifier. Per-worker scratch and stamps: no allocation per packet.
+// How it runs: a rule's payload patterns are split into a first stage (its pure
+// literals of 4 bytes or more; else its literals; else all its patterns) and a second
+// stage (its other patterns). All first-stage patterns of the block (deduplicated) are ONE Hyperscan
+// database, scanned once per packet, and only when some rule with payload patterns has
+// a matching header. Rules all of whose first-stage patterns were reported are the
+// candidates (pattern -> rules index with per-packet hit counts); their headers are
+// checked exactly in priority order, and only when a candidate also has second-stage
+// expressions is the packet scanned once more, against the one database of all of them.
+// Expensive expressions thus run only on the few packets that already carry all of a
+// rule's literals (the prefilter scheme of signature IDSs). Rules without payload
+// patterns are classified by a compiled RuleClassifier. Per-worker scratch and stamps:
+// no allocation per packet.
 #pragma once
 
 #include <memory>
@@ -52,24 +61,34 @@ class HeaderPayloadClassifierElement final : public Element {
  private:
   struct Rule {
     openbox::HeaderMatch header;
-    std::vector<uint32_t> patterns;   // ids in the database (deduplicated)
+    std::vector<uint32_t> first;      // first-stage pattern ids (empty: no payload patterns)
+    std::vector<uint32_t> rest;       // second-stage pattern ids
   };
-  struct Pattern { uint64_t from = 0, to = UINT64_MAX; bool bounded = false; };
+  struct Pattern {
+    uint64_t from = 0, to = UINT64_MAX;
+    bool bounded = false;
+    bool in_main = false;             // in the first-stage database (else in the second)
+  };
   struct Scratch {                    // one per worker
     std::vector<uint32_t> pattern_gen, rule_gen, rule_hits;
     std::vector<uint32_t> matched, candidates;
     uint32_t gen = 0;
+    Counter scans, second_scans;
   };
 
   int32_t classify(Packet& p, Scratch& s, unsigned worker) const;
+  template <typename Db>
+  void scan(const Db& db, const std::vector<uint32_t>& ids, const uint8_t* data, uint32_t len, Scratch& s,
+            unsigned worker, bool collect) const;
 
   std::vector<Rule> rules_;
   std::vector<Pattern> patterns_;
-  std::vector<std::vector<uint32_t>> rules_of_pattern_;
-  std::vector<uint32_t> plain_index_;         // plain_ rule i -> block rule index
-  RuleClassifier plain_;                      // rules without payload patterns
-  RuleClassifier payload_gate_;               // headers of the rules with payload patterns
-  std::unique_ptr<HsDatabase> db_;
+  std::vector<std::vector<uint32_t>> rules_of_first_;  // pattern id -> rules with it in the first stage
+  std::vector<uint32_t> main_ids_, rest_ids_;           // database id -> pattern id
+  std::vector<uint32_t> plain_index_;                   // plain_ rule i -> block rule index
+  RuleClassifier plain_;                                // rules without payload patterns
+  RuleClassifier payload_gate_;                         // headers of the rules with payload patterns
+  std::unique_ptr<HsDatabase> main_db_, rest_db_;
   bool payload_only_ = true;
   OutputStats stats_;
   PerWorker<Scratch> scratch_;

@@ -87,7 +87,6 @@ void Ipv4AddressTranslatorElement::push(uint16_t input, Batch& batch, Context& c
   uint16_t port[kBatchSize];
   for (uint32_t i = 0; i < batch.n; ++i) port[i] = handle_packet(*batch.pkts[i], input, w, ctx);
   // Emit per output in arrival order; handle_packet marks dropped packets kDrop.
-  uint32_t done = 0;
   bool taken[kBatchSize] = {};
   for (uint32_t i = 0; i < batch.n; ++i) {
     if (taken[i]) continue;
@@ -98,11 +97,9 @@ void Ipv4AddressTranslatorElement::push(uint16_t input, Batch& batch, Context& c
       taken[j] = true;
       b.add(batch.pkts[j]);
     }
-    done += b.n;
     if (o == kDrop) ctx.drop(b);
     else out.emit(o, b, ctx);
   }
-  (void)done;
   batch.n = 0;
 }
 
@@ -199,7 +196,10 @@ void Ipv4AddressTranslatorElement::touch(NatFlow& f, unsigned dir, Packet& p, co
   if (h.ip_proto == kProtoTcp) {
     uint8_t flags = p.data[h.l4 + 13];
     if (flags & 0x05) f.state |= NatFlow::kDone;   // FIN or RST
-    if (p.payload_len() > 0) f.state |= dir == 0 ? NatFlow::kData0 : NatFlow::kData1;
+    // Payload length from the IP total length: Ethernet padding is not data.
+    const uint8_t* ip = p.data + h.l3;
+    int data = int(rd16(ip + 2)) - int(ip[0] & 0x0f) * 4 - int(p.data[h.l4 + 12] >> 4) * 4;
+    if (data > 0) f.state |= dir == 0 ? NatFlow::kData0 : NatFlow::kData1;
     if (f.state & NatFlow::kDone) timeout = tcp_done_timeout_;
     else if ((f.state & (NatFlow::kData0 | NatFlow::kData1)) == (NatFlow::kData0 | NatFlow::kData1)) timeout = tcp_timeout_;
     else timeout = tcp_nodata_timeout_;

@@ -92,7 +92,12 @@ void ToDump::writer_main() {
 }
 
 nlohmann::json ToDump::read(std::string_view handle) const {
-  if (handle == "count") return written_.load();
+  if (handle == "count") {   // packets accepted (the writer may still be flushing them)
+    uint64_t n = 0;
+    for (const Ring& r : rings_) n += r.head.load(std::memory_order_acquire);
+    return n;
+  }
+  if (handle == "written") return written_.load();
   return Element::read(handle);
 }
 

@@ -3,7 +3,8 @@
 //
 // Config:  filename (string, required)  pcap file to create (truncated if it exists);
 //                                       microsecond timestamps, LINKTYPE_ETHERNET
-// Handles: read  count (packets written; not in the spec, provided for tests and tools)
+// Handles: read  count (packets accepted), written (packets in the file so far); neither is in
+//                the spec, both help tests and tools
 // Example: { "type": "ToDump", "name": "out", "config": { "filename": "out.pcap" } }
 //
 // Workers copy packets into their own single-producer ring; one writer thread drains the

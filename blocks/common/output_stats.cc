@@ -12,6 +12,22 @@ uint64_t clock_now_ns() {
                                    .count());
 }
 
+namespace {
+
+// 1 - exp(-x) without the exp for small x (one per fold per output adds up on the data path)
+inline double one_minus_exp(double x) { return x < 0.25 ? x * (1 - x * (0.5 - x / 6)) : 1.0 - std::exp(-x); }
+
+// A rate last folded at worker time `last`, decayed to the control thread's clock. Decay
+// applies only when the worker clock is the steady clock (tests may drive their own).
+double decay(double r, uint64_t last, double tau_s) {
+  uint64_t now = clock_now_ns();
+  constexpr uint64_t kHour = 3600ull * 1'000'000'000ull;
+  if (last != 0 && now > last && now - last < kHour) r *= std::exp(-static_cast<double>(now - last) * 1e-9 / tau_s);
+  return r;
+}
+
+}  // namespace
+
 bool EwmaRate::add(double amount, uint64_t now_ns, double tau_s) {
   pending += amount;
   uint64_t last = last_ns.load(std::memory_order_relaxed);
@@ -22,9 +38,7 @@ bool EwmaRate::add(double amount, uint64_t now_ns, double tau_s) {
   }
   if (now_ns < last + kTickNs) return false;
   double dt = static_cast<double>(now_ns - last) * 1e-9;
-  // 1 - exp(-x) without the exp (one per fold per output adds up on the data path)
-  double x = dt / tau_s;
-  double alpha = x < 0.25 ? x * (1 - x * (0.5 - x / 6)) : 1.0 - std::exp(-x);
+  double alpha = one_minus_exp(dt / tau_s);
   double r = rate.load(std::memory_order_relaxed);
   rate.store(r + alpha * (pending / dt - r), std::memory_order_relaxed);
   pending = 0;
@@ -32,15 +46,28 @@ bool EwmaRate::add(double amount, uint64_t now_ns, double tau_s) {
   return true;
 }
 
+
 double EwmaRate::read(double tau_s) const {
-  double r = rate.load(std::memory_order_relaxed);
-  uint64_t last = last_ns.load(std::memory_order_relaxed);
-  uint64_t now = clock_now_ns();
-  // Decay only when the worker clock is the steady clock (tests may drive their own).
-  constexpr uint64_t kHour = 3600ull * 1'000'000'000ull;
-  if (last != 0 && now > last && now - last < kHour)
-    r *= std::exp(-static_cast<double>(now - last) * 1e-9 / tau_s);
-  return r;
+  return decay(rate.load(std::memory_order_relaxed), last_ns.load(std::memory_order_relaxed), tau_s);
+}
+
+void OutputStats::fold(Slot& s, uint64_t now_ns) const {
+  if (!s.started) {
+    s.started = true;
+    s.last_ns.store(now_ns, std::memory_order_relaxed);
+    return;
+  }
+  double dt = static_cast<double>(now_ns - s.last_ns.load(std::memory_order_relaxed)) * 1e-9;
+  double alpha = one_minus_exp(dt / tau_s_);
+  double p = s.pps.load(std::memory_order_relaxed), b = s.bps.load(std::memory_order_relaxed);
+  s.pps.store(p + alpha * (s.pending_packets / dt - p), std::memory_order_relaxed);
+  s.bps.store(b + alpha * (s.pending_bytes / dt - b), std::memory_order_relaxed);
+  s.pending_packets = s.pending_bytes = 0;
+  s.last_ns.store(now_ns, std::memory_order_relaxed);
+}
+
+double OutputStats::decayed(const Slot& s, const std::atomic<double>& r) const {
+  return decay(r.load(std::memory_order_relaxed), s.last_ns.load(std::memory_order_relaxed), tau_s_);
 }
 
 OutputStats::OutputStats(uint32_t outputs, unsigned workers, double tau_s)
@@ -65,13 +92,13 @@ uint64_t OutputStats::byte_count(uint32_t o) const {
 
 double OutputStats::rate(uint32_t o) const {
   double s = 0;
-  slots_.for_each([&](const auto& w) { s += w[o].pps.read(tau_s_); });
+  slots_.for_each([&](const auto& w) { s += decayed(w[o], w[o].pps); });
   return s;
 }
 
 double OutputStats::byte_rate(uint32_t o) const {
   double s = 0;
-  slots_.for_each([&](const auto& w) { s += w[o].bps.read(tau_s_); });
+  slots_.for_each([&](const auto& w) { s += decayed(w[o], w[o].bps); });
   return s;
 }
 
@@ -81,8 +108,8 @@ void OutputStats::reset(uint32_t o) {
   base_packets_[o].store(count(o), std::memory_order_relaxed);
   base_bytes_[o].store(byte_count(o), std::memory_order_relaxed);
   for (unsigned w = 0; w < slots_.size(); ++w) {
-    slots_[w][o].pps.reset();
-    slots_[w][o].bps.reset();
+    slots_[w][o].pps.store(0, std::memory_order_relaxed);
+    slots_[w][o].bps.store(0, std::memory_order_relaxed);
   }
 }
 

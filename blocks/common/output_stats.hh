@@ -55,8 +55,9 @@ class OutputStats {
     Slot& s = slots_[worker][output];
     s.packets.add(packets);
     s.bytes.add(bytes);
-    s.pps.add(packets, now_ns, tau_s_);
-    s.bps.add(static_cast<double>(bytes), now_ns, tau_s_);
+    s.pending_packets += packets;
+    s.pending_bytes += static_cast<double>(bytes);
+    if (!s.started || now_ns >= s.last_ns.load(std::memory_order_relaxed) + EwmaRate::kTickNs) fold(s, now_ns);
   }
 
   uint64_t count(uint32_t output) const;
@@ -71,10 +72,16 @@ class OutputStats {
   bool write_handle(std::string_view handle, const nlohmann::json& value);
 
  private:
-  struct Slot {
+  // One cache line per output and worker: counts, both rates and their shared clock.
+  struct alignas(64) Slot {
     Counter packets, bytes;
-    EwmaRate pps, bps;
+    std::atomic<double> pps{0}, bps{0};
+    std::atomic<uint64_t> last_ns{0};
+    double pending_packets = 0, pending_bytes = 0;
+    bool started = false;
   };
+  void fold(Slot& s, uint64_t now_ns) const;
+  double decayed(const Slot& s, const std::atomic<double>& r) const;
   uint32_t outputs_;
   double tau_s_;
   PerWorker<std::unique_ptr<Slot[]>> slots_;

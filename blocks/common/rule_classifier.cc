@@ -127,7 +127,9 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
   std::unordered_map<uint64_t, uint32_t> by_hash;
   by_hash.reserve(bounds.size() + 1);
   d.bits.clear();
-  d.bits.reserve(std::min<size_t>(bounds.size() + 1, 4096) * stride_);
+  // at most one class per interval plus the absent one: reserving the bound avoids
+  // regrowing (and copying) the bitmaps; untouched reserved pages cost nothing
+  d.bits.reserve((bounds.size() + 1) * stride_);
   auto intern = [&](const std::vector<uint64_t>& bm, uint64_t h) -> uint32_t {
     for (;; h = mix64(h)) {
       auto [it, fresh] = by_hash.try_emplace(h, 0);
@@ -169,7 +171,6 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
     }
     d.cls[b] = intern(cur, h);
   }
-  d.bits.shrink_to_fit();
 
   // The full class (if any) and the mean density, weighted per elementary interval.
   const size_t nclasses = d.bits.size() / stride_;

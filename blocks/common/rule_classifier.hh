@@ -56,6 +56,7 @@ class RuleClassifier {
   Info info() const;
 
  private:
+  struct State;
   struct Dim {
     uint8_t field_slot = 0;     // index into fields_ (the extracted value)
     uint8_t part = 0;           // 0: whole value, 1: bits 127..64, 2: bits 63..0
@@ -71,6 +72,7 @@ class RuleClassifier {
     unsigned shift = 0;             // mode 2: value >> shift = jump key
 
     uint32_t lookup(uint64_t v) const;
+    uint64_t key(const State& st) const;
   };
 
   // Per-packet lookup state: the extracted fields and the class bitmap of each dimension.
@@ -80,6 +82,9 @@ class RuleClassifier {
     const uint64_t* bm[kMaxDims];
     uint32_t nd;
   };
+  void extract(Packet& p, State& st) const;
+  void prefetch_tables(const State& st) const;
+  void lookup(State& st) const;
   void prepare(Packet& p, State& st) const;
   template <typename F>
   void match(const State& st, F&& f) const;
@@ -106,23 +111,38 @@ inline uint32_t RuleClassifier::Dim::lookup(uint64_t v) const {
   return cls[lo];
 }
 
-inline void RuleClassifier::prepare(Packet& p, State& st) const {
+inline void RuleClassifier::extract(Packet& p, State& st) const {
   const size_t nf = fields_.size();
   for (size_t i = 0; i < nf; ++i) st.present[i] = extract_field(p, fields_[i], st.values[i]);
+}
+
+inline uint64_t RuleClassifier::Dim::key(const State& st) const {
+  u128 v = st.values[field_slot];
+  return part == 1 ? static_cast<uint64_t>(v >> 64) : static_cast<uint64_t>(v);
+}
+
+inline void RuleClassifier::prefetch_tables(const State& st) const {
+  for (const Dim& d : dims_) {
+    if (!st.present[d.field_slot] || d.mode == 0) continue;
+    uint64_t k = d.key(st);
+    __builtin_prefetch(d.table.data() + (d.mode == 1 ? k : k >> d.shift));
+  }
+}
+
+inline void RuleClassifier::lookup(State& st) const {
   // Most selective dimensions first (dims_ is sorted), so that the word AND stops early;
   // a class that holds every rule constrains nothing and is left out.
   uint32_t nd = 0;
   for (const Dim& d : dims_) {
-    uint32_t c;
-    if (!st.present[d.field_slot]) {
-      c = d.absent_class;
-    } else {
-      u128 v = st.values[d.field_slot];
-      c = d.lookup(d.part == 1 ? static_cast<uint64_t>(v >> 64) : static_cast<uint64_t>(v));
-    }
+    uint32_t c = st.present[d.field_slot] ? d.lookup(d.key(st)) : d.absent_class;
     if (c != d.full_class) st.bm[nd++] = d.bits.data() + size_t(c) * stride_;
   }
   st.nd = nd;
+}
+
+inline void RuleClassifier::prepare(Packet& p, State& st) const {
+  extract(p, st);
+  lookup(st);
 }
 
 template <typename F>
@@ -163,9 +183,15 @@ void RuleClassifier::for_each_match(Packet& p, F&& f) const {
 
 inline void RuleClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const {
   if (rules_.empty()) { for (uint32_t i = 0; i < n; ++i) out[i] = -1; return; }
+  // Stages over the whole batch, each prefetching what the next one reads: fields and
+  // table slots, then classes and their bitmaps, then the first candidate words.
   State st[kBatchSize];
   for (uint32_t i = 0; i < n; ++i) {
-    prepare(*pkts[i], st[i]);
+    extract(*pkts[i], st[i]);
+    prefetch_tables(st[i]);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    lookup(st[i]);
     for (uint32_t d = 0; d < st[i].nd; ++d) __builtin_prefetch(st[i].bm[d]);
   }
   // first candidate word of each packet: fetch its lines for every dimension

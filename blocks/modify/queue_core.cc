@@ -51,9 +51,15 @@ void QueueCore::run_task(Context& ctx, const Outputs& out) {
   }
 }
 
+uint64_t QueueCore::held_packets() const {
+  uint64_t n = 0;
+  slots_.for_each([&](const Slot& s) { n += s.ring.length(); });
+  return n;
+}
+
 nlohmann::json QueueCore::read(std::string_view h) const {
   uint64_t sum = 0;
-  if (h == "length") { slots_.for_each([&](const Slot& s) { sum += s.ring.length(); }); return sum; }
+  if (h == "length") return held_packets();
   if (h == "drops") { slots_.for_each([&](const Slot& s) { sum += s.drops.get(); }); return sum; }
   if (h == "highwater_length") {
     slots_.for_each([&](const Slot& s) { sum = std::max<uint64_t>(sum, s.highwater.load(std::memory_order_relaxed)); });

@@ -26,6 +26,10 @@ class QueueCore : public Element {
   bool has_task() const override { return true; }
   void run_task(Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
+  // Packets waiting in the workers' FIFOs (what the "length" handle reports). Meant to
+  // override an Element::held_packets() hook, so the runtime can keep giving tasks a turn
+  // after its sources are exhausted until held packets have left.
+  uint64_t held_packets() const;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:

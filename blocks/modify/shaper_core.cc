@@ -61,10 +61,16 @@ void ShaperCore::run_task(Context& ctx, const Outputs& out) {
   if (!s.ring.empty()) release(s, ctx, out);
 }
 
+uint64_t ShaperCore::held_packets() const {
+  uint64_t n = 0;
+  slots_.for_each([&](const Slot& s) { n += s.ring.length(); });
+  return n;
+}
+
 nlohmann::json ShaperCore::read(std::string_view h) const {
   if (h == "rate") return bucket_.rate();
   uint64_t sum = 0;
-  if (h == "length") { slots_.for_each([&](const Slot& s) { sum += s.ring.length(); }); return sum; }
+  if (h == "length") return held_packets();
   if (h == "drops") { slots_.for_each([&](const Slot& s) { sum += s.drops.get(); }); return sum; }
   if (h == "capacity") return capacity_;
   return Element::read(h);

@@ -51,13 +51,14 @@ json Instance::Impl::hello() {
 void Instance::Impl::client_loop() {
   const milliseconds first_backoff(100);
   milliseconds backoff = first_backoff;
-  Clock::time_point next_keepalive = Clock::now();
+  Clock::time_point last_keepalive = Clock::now();
+  bool keepalive_due = true;
   while (true) {
     if (!connected) {
       if (control::post_message(controller_base, hello(), 2000)) {
         connected = true;
         backoff = first_backoff;
-        next_keepalive = Clock::now();   // KeepAlive starts at once (spec 3.3)
+        keepalive_due = true;   // KeepAlive starts at once (spec 3.3)
         if (!opt.quiet) std::fprintf(stderr, "obi: connected to controller %s\n", controller_base.c_str());
         continue;
       }
@@ -65,7 +66,10 @@ void Instance::Impl::client_loop() {
       backoff = std::min(backoff * 2, milliseconds(opt.hello_retry_max_ms));
       continue;
     }
-    if (Clock::now() >= next_keepalive) {
+    // The interval is read every round, so a new keepalive_interval applies at once.
+    const auto interval = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(params.values().keepalive_interval));
+    if (keepalive_due || Clock::now() >= last_keepalive + interval) {
       openbox::KeepAlive k;
       k.dpid = opt.dpid;
       bool ok = false;
@@ -80,13 +84,12 @@ void Instance::Impl::client_loop() {
                                      controller_base.c_str());
         continue;
       }
-      const double interval = params.values().keepalive_interval;
-      next_keepalive = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+      last_keepalive = Clock::now();
+      keepalive_due = false;
     }
     // Short naps so a new keepalive_interval takes effect soon.
-    auto wait = std::min<Clock::duration>(next_keepalive - Clock::now(), milliseconds(100));
-    if (wait > Clock::duration::zero() && !sleep_for(wait)) return;
-    if (stop_requested) return;
+    auto wait = std::min<Clock::duration>(last_keepalive + interval - Clock::now(), milliseconds(50));
+    if (!sleep_for(std::max(wait, Clock::duration(milliseconds(1))))) return;
   }
 }
 

@@ -46,7 +46,7 @@ void Sender::send(nlohmann::json message, std::string base) {
 }
 
 uint64_t Sender::failures() const {
-  std::lock_guard<std::mutex> lock(const_cast<std::mutex&>(mu_));
+  std::lock_guard<std::mutex> lock(mu_);
   return failures_;
 }
 

@@ -32,7 +32,7 @@ class Sender {
 
   std::string controller_;
   bool quiet_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::pair<nlohmann::json, std::string>> queue_;
   bool stopping_ = false;

@@ -99,6 +99,11 @@ class Element {
   virtual bool has_task() const { return false; }
   virtual void run_task(Context& ctx, const Outputs& out) { (void)ctx; (void)out; }
 
+  // Called on every worker (with its Context) once the element has left the running graph
+  // (replaced or removed by a swap), before deactivate(): return the packets this worker's
+  // slot still holds with ctx.drop(), so that a swap loses no buffer.
+  virtual void release(Context& ctx) { (void)ctx; }
+
   // Called on the control thread after the graph holding this element is published /
   // before it is freed (open and close devices and files here, not in the constructor
   // if they must not happen for a graph that is never published).

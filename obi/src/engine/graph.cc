@@ -106,6 +106,14 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
         }
       }
     }
+    if (!e && opt.replace_source) {
+      // A block with no inputs is a source: offer it for replacement before the factory
+      // runs, so obi bench does not open the graph's files or devices.
+      const BlockDescriptor* d = cat.find(b.type);
+      if (d->inputs.kind == PortSpec::Kind::kFixed && d->inputs.count == 0) {
+        if (auto r = opt.replace_source(b)) { e = std::move(r); e->set_identity(b.name, b.type); }
+      }
+    }
     if (!e) {
       ElementArgs args{b.name, b.type, b.config, opt.workers};
       try {
@@ -116,9 +124,6 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
         fail(ErrorSubtype::BAD_BLOCK, block_label(b) + ": " + ex.what());
       }
       if (!e) fail(ErrorSubtype::INTERNAL_ERROR, block_label(b) + ": factory returned no element");
-      if (e->is_source() && opt.replace_source) {
-        if (auto r = opt.replace_source(b)) e = std::move(r);
-      }
       e->set_identity(b.name, b.type);
     }
     g->elements.push_back(std::move(e));

@@ -50,8 +50,8 @@ struct CompiledGraph {
 struct CompileOptions {
   unsigned workers = 1;
   const CompiledGraph* previous = nullptr;
-  // When set, called for every source block; a non-null result replaces the element the
-  // factory would build (obi bench replays preloaded packets at the source position).
+  // When set, called for every source block (catalogue: no inputs) before its factory; a
+  // non-null result replaces the element (obi bench replays preloaded packets there).
   std::function<std::unique_ptr<Element>(const BlockSpec&)> replace_source;
 };
 

@@ -28,6 +28,10 @@ namespace {
 struct Live {
   std::unique_ptr<CompiledGraph> g;
   std::unique_ptr<uint8_t[]> done;      // [worker * sources + k]
+  // Elements of the previous graph that this one does not keep: every worker releases
+  // their packets when it moves to this graph (kept alive here until then).
+  std::vector<std::shared_ptr<Element>> removed;
+  uint64_t generation = 0;              // 1, 2, ... in publication order
   unsigned workers = 0;
   bool all_done() const {
     std::size_t n = std::size_t(workers) * g->sources.size();
@@ -43,6 +47,8 @@ struct alignas(64) Worker {
   Context ctx;
   std::thread thread;
   std::atomic<Live*> epoch{nullptr};
+  std::atomic<uint64_t> acked{0};       // generation whose removed elements this worker released
+  uint64_t seen = 0;
   // Published copies of the Context counters (the control thread reads these).
   std::atomic<uint64_t> in{0}, in_bytes{0}, out{0}, out_bytes{0}, drops{0}, busy_ns{0};
 };
@@ -56,6 +62,7 @@ struct Runtime::Impl {
   std::vector<std::unique_ptr<Worker>> workers;
   std::atomic<Live*> current{nullptr};
   std::atomic<bool> stopping{false};
+  uint64_t generation = 0;
   bool running = false;
   mutable std::mutex control;          // serialises set_graph, read, write, start, stop
   std::chrono::steady_clock::time_point started;
@@ -74,6 +81,11 @@ void Runtime::Impl::worker_main(Worker& w) {
     w.epoch.store(g);
     if (current.load() != g) continue;
     if (!g) { std::this_thread::sleep_for(std::chrono::microseconds(200)); continue; }
+    if (g->generation != w.seen) {
+      for (auto& e : g->removed) e->release(w.ctx);
+      w.seen = g->generation;
+      w.acked.store(g->generation);
+    }
     uint64_t t0 = monotonic_ns();
     w.ctx.now_ns = t0;
     uint8_t* done = g->done.get() + std::size_t(w.id) * g->g->sources.size();
@@ -101,8 +113,10 @@ void Runtime::Impl::worker_main(Worker& w) {
 void Runtime::Impl::retire(Live* old, const Live* next) {
   if (!old) return;
   if (running) {
+    // set_graph is serialised, so every worker moves from `old` straight to `next`.
     for (auto& w : workers)
-      while (w->epoch.load() == old) std::this_thread::sleep_for(std::chrono::microseconds(20));
+      while (w->epoch.load() == old || (next && w->acked.load() != next->generation))
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
   for (std::size_t i = 0; i < old->g->elements.size(); ++i) {
     Element* e = old->g->elements[i].get();
@@ -165,6 +179,14 @@ void Runtime::set_graph(const nlohmann::json& graph) {
     for (Element* e : activated) e->deactivate();
     throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK, ex.what());
   }
+  if (old) {
+    for (std::size_t i = 0; i < old->g->elements.size(); ++i) {
+      auto it = live->g->by_name.find(old->g->specs[i].name);
+      bool kept = it != live->g->by_name.end() && live->g->elements[it->second] == old->g->elements[i];
+      if (!kept) live->removed.push_back(old->g->elements[i]);
+    }
+  }
+  live->generation = ++m.generation;
   Live* next = live.release();
   m.current.store(next);
   m.retire(old, next);

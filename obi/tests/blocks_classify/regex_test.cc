@@ -144,6 +144,29 @@ TEST(HeaderPayloadClassifier, HeaderAndAllPayloadPatterns) {
   EXPECT_EQ(h.pool().available(), h.pool().capacity());
 }
 
+// A rule's second pattern may be another rule's fast pattern (then it is in the first
+// database); a rule's patterns must all match, in any order.
+TEST(HeaderPayloadClassifier, SharedPatternsAcrossStages) {
+  auto pat = [](const char* s) { return json{{"pattern", s}}; };
+  json cfg = {{"match", json::array({
+      {{"header_match", json::object()}, {"payload_match", json::array({pat("abcdef"), pat("xyz")})}},
+      {{"header_match", json::object()}, {"payload_match", json::array({pat("xyz")})}},
+      {{"header_match", json::object()}, {"payload_match", json::array({pat("q+r"), pat("longliteral")})}},
+  })}};
+  ElementHarness h("HeaderPayloadClassifier", cfg);
+  auto out_of = [&](const std::string& payload) {
+    Result r = h.push({udp4("1.1.1.1", "2.2.2.2", 1, 2, payload)});
+    for (size_t o = 0; o < r.out.size(); ++o) if (!r.out[o].empty()) return static_cast<int>(o);
+    return -1;
+  };
+  EXPECT_EQ(out_of("..xyz..abcdef.."), 0);
+  EXPECT_EQ(out_of("..abcdef.."), -1);
+  EXPECT_EQ(out_of("..xyz.."), 1);
+  EXPECT_EQ(out_of("longliteral qqqr"), 2);
+  EXPECT_EQ(out_of("longliteral qq"), -1);
+  EXPECT_EQ(out_of("qqr"), -1);
+}
+
 TEST(HeaderPayloadClassifier, OffsetsAndPayloadOnly) {
   json cfg = {{"match", json::array({
       {{"header_match", json::object()}, {"payload_match", json::array({{{"pattern", "abc"}, {"from", 0}, {"to", 2}}})}},

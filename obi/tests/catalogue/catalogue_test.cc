@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using obi::Catalogue;
 
-TEST(Catalogue, EveryEmbeddedDescriptorParses) {
+TEST(catalogue, EveryEmbeddedDescriptorParses) {
   json all = json::parse(obi::kCatalogueJson);
   ASSERT_TRUE(all.is_array());
   size_t files = 0;
@@ -36,7 +36,7 @@ TEST(Catalogue, EveryEmbeddedDescriptorParses) {
   std::printf("catalogue: %zu descriptors\n", names.size());
 }
 
-TEST(Catalogue, RequiredBlocksPresent) {
+TEST(catalogue, RequiredBlocksPresent) {
   const char* required[] = {"FromDevice", "FromDump", "ToDevice", "ToDump", "Discard", "HeaderClassifier",
                             "RegexClassifier", "RegexMatcher", "HeaderPayloadClassifier", "VlanEncapsulate",
                             "VlanDecapsulate", "DecIpTtl", "Ipv4AddressTranslator", "NetworkHeaderFieldsRewriter",
@@ -77,7 +77,7 @@ std::string bad_block(const json& config) {
 }
 }  // namespace
 
-TEST(Catalogue, CheckConfig) {
+TEST(catalogue, CheckConfig) {
   EXPECT_EQ(bad_block(json::parse(R"({"match": ["a"], "limit": 4, "flag": true, "what": [1]})")), "");
   EXPECT_NE(bad_block(json::parse(R"({"match": ["a"], "bogus": 1})")).find("bogus"), std::string::npos);
   EXPECT_NE(bad_block(json::parse(R"({"limit": 1})")).find("match"), std::string::npos);
@@ -88,7 +88,7 @@ TEST(Catalogue, CheckConfig) {
   EXPECT_NE(bad_block(json::parse(R"({"match": ["a"], "limit": 1.5})")), "");
 }
 
-TEST(Catalogue, IndexedHandles) {
+TEST(catalogue, IndexedHandles) {
   auto d = sample();
   EXPECT_TRUE(d.has_read_handle("count_0"));
   EXPECT_TRUE(d.has_read_handle("count_12"));
@@ -103,7 +103,7 @@ TEST(Catalogue, IndexedHandles) {
   EXPECT_EQ(d.outputs.plus, 1);
 }
 
-TEST(Catalogue, AddReplaceRemove) {
+TEST(catalogue, AddReplaceRemove) {
   Catalogue c;
   c.add(sample());
   auto s2 = sample();

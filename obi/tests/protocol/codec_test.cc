@@ -23,7 +23,7 @@ ErrorSubtype subtype_of(const std::string& body) {
 
 }  // namespace
 
-TEST(ErrorNames, RoundTripAllSubtypes) {
+TEST(protocol_errors, RoundTripAllSubtypes) {
   for (int i = 0; i <= static_cast<int>(ErrorSubtype::INTERNAL_ERROR); ++i) {
     auto s = static_cast<ErrorSubtype>(i);
     ErrorSubtype back;
@@ -37,7 +37,7 @@ TEST(ErrorNames, RoundTripAllSubtypes) {
   EXPECT_EQ(type_of(ErrorSubtype::ADD_MODULE_FAILED), ErrorType::INTERNAL_ERROR);
 }
 
-TEST(HeaderMatch, MasksRangesLists) {
+TEST(protocol_header_match, MasksRangesLists) {
   EXPECT_EQ(canon("ipv4_src", "10.0.0.1%255.0.0.0"),
             json::parse(R"({"field":"IPV4_SRC","terms":[{"value":"0xa000000","mask":"0xff000000"}]})"));
   EXPECT_EQ(canon("ipv4_dst", "192.168.1.7/24"),
@@ -52,7 +52,7 @@ TEST(HeaderMatch, MasksRangesLists) {
   EXPECT_EQ(canon("ipv4_proto", "6")["field"], "IP_PROTO");
 }
 
-TEST(HeaderMatch, MacAndIpv6) {
+TEST(protocol_header_match, MacAndIpv6) {
   EXPECT_EQ(canon("eth_dst", "00:11:22:AA:bb:cc")["terms"][0]["value"], "0x1122aabbcc");
   EXPECT_EQ(canon("eth_src", "00-11-22-33-44-55")["terms"][0]["mask"], "0xffffffffffff");
   EXPECT_THROW(canon("eth_dst", "[00:00:00:00:00:01:00:00:00:00:00:09]"), ProtocolError);  // no MAC ranges
@@ -65,7 +65,7 @@ TEST(HeaderMatch, MacAndIpv6) {
   EXPECT_THROW(canon("ipv4_src", "10.0.0.01"), ProtocolError);
 }
 
-TEST(HeaderMatch, Errors) {
+TEST(protocol_header_match, Errors) {
   for (auto [f, v] : std::vector<std::pair<const char*, json>>{
            {"tcp_dst", "65536"}, {"tcp_dst", "[]"}, {"tcp_dst", "[90:80]"}, {"tcp_dst", -1},
            {"tcp_dst", 1.5}, {"ipv4_src", 167772161}, {"ipv4_src", "10.0.0.256"}, {"ipv4_src", "10.0.0.1/33"},
@@ -75,7 +75,7 @@ TEST(HeaderMatch, Errors) {
   }
 }
 
-TEST(HeaderMatch, Prerequisites) {
+TEST(protocol_header_match, Prerequisites) {
   EXPECT_NO_THROW(parse_header_match(json::parse(R"({"eth_type":"0x0800","ip_proto":6,"tcp_dst":80})")));
   EXPECT_NO_THROW(parse_header_match(json::parse(R"({"eth_type":"[0x800,0x86dd]","ip_proto":17,"udp_dst":53})")));
   EXPECT_NO_THROW(parse_header_match(json::object()));
@@ -87,7 +87,7 @@ TEST(HeaderMatch, Prerequisites) {
   EXPECT_THROW(parse_header_match(json::parse(R"({"vlan_pcp":3})")), ProtocolError);
 }
 
-TEST(Base64, RoundTripAndRejects) {
+TEST(protocol_base64, RoundTripAndRejects) {
   std::string all;
   for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
   for (size_t n : {0, 1, 2, 3, 4, 5, 255, 256}) {
@@ -107,7 +107,7 @@ TEST(Base64, RoundTripAndRejects) {
   EXPECT_FALSE(base64_decode("a", out));
 }
 
-TEST(Codec, ValidationOrder) {
+TEST(protocol_codec, ValidationOrder) {
   EXPECT_EQ(subtype_of("{\"type\": "), ErrorSubtype::ILLEGAL_ARGUMENT);
   EXPECT_EQ(subtype_of("[1]"), ErrorSubtype::ILLEGAL_ARGUMENT);
   EXPECT_EQ(subtype_of(R"({"xid": 1})"), ErrorSubtype::BAD_TYPE);
@@ -138,7 +138,7 @@ TEST(Codec, ValidationOrder) {
       "message": "m", "severity": 6, "origin_block": "a"}]})"), ErrorSubtype::ILLEGAL_ARGUMENT);
 }
 
-TEST(Codec, RoundTripAndTypedAccess) {
+TEST(protocol_codec, RoundTripAndTypedAccess) {
   const json in = json::parse(R"({"type": "SetProcessingGraphRequest", "xid": 42, "report_back": true,
       "blocks": [{"type": "FromDump", "name": "in", "config": {"filename": "a.pcap"}}, {"type": "Discard", "name": "d"}],
       "connectors": [{"src": "in", "src_port": 0, "dst": "d", "dst_port": 0}]})");

@@ -48,7 +48,7 @@ json normalised(json m) {
 
 }  // namespace
 
-TEST(ProtocolVectors, EveryMessageVector) {
+TEST(protocol_vectors, EveryMessageVector) {
   auto files = json_files(vectors_dir() / "messages");
   ASSERT_FALSE(files.empty()) << "no message vectors under " << (vectors_dir() / "messages");
   int valid = 0, invalid = 0;
@@ -91,7 +91,7 @@ TEST(ProtocolVectors, EveryMessageVector) {
   std::printf("C++ protocol vectors: %d run (%d valid, %d invalid)\n", valid + invalid, valid, invalid);
 }
 
-TEST(ProtocolVectors, EveryHeaderMatchVector) {
+TEST(protocol_vectors, EveryHeaderMatchVector) {
   auto files = json_files(vectors_dir() / "header-match");
   ASSERT_FALSE(files.empty()) << "no header-match vectors under " << (vectors_dir() / "header-match");
   int cases = 0, errors = 0;

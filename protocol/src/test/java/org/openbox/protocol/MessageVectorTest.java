@@ -13,11 +13,12 @@ import org.openbox.protocol.message.Message;
 
 /**
  * Runs every vector under protocol/vectors/messages: a valid one decodes and encodes back to
- * equal JSON; an invalid one is rejected with exactly the error type and subtype it names.
+ * equal JSON, and both satisfy the message's schema; an invalid one is rejected with exactly the error type and subtype it names.
  * The directory names the message type the body is posted as.
  */
 class MessageVectorTest {
     private final MessageCodec codec = new MessageCodec();
+    private final Schemas schemas = new Schemas(Vectors.protocol().resolve("schema"));
 
     @Test
     void everyMessageVector() throws Exception {
@@ -44,6 +45,12 @@ class MessageVectorTest {
                     JsonNode got = Vectors.MAPPER.readTree(codec.encode(m));
                     if (!Vectors.jsonEquals(want, got)) {
                         failures.add(name + ": re-encoded as " + got + "\n    expected " + want);
+                    }
+                    String dirType = file.getParent().getFileName().toString();
+                    String problems = Schemas.problems(schemas.message(dirType), v.get("message"))
+                            + Schemas.problems(schemas.message(dirType), got);
+                    if (!problems.isEmpty()) {
+                        failures.add(name + ": does not satisfy its schema: " + problems);
                     }
                 } catch (ProtocolException e) {
                     failures.add(name + ": rejected " + e.subtype() + ": " + e.getMessage());

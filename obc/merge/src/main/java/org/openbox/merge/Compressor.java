@@ -27,12 +27,14 @@ import org.openbox.merge.core.Rule;
  */
 final class Compressor {
     /** A covered rule is looked for among this many earlier rules (keeps pruning linear). */
-    private static final int COVER_WINDOW = 16;
+    private static final int COVER_WINDOW = 4;
 
     private final MergeOptions options;
     private final MergeReport.Log log;
     /** Downstream classifiers a combination was refused with (reported once). */
     private final Set<Node> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Set by {@link #prune}: the classifier was replaced by its subtree or by a drop. */
+    private boolean folded;
 
     Compressor(MergeOptions options, MergeReport.Log log) {
         this.options = options;
@@ -43,30 +45,40 @@ final class Compressor {
     Node compress(Node n) {
         if (n == null) return null;
         if (n.isClassifierWithRules() && !n.readsWholeFrame()) {
-            boolean again = true;
-            while (again) {
-                again = false;
-                for (int i = 0; i < n.rules.size() && !again; i++) {
-                    List<Node> path = new ArrayList<>();
-                    Node c2 = downstreamClassifier(n.out[i], path);
-                    if (c2 == null || refused.contains(c2)) continue;
-                    String why = refusal(n, i, path, c2);
-                    if (why != null) {
-                        refused.add(c2);
-                        log.notCombined.add(n.label() + " output " + i + " -> " + c2.label() + ": " + why);
-                        continue;
-                    }
-                    try {
-                        n = combine(n, i, path, c2);
-                        again = true;
-                    } catch (Inexpressible e) {
-                        refused.add(c2);
-                        log.notCombined.add(n.label() + " output " + i + " -> " + c2.label() + ": " + e.getMessage());
-                    }
+            Node first = prune(n);                  // fold before combining: no useless fallback rules
+            if (first != n) return compress(first);
+            boolean combined = false;
+            // rules before i were looked at and cannot combine; a combination at i puts new
+            // rules at i.., which are looked at next (their subtrees may hold more classifiers)
+            int i = 0;
+            while (i < n.rules.size()) {
+                List<Node> path = new ArrayList<>();
+                Node c2 = downstreamClassifier(n.out[i], path);
+                if (c2 == null || refused.contains(c2)) {
+                    i++;
+                    continue;
+                }
+                String why = refusal(n, i, path, c2);
+                if (why != null) {
+                    refused.add(c2);
+                    log.notCombined.add(n.label() + " output " + i + " -> " + c2.label() + ": " + why);
+                    i++;
+                    continue;
+                }
+                try {
+                    n = combine(n, i, path, c2);
+                    combined = true;
+                } catch (Inexpressible e) {
+                    refused.add(c2);
+                    log.notCombined.add(n.label() + " output " + i + " -> " + c2.label() + ": " + e.getMessage());
+                    i++;
                 }
             }
-            Node p = prune(n);
-            if (p != n) return compress(p);
+            if (combined) {
+                Node p = prune(n);
+                if (folded) return compress(p);     // replaced by its subtree or a drop
+                n = p;                              // same classifier, fewer rules: already combined
+            }
         }
         for (int i = 0; i < n.out.length; i++) {
             n.out[i] = compress(n.out[i]);
@@ -146,6 +158,7 @@ final class Compressor {
 
     /** Drops empty and covered rules; folds a classifier left with one always-matching rule. */
     private Node prune(Node n) {
+        folded = false;
         List<Rule> rules = new ArrayList<>();
         List<Node> outs = new ArrayList<>();
         List<Integer> ports = new ArrayList<>();
@@ -169,14 +182,18 @@ final class Compressor {
             sawAny |= r.isAny();
         }
         // outputs beyond the rules (never fed) disappear with a rewrite
-        if (removed == 0 && n.out.length == n.rules.size()) return n;
+        boolean foldable = rules.size() == 1 && rules.get(0).isAny() && options.fold();
+        if (removed == 0 && n.out.length == n.rules.size() && !foldable) return n;
         if (removed > 0) log.notes.add(n.label() + ": removed " + removed + " unreachable rule(s)");
         if (rules.isEmpty()) {
             log.notes.add(n.label() + ": no rule can match, replaced by a drop");
+            folded = true;
             return new Node("Discard", null, Kind.DROP, n.origins, null, 0);
         }
-        if (rules.size() == 1 && rules.get(0).isAny()) {
+        if (foldable && options.fold()) {
             log.notes.add(n.label() + ": single always-matching rule, classifier folded");
+            log.folded.addAll(n.origins);
+            folded = true;
             return outs.get(0);
         }
         Node m = new Node(n.type, n.config, Kind.CLASSIFIER, n.origins, rules, rules.size());

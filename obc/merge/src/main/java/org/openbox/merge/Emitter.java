@@ -43,26 +43,35 @@ final class Emitter {
     private final List<Shared> shared = new ArrayList<>();
     private final Map<String, Integer> byKey = new HashMap<>();
     private final IdentityHashMap<Node, Integer> ids = new IdentityHashMap<>();
+    /** Copies of a block share its config object: render each config once. */
+    private final IdentityHashMap<ObjectNode, String> configText = new IdentityHashMap<>();
+    private final ClassifierRules.WireCache wire = new ClassifierRules.WireCache();
 
     record Output(Graph graph, Provenance provenance, int rules) {}
 
-    Output emit(List<Node> roots) {
+    Output emit(List<Node> roots, java.util.Collection<Origin> folded) {
         List<Integer> rootIds = new ArrayList<>();
         for (Node r : roots) rootIds.add(id(r));
         // names in depth-first order from the roots
         Set<String> used = new HashSet<>();
+        Map<String, Integer> nextSuffix = new HashMap<>();
         List<Integer> order = new ArrayList<>();
         boolean[] seen = new boolean[shared.size()];
         for (int r : rootIds) visit(r, seen, order);
         List<Block> blocks = new ArrayList<>();
         List<Connector> connectors = new ArrayList<>();
         Provenance.Builder prov = new Provenance.Builder();
+        prov.folded(folded);
         int rules = 0;
         for (int id : order) {
             Shared s = shared.get(id);
             String base = baseName(s);
             String name = base;
-            for (int k = 2; !used.add(name); k++) name = base + "#" + k;
+            if (!used.add(name)) {
+                int k = nextSuffix.getOrDefault(base, 2);
+                while (!used.add(name = base + "#" + k)) k++;
+                nextSuffix.put(base, k + 1);
+            }
             s.name = name;
         }
         for (int id : order) {
@@ -108,12 +117,12 @@ final class Emitter {
         String type = n.type;
         ObjectNode config = n.config;
         if (n.isClassifierWithRules() && n.rulesChanged) {
-            ClassifierRules.Emitted e = ClassifierRules.emit(n.rules);
+            ClassifierRules.Emitted e = ClassifierRules.emit(n.rules, wire);
             type = e.type();
             config = e.config();
         }
         StringBuilder key = new StringBuilder(64).append(type).append('\u0001')
-                .append(config == null ? "" : config.toString()).append('\u0001');
+                .append(config == null ? "" : configText.computeIfAbsent(config, ObjectNode::toString)).append('\u0001');
         for (int i = 0; i < child.length; i++) key.append(child[i]).append(':').append(n.inPort[i]).append(',');
         if (n.kind == Kind.STATIC) key.append('\u0001').append(new TreeSet<>(n.origins));
         Integer id = byKey.get(key.toString());

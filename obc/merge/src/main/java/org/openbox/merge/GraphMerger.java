@@ -70,7 +70,7 @@ public final class GraphMerger {
         for (Node r : roots) {
             for (int i = 0; i < r.out.length; i++) r.out[i] = compressor.compress(r.out[i]);
         }
-        Emitter.Output out = new Emitter().emit(roots);
+        Emitter.Output out = new Emitter().emit(roots, log.folded);
         MergeReport report = new MergeReport(blocksBefore, connectorsBefore, rulesBefore,
                 out.graph().blocks().size(), out.graph().connectors().size(), out.rules(),
                 List.copyOf(log.combined), List.copyOf(log.notCombined), List.copyOf(log.notes));

@@ -5,8 +5,15 @@ package org.openbox.merge;
  *
  * @param maxRules bound on the rules of one combined classifier: a combination that would
  *                 exceed it is not made (the classifiers stay in sequence) and is reported
+ * @param fold     replace a classifier whose only rule matches every packet by its subtree;
+ *                 the folded copy's rule counts are then lost ({@link Provenance#folded})
  */
-public record MergeOptions(int maxRules) {
+public record MergeOptions(int maxRules, boolean fold) {
+    /** Folding on. */
+    public MergeOptions(int maxRules) {
+        this(maxRules, true);
+    }
+
     public static final int DEFAULT_MAX_RULES = 10_000;
 
     public MergeOptions {

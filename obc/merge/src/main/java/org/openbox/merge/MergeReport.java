@@ -42,5 +42,6 @@ public record MergeReport(int blocksBefore, int connectorsBefore, int rulesBefor
         final List<String> combined = new ArrayList<>();
         final List<String> notCombined = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
+        final java.util.Set<Origin> folded = new java.util.TreeSet<>();
     }
 }

@@ -19,11 +19,13 @@ public final class Provenance {
     private final Map<Origin, List<String>> blocks;
     /** merged block -> (origin block, origin rule) -> merged rule indexes (ascending) */
     private final Map<String, Map<RuleKey, List<Integer>>> rules;
+    private final java.util.Set<Origin> folded;
 
     record RuleKey(String app, String block, int rule) {}
 
     private Provenance(Map<String, List<Origin>> origins, Map<Origin, List<String>> blocks,
-                       Map<String, Map<RuleKey, List<Integer>>> rules) {
+                       Map<String, Map<RuleKey, List<Integer>>> rules, java.util.Set<Origin> folded) {
+        this.folded = folded;
         this.origins = origins;
         this.blocks = blocks;
         this.rules = rules;
@@ -48,6 +50,15 @@ public final class Provenance {
         return m.getOrDefault(new RuleKey(app, block, rule), List.of());
     }
 
+    /**
+     * True when a copy of the application's classifier (one always-matching rule) was
+     * folded into its subtree somewhere: the packets that took that path are not counted
+     * by any merged rule, so its counts read from the merged graph are partial.
+     */
+    public boolean folded(String app, String block) {
+        return folded.contains(new Origin(app, block));
+    }
+
     /** Every merged block name, in merged-graph order. */
     public List<String> mergedBlocks() {
         return List.copyOf(origins.keySet());
@@ -58,6 +69,11 @@ public final class Provenance {
         private final Map<String, List<Origin>> origins = new LinkedHashMap<>();
         private final Map<Origin, List<String>> blocks = new LinkedHashMap<>();
         private final Map<String, Map<RuleKey, List<Integer>>> rules = new LinkedHashMap<>();
+        private final java.util.Set<Origin> folded = new java.util.TreeSet<>();
+
+        void folded(java.util.Collection<Origin> o) {
+            folded.addAll(o);
+        }
 
         void block(String merged, List<Origin> from) {
             origins.put(merged, List.copyOf(from));
@@ -87,7 +103,8 @@ public final class Provenance {
             Map<Origin, List<String>> b = new LinkedHashMap<>();
             blocks.forEach((k, v) -> b.put(k, List.copyOf(v)));
             return new Provenance(Collections.unmodifiableMap(new LinkedHashMap<>(origins)),
-                    Collections.unmodifiableMap(b), Collections.unmodifiableMap(r));
+                    Collections.unmodifiableMap(b), Collections.unmodifiableMap(r),
+                    Collections.unmodifiableSet(new java.util.TreeSet<>(folded)));
         }
     }
 }

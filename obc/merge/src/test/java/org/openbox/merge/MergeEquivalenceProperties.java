@@ -29,6 +29,18 @@ class MergeEquivalenceProperties {
         TestSupport.assertEquivalent(apps, Composition.CHAIN, r, PacketGen.packets(seed, 40));
     }
 
+    @Property(tries = 1500)
+    void classifiersMoveAcrossStaticsAndModifiersOnlyWhenSafe(
+            @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 999) Integer> a,
+            @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 999) Integer> b, @ForAll long seed) {
+        List<AppGraph> apps = List.of(
+                new AppGraph("a", 0, GraphGen.sandwich(a, "a", "eth0")),
+                new AppGraph("b", 0, GraphGen.sandwich(b, "b", "eth0")));
+        MergeResult r = merger.merge(apps, Composition.CHAIN, MergeOptions.defaults());
+        collect(r);
+        TestSupport.assertEquivalent(apps, Composition.CHAIN, r, PacketGen.packets(seed, 40));
+    }
+
     @Property(tries = 1000)
     void chainOfThreeEqualsSequence(@ForAll @Size(max = 40) List<@IntRange(min = 0, max = 999) Integer> a,
                                     @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 999) Integer> b,
@@ -62,6 +74,19 @@ class MergeEquivalenceProperties {
     }
 
     @Property(tries = 1000)
+    void withoutFoldingEveryMatchedRuleIsCountedByAMergedRule(
+            @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 999) Integer> a,
+            @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 999) Integer> b,
+            @ForAll @IntRange(min = 1, max = 40) int bound, @ForAll long seed) {
+        List<AppGraph> apps = List.of(
+                new AppGraph("a", 0, GraphGen.graph(a, "a", "eth0")),
+                new AppGraph("b", 0, GraphGen.graph(b, "b", "eth0")));
+        MergeResult r = merger.merge(apps, Composition.CHAIN, new MergeOptions(bound, false));
+        org.junit.jupiter.api.Assertions.assertTrue(r.report().notes().stream().noneMatch(n -> n.contains("folded")));
+        TestSupport.assertEquivalent(apps, Composition.CHAIN, r, PacketGen.packets(seed, 30));
+    }
+
+    @Property(tries = 1000)
     void tinyRuleBoundKeepsClassifiersInSequence(@ForAll @Size(max = 60) List<@IntRange(min = 0, max = 999) Integer> a,
                                                  @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 999) Integer> b,
                                                  @ForAll @IntRange(min = 1, max = 4) int bound, @ForAll long seed) {
@@ -77,6 +102,8 @@ class MergeEquivalenceProperties {
     private static void collect(MergeResult r) {
         int n = r.report().combined().size();
         Statistics.label("combinations").collect(n == 0 ? "0" : n < 3 ? "1-2" : "3+");
+        Statistics.label("crossed a modifier or static").collect(
+                r.report().combined().stream().anyMatch(s -> s.contains("moved behind")));
         Statistics.label("refused").collect(r.report().notCombined().isEmpty() ? "none" : "some");
     }
 }

@@ -11,58 +11,58 @@ import java.util.List;
  * ports are compared only for TCP and UDP packets.
  */
 public final class ClassBenchParser {
-  public Policy parse(List<String> lines, Action ruleAction, Action defaultAction) {
-    List<FirewallRule> rules = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty()) {
-        continue;
-      }
-      try {
-        rules.add(rule(rules.size(), i + 1, line, ruleAction));
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException("line " + (i + 1) + ": not a ClassBench rule: " + e.getMessage(), e);
-      }
+    public Policy parse(List<String> lines, Action ruleAction, Action defaultAction) {
+        List<FirewallRule> rules = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            try {
+                rules.add(rule(rules.size(), i + 1, line, ruleAction));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("line " + (i + 1) + ": not a ClassBench rule: " + e.getMessage(), e);
+            }
+        }
+        return new Policy(rules, defaultAction);
     }
-    return new Policy(rules, defaultAction);
-  }
 
-  private static FirewallRule rule(int index, int lineNo, String line, Action action) {
-    if (!line.startsWith("@")) {
-      throw new IllegalArgumentException("missing '@'");
+    private static FirewallRule rule(int index, int lineNo, String line, Action action) {
+        if (!line.startsWith("@")) {
+            throw new IllegalArgumentException("missing '@'");
+        }
+        String[] f = line.substring(1).split("\t");
+        if (f.length < 5) {
+            throw new IllegalArgumentException("expected at least 5 tab-separated fields");
+        }
+        MatchBuilder m = new MatchBuilder()
+                .src(prefix(f[0]))
+                .dst(prefix(f[1]))
+                .sport(range(f[2]))
+                .dport(range(f[3]));
+        String[] proto = f[4].split("/");
+        int value = Integer.decode(proto[0].strip());
+        int mask = Integer.decode(proto[1].strip());
+        if (mask == 0xff) {
+            m.proto(value);
+        } else if (mask != 0) {
+            throw new IllegalArgumentException("protocol mask must be 0x00 or 0xFF");
+        }
+        return new FirewallRule(index, lineNo, action, m.build(), "classbench rule " + index);
     }
-    String[] f = line.substring(1).split("\t");
-    if (f.length < 5) {
-      throw new IllegalArgumentException("expected at least 5 tab-separated fields");
-    }
-    MatchBuilder m = new MatchBuilder()
-        .src(prefix(f[0]))
-        .dst(prefix(f[1]))
-        .sport(range(f[2]))
-        .dport(range(f[3]));
-    String[] proto = f[4].split("/");
-    int value = Integer.decode(proto[0].strip());
-    int mask = Integer.decode(proto[1].strip());
-    if (mask == 0xff) {
-      m.proto(value);
-    } else if (mask != 0) {
-      throw new IllegalArgumentException("protocol mask must be 0x00 or 0xFF");
-    }
-    return new FirewallRule(index, lineNo, action, m.build(), "classbench rule " + index);
-  }
 
-  private static String prefix(String p) {
-    String s = p.strip();
-    return s.endsWith("/0") ? null : s;
-  }
-
-  private static String range(String r) {
-    String[] lohi = r.split(":");
-    int lo = Integer.parseInt(lohi[0].strip());
-    int hi = Integer.parseInt(lohi[1].strip());
-    if (lo == 0 && hi == 65535) {
-      return null;
+    private static String prefix(String p) {
+        String s = p.strip();
+        return s.endsWith("/0") ? null : s;
     }
-    return lo == hi ? Integer.toString(lo) : "[" + lo + ":" + hi + "]";
-  }
+
+    private static String range(String r) {
+        String[] lohi = r.split(":");
+        int lo = Integer.parseInt(lohi[0].strip());
+        int hi = Integer.parseInt(lohi[1].strip());
+        if (lo == 0 && hi == 65535) {
+            return null;
+        }
+        return lo == hi ? Integer.toString(lo) : "[" + lo + ":" + hi + "]";
+    }
 }

@@ -14,7 +14,7 @@ import java.util.Map;
  * @param message text for alerts; the rule's source line when none is given
  */
 public record FirewallRule(int index, int line, Action action, List<Map<String, String>> matches, String message) {
-  public FirewallRule {
-    matches = List.copyOf(matches);
-  }
+    public FirewallRule {
+        matches = List.copyOf(matches);
+    }
 }

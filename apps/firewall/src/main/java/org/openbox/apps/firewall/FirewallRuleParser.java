@@ -17,120 +17,120 @@ import java.util.regex.Pattern;
  * Errors name the line and the word that is wrong.
  */
 public final class FirewallRuleParser {
-  private static final Pattern TOKEN = Pattern.compile("\"([^\"]*)\"|(\\S+)");
-  private static final Pattern ADDRESS = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
-  private static final Pattern PORT = Pattern.compile("\\d{1,5}(:\\d{1,5})?");
+    private static final Pattern TOKEN = Pattern.compile("\"([^\"]*)\"|(\\S+)");
+    private static final Pattern ADDRESS = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
+    private static final Pattern PORT = Pattern.compile("\\d{1,5}(:\\d{1,5})?");
 
-  public Policy parse(List<String> lines) {
-    List<FirewallRule> rules = new ArrayList<>();
-    Action defaultAction = Action.ALLOW;
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      try {
-        List<String> words = tokens(line);
-        if (words.get(0).equals("default")) {
-          if (words.size() != 2) {
-            throw new IllegalArgumentException("'default' takes one action");
-          }
-          defaultAction = Action.parse(words.get(1));
-          if (defaultAction == Action.ALERT) {
-            throw new IllegalArgumentException("the default action is allow or drop");
-          }
-          continue;
+    public Policy parse(List<String> lines) {
+        List<FirewallRule> rules = new ArrayList<>();
+        Action defaultAction = Action.ALLOW;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            try {
+                List<String> words = tokens(line);
+                if (words.get(0).equals("default")) {
+                    if (words.size() != 2) {
+                        throw new IllegalArgumentException("'default' takes one action");
+                    }
+                    defaultAction = Action.parse(words.get(1));
+                    if (defaultAction == Action.ALERT) {
+                        throw new IllegalArgumentException("the default action is allow or drop");
+                    }
+                    continue;
+                }
+                rules.add(rule(rules.size(), i + 1, line, words));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("line " + (i + 1) + ": " + e.getMessage(), e);
+            }
         }
-        rules.add(rule(rules.size(), i + 1, line, words));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("line " + (i + 1) + ": " + e.getMessage(), e);
-      }
+        return new Policy(rules, defaultAction);
     }
-    return new Policy(rules, defaultAction);
-  }
 
-  private static FirewallRule rule(int index, int lineNo, String line, List<String> w) {
-    Action action = Action.parse(w.get(0));
-    MatchBuilder m = new MatchBuilder();
-    String msg = null;
-    for (int k = 1; k < w.size(); k += 2) {
-      String key = w.get(k);
-      if (k + 1 >= w.size()) {
-        throw new IllegalArgumentException("'" + key + "' needs a value");
-      }
-      String v = w.get(k + 1);
-      switch (key) {
-        case "proto" -> m.proto(protocol(v));
-        case "src" -> m.src(address(v));
-        case "dst" -> m.dst(address(v));
-        case "sport" -> m.sport(ports(v));
-        case "dport" -> m.dport(ports(v));
-        case "msg" -> msg = v;
-        default -> throw new IllegalArgumentException("unknown keyword '" + key + "'");
-      }
-    }
-    return new FirewallRule(index, lineNo, action, m.build(), msg != null ? msg : line);
-  }
-
-  private static List<String> tokens(String line) {
-    List<String> out = new ArrayList<>();
-    Matcher t = TOKEN.matcher(line);
-    while (t.find()) {
-      out.add(t.group(1) != null ? t.group(1) : t.group(2));
-    }
-    return out;
-  }
-
-  static Integer protocol(String v) {
-    return switch (v.toLowerCase()) {
-      case "tcp" -> 6;
-      case "udp" -> 17;
-      case "icmp" -> 1;
-      case "any" -> null;
-      default -> {
-        try {
-          int p = Integer.parseInt(v);
-          if (p < 0 || p > 255) {
-            throw new NumberFormatException();
-          }
-          yield p;
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("bad protocol '" + v + "' (tcp, udp, icmp, any or 0-255)");
+    private static FirewallRule rule(int index, int lineNo, String line, List<String> w) {
+        Action action = Action.parse(w.get(0));
+        MatchBuilder m = new MatchBuilder();
+        String msg = null;
+        for (int k = 1; k < w.size(); k += 2) {
+            String key = w.get(k);
+            if (k + 1 >= w.size()) {
+                throw new IllegalArgumentException("'" + key + "' needs a value");
+            }
+            String v = w.get(k + 1);
+            switch (key) {
+                case "proto" -> m.proto(protocol(v));
+                case "src" -> m.src(address(v));
+                case "dst" -> m.dst(address(v));
+                case "sport" -> m.sport(ports(v));
+                case "dport" -> m.dport(ports(v));
+                case "msg" -> msg = v;
+                default -> throw new IllegalArgumentException("unknown keyword '" + key + "'");
+            }
         }
-      }
-    };
-  }
+        return new FirewallRule(index, lineNo, action, m.build(), msg != null ? msg : line);
+    }
 
-  private static String address(String v) {
-    if (v.equals("any")) {
-      return null;
-    }
-    if (!ADDRESS.matcher(v).matches()) {
-      throw new IllegalArgumentException("bad address '" + v + "' (a.b.c.d or a.b.c.d/len)");
-    }
-    return v;
-  }
-
-  private static String ports(String v) {
-    if (v.equals("any")) {
-      return null;
-    }
-    List<String> items = new ArrayList<>();
-    for (String p : v.split(",")) {
-      if (!PORT.matcher(p).matches()) {
-        throw new IllegalArgumentException("bad ports '" + v + "' (N, LO:HI or a comma list)");
-      }
-      String[] lohi = p.split(":");
-      for (String x : lohi) {
-        if (Integer.parseInt(x) > 65535) {
-          throw new IllegalArgumentException("port " + x + " is above 65535");
+    private static List<String> tokens(String line) {
+        List<String> out = new ArrayList<>();
+        Matcher t = TOKEN.matcher(line);
+        while (t.find()) {
+            out.add(t.group(1) != null ? t.group(1) : t.group(2));
         }
-      }
-      if (lohi.length == 2 && Integer.parseInt(lohi[0]) > Integer.parseInt(lohi[1])) {
-        throw new IllegalArgumentException("empty port range '" + p + "'");
-      }
-      items.add(lohi.length == 2 ? "[" + p + "]" : p);
+        return out;
     }
-    return items.size() == 1 ? items.get(0) : "[" + String.join(",", items) + "]";
-  }
+
+    static Integer protocol(String v) {
+        return switch (v.toLowerCase()) {
+            case "tcp" -> 6;
+            case "udp" -> 17;
+            case "icmp" -> 1;
+            case "any" -> null;
+            default -> {
+                try {
+                    int p = Integer.parseInt(v);
+                    if (p < 0 || p > 255) {
+                        throw new NumberFormatException();
+                    }
+                    yield p;
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("bad protocol '" + v + "' (tcp, udp, icmp, any or 0-255)");
+                }
+            }
+        };
+    }
+
+    private static String address(String v) {
+        if (v.equals("any")) {
+            return null;
+        }
+        if (!ADDRESS.matcher(v).matches()) {
+            throw new IllegalArgumentException("bad address '" + v + "' (a.b.c.d or a.b.c.d/len)");
+        }
+        return v;
+    }
+
+    private static String ports(String v) {
+        if (v.equals("any")) {
+            return null;
+        }
+        List<String> items = new ArrayList<>();
+        for (String p : v.split(",")) {
+            if (!PORT.matcher(p).matches()) {
+                throw new IllegalArgumentException("bad ports '" + v + "' (N, LO:HI or a comma list)");
+            }
+            String[] lohi = p.split(":");
+            for (String x : lohi) {
+                if (Integer.parseInt(x) > 65535) {
+                    throw new IllegalArgumentException("port " + x + " is above 65535");
+                }
+            }
+            if (lohi.length == 2 && Integer.parseInt(lohi[0]) > Integer.parseInt(lohi[1])) {
+                throw new IllegalArgumentException("empty port range '" + p + "'");
+            }
+            items.add(lohi.length == 2 ? "[" + p + "]" : p);
+        }
+        return items.size() == 1 ? items.get(0) : "[" + String.join(",", items) + "]";
+    }
 }

@@ -4,7 +4,7 @@ import java.util.List;
 
 /** An ordered rule list (first match wins) and the action for packets no rule matches. */
 public record Policy(List<FirewallRule> rules, Action defaultAction) {
-  public Policy {
-    rules = List.copyOf(rules);
-  }
+    public Policy {
+        rules = List.copyOf(rules);
+    }
 }

@@ -15,14 +15,14 @@ import java.util.Map;
  * @param patterns payload regexes (matched on the L4 payload); all must match
  */
 public record SnortRule(int line, String action, long sid, int rev, String msg, int priority,
-                        List<Map<String, String>> headers, List<String> patterns) {
-  public SnortRule {
-    headers = List.copyOf(headers);
-    patterns = List.copyOf(patterns);
-  }
+        List<Map<String, String>> headers, List<String> patterns) {
+    public SnortRule {
+        headers = List.copyOf(headers);
+        patterns = List.copyOf(patterns);
+    }
 
-  /** Whether the rule blocks the packet (inline IPS) besides alerting. */
-  public boolean blocks() {
-    return action.equals("drop") || action.equals("reject") || action.equals("sdrop");
-  }
+    /** Whether the rule blocks the packet (inline IPS) besides alerting. */
+    public boolean blocks() {
+        return action.equals("drop") || action.equals("reject") || action.equals("sdrop");
+    }
 }

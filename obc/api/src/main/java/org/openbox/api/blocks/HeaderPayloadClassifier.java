@@ -70,4 +70,16 @@ public final class HeaderPayloadClassifier extends ProcessingBlock {
     public void check() {
         requireRules("match", "rules");
     }
+
+    /** Match payload patterns on the L4 payload only (default) or on the whole frame. */
+    public HeaderPayloadClassifier payloadOnly(boolean value) {
+        set("payload_only", value);
+        return this;
+    }
+
+    /** Prefilter on each rule's long literals before the full scan (default true; same result). */
+    public HeaderPayloadClassifier prefilter(boolean value) {
+        set("prefilter", value);
+        return this;
+    }
 }

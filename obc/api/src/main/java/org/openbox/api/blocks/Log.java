@@ -4,7 +4,7 @@ package org.openbox.api.blocks;
  * Sends a log message to the controller for every packet; the packet passes through unchanged.
  *
  * <p>Ports: 1 input, 1 output. Class: static; spec 5.17.
- * Config: message (string, required), severity (integer), attach_packet (bool), packet_size (integer).
+ * Config: message (string, required), severity (integer), attach_packet (bool), packet_size (integer), app_id (string).
  * <pre>new Log("log", "suspicious packet").severity(2)</pre>
  */
 public final class Log extends ProcessingBlock {
@@ -29,6 +29,12 @@ public final class Log extends ProcessingBlock {
     /** Bytes of the packet to attach; negative means the whole packet. */
     public Log packetSize(int value) {
         set("packet_size", value);
+        return this;
+    }
+
+    /** The application the log message is for. */
+    public Log appId(String value) {
+        set("app_id", value);
         return this;
     }
 

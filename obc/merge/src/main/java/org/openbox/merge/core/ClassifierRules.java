@@ -159,8 +159,22 @@ public final class ClassifierRules {
         return new MergeException("block '" + b.name() + "' (" + b.type() + "): " + what);
     }
 
+    /** Remembers the wire value of each (field, terms) already written (rules share many). */
+    public static final class WireCache {
+        private final java.util.HashMap<FieldMatch, JsonNode> values = new java.util.HashMap<>();
+
+        JsonNode value(FieldMatch fm) {
+            return values.computeIfAbsent(fm, FieldMatch::toWireValue);
+        }
+    }
+
     /** The simplest block that implements the rules (first match wins, no match drops). */
     public static Emitted emit(List<Rule> rules) {
+        return emit(rules, new WireCache());
+    }
+
+    /** As {@link #emit(List)}, reusing wire values across calls. */
+    public static Emitted emit(List<Rule> rules, WireCache cache) {
         boolean noPatterns = true, allSinglePayload = true, anyWhole = false;
         for (Rule r : rules) {
             if (!r.patterns().isEmpty()) noPatterns = false;
@@ -170,7 +184,7 @@ public final class ClassifierRules {
         if (noPatterns) {
             ObjectNode c = F.objectNode();
             ArrayNode m = c.putArray("match");
-            for (Rule r : rules) m.add(wire(r));
+            for (Rule r : rules) m.add(wire(r, cache));
             return new Emitted("HeaderClassifier", c);
         }
         if (allSinglePayload) {
@@ -191,7 +205,7 @@ public final class ClassifierRules {
         ArrayNode m = c.putArray("match");
         for (Rule r : rules) {
             ObjectNode o = m.addObject();
-            o.set("header_match", wire(r));
+            o.set("header_match", wire(r, cache));
             ArrayNode pm = o.putArray("payload_match");
             for (String p : r.patterns()) {
                 pm.addObject().put("pattern", p).put("is_regex", true);
@@ -200,9 +214,10 @@ public final class ClassifierRules {
         return new Emitted("HeaderPayloadClassifier", c);
     }
 
-    private static ObjectNode wire(Rule r) {
-        Map<MatchField, FieldMatch> fields = new LinkedHashMap<>();
-        r.header().forEach((f, t) -> fields.put(f, new FieldMatch(f, t)));
-        return new HeaderMatch(fields).toWire();
+    /** The header match of a rule as written on the wire (canonical field names, field order). */
+    private static ObjectNode wire(Rule r, WireCache cache) {
+        ObjectNode out = F.objectNode();
+        r.header().forEach((f, t) -> out.set(f.name(), cache.value(new FieldMatch(f, t))));
+        return out;
     }
 }

@@ -96,12 +96,14 @@ public final class HeaderAlgebra {
 
     /** Conservative: true only if every packet matching {@code inner} matches {@code outer}. */
     public static boolean covers(Rule outer, Rule inner) {
+        if (outer.header().size() > inner.header().size()) return false;
         if (!outer.patterns().isEmpty()) {
             if (outer.whole() != inner.whole() || !inner.patterns().containsAll(outer.patterns())) return false;
         }
         for (Map.Entry<MatchField, List<Term>> e : outer.header().entrySet()) {
             List<Term> in = inner.header().get(e.getKey());
             if (in == null) return false;
+            if (in.equals(e.getValue())) continue;            // common after intersections: no set work
             for (Term t : in) {
                 boolean ok = false;
                 for (Term o : e.getValue()) {

@@ -50,7 +50,7 @@ public final class ModifierEffects {
                 return true;
             }
             default:
-                return true;
+                return false;                      // VLAN push/pop and others change the layout
         }
     }
 }

@@ -40,13 +40,34 @@ public final class Equivalence {
     private String differs(Outcome want, Outcome got) {
         if (want.dropped() != got.dropped()) return want.dropped() ? "merged graph forwards a dropped packet" : "merged graph drops the packet";
         if (!want.dropped()) {
-            String[] w = want.exit().split("\\.", 2);
-            if (!result.provenance().originsOf(got.exit()).contains(new Origin(w[0], w[1]))) {
+            if (!result.provenance().originsOf(got.exit()).contains(reference.exitOrigin(want.exit()))) {
                 return "different exit: merged " + got.exit() + " does not implement " + want.exit();
             }
         }
         if (!java.util.Arrays.equals(want.packet(), got.packet())) return "different packet bytes";
         if (!anonymous(want.effects()).equals(anonymous(got.effects()))) return "different alerts / logs";
+        return countsMapBack();
+    }
+
+    /**
+     * Per-rule provenance (how the controller answers an application's count reads): every
+     * application rule the packet matched is implemented by a merged rule it matched.
+     */
+    private String countsMapBack() {
+        List<Interpreter.Hit> mergedHits = merged.hits();
+        for (org.openbox.merge.core.RuleRef r : reference.hits()) {
+            List<String> blocks = result.provenance().mergedBlocksOf(r.app(), r.block());
+            if (blocks.isEmpty() || result.provenance().folded(r.app(), r.block())) continue;   // counts partial by design
+            boolean found = false;
+            for (Interpreter.Hit h : mergedHits) {
+                if (result.provenance().mergedRulesOf(r.app(), r.block(), r.rule(), h.block()).contains(h.rule())) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) return "rule " + r.rule() + " of " + r.app() + "." + r.block() + " matched, but no merged rule "
+                    + "implementing it did (merged hits " + mergedHits + ")";
+        }
         return null;
     }
 

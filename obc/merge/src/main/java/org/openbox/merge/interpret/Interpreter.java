@@ -1,6 +1,5 @@
 package org.openbox.merge.interpret;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,6 +35,8 @@ public final class Interpreter {
     private final Map<String, Connector[]> wiring = new HashMap<>();
     private final Function<String, List<Origin>> originOf;
     private final Map<String, Pattern> patterns = new HashMap<>();
+    /** Classifier decisions of the last run: (block, rule index), in path order. */
+    private final List<Hit> hits = new ArrayList<>();
     private final Function<String, Pattern> compile =
             re -> patterns.computeIfAbsent(re, r -> Pattern.compile(r, Pattern.DOTALL));
 
@@ -98,9 +99,24 @@ public final class Interpreter {
         return r.matches(new PacketView(packet), compile);
     }
 
+    /** A classifier decision: rule {@code rule} of {@code block} matched. */
+    public record Hit(String block, int rule) {}
+
     /** Runs a packet entering at {@code input} (an input terminal). */
     public Outcome run(String input, byte[] packet) {
+        hits.clear();
         return runFrom(input, 0, packet, new ArrayList<>());
+    }
+
+    /** The classifier rules the last {@link #run} matched (plus any runFrom since), in order. */
+    public List<Hit> hits() {
+        return List.copyOf(hits);
+    }
+
+    /** Runs a packet entering at {@code input}, after the effects of earlier graphs. */
+    public Outcome run(String input, byte[] packet, List<SideEffect> effects) {
+        hits.clear();
+        return runFrom(input, 0, packet, effects);
     }
 
     /** Runs a packet leaving block {@code from} on output {@code port}, after earlier effects. */
@@ -116,6 +132,7 @@ public final class Interpreter {
                 case CLASSIFIER -> {
                     out = classify(cur, packet);
                     if (out < 0) return new Outcome(null, packet, effects);
+                    hits.add(new Hit(cur, out));
                 }
                 case STATIC -> {
                     effects.add(new SideEffect(b.type(), originOf.apply(cur), cur,
@@ -154,9 +171,5 @@ public final class Interpreter {
         Connector[] w = wiring.get(block);
         if (w == null || port >= w.length || w[port] == null) return null;
         return w[port].dst();
-    }
-
-    static ObjectNode config(Block b) {
-        return b.config();
     }
 }

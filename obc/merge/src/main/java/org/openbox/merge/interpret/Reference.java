@@ -45,11 +45,30 @@ public final class Reference {
      * or an unshared input, the sharing applications' inputs for distinct.
      */
     public Outcome run(List<Origin> entry, byte[] packet) {
+        hits.clear();
+        Outcome o = runInner(entry, packet);
+        return o;
+    }
+
+    /** Classifier rules of the applications matched by the last run, as (app, block, rule). */
+    public List<org.openbox.merge.core.RuleRef> hits() {
+        return List.copyOf(hits);
+    }
+
+    private final List<org.openbox.merge.core.RuleRef> hits = new ArrayList<>();
+
+    private void collect(int k) {
+        for (Interpreter.Hit h : graphs.get(k).hits()) hits.add(new org.openbox.merge.core.RuleRef(apps.get(k), h.block(), h.rule()));
+    }
+
+    private Outcome runInner(List<Origin> entry, byte[] packet) {
         if (composition == Composition.DISTINCT && entry.size() > 1) {
             for (int k = 0; k < apps.size(); k++) {
                 for (Origin o : entry) {
                     if (o.app().equals(apps.get(k)) && takes(graphs.get(k), o.block(), packet)) {
-                        return named(k, graphs.get(k).run(o.block(), packet));
+                        Outcome out = graphs.get(k).run(o.block(), packet);
+                        collect(k);
+                        return named(k, out);
                     }
                 }
             }
@@ -59,14 +78,26 @@ public final class Reference {
         int k = apps.indexOf(o.app());
         if (k < 0) throw new MergeException("no application '" + o.app() + "'");
         Outcome out = graphs.get(k).run(o.block(), packet);
+        collect(k);
         if (composition == Composition.DISTINCT) return named(k, out);
         while (out.exit() != null && k + 1 < apps.size()) {
             String in = entryFor(graphs.get(k).block(out.exit()), graphs.get(k + 1));
             if (in == null) break;
             k++;
-            out = graphs.get(k).runFrom(in, 0, out.packet(), new ArrayList<>(out.effects()));
+            out = graphs.get(k).run(in, out.packet(), new ArrayList<>(out.effects()));
+            collect(k);
         }
         return named(k, out);
+    }
+
+    /** The application block behind an exit reported by {@link #run} ("app.block"). */
+    public Origin exitOrigin(String exit) {
+        String best = null;
+        for (String a : apps) {
+            if (exit.startsWith(a + ".") && (best == null || a.length() > best.length())) best = a;
+        }
+        if (best == null) throw new IllegalArgumentException("no application for exit " + exit);
+        return new Origin(best, exit.substring(best.length() + 1));
     }
 
     private Outcome named(int k, Outcome o) {

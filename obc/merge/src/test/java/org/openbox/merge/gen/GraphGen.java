@@ -27,6 +27,7 @@ public final class GraphGen {
     private final List<Connector> connectors = new ArrayList<>();
     private final List<String> finished = new ArrayList<>();
     private int counter;
+    private boolean sandwich;
 
     private GraphGen(Genome g, String tag) {
         this.g = g;
@@ -35,7 +36,20 @@ public final class GraphGen {
 
     /** A graph with input FromDevice(s) named by devs (e.g. "eth0", or "eth1","eth2"). */
     public static Graph graph(List<Integer> genes, String tag, String... devs) {
+        return build(genes, tag, false, devs);
+    }
+
+    /**
+     * A graph whose first block is a classifier followed on its outputs by statics and
+     * modifiers, so that merging must move classifiers across them.
+     */
+    public static Graph sandwich(List<Integer> genes, String tag, String... devs) {
+        return build(genes, tag, true, devs);
+    }
+
+    private static Graph build(List<Integer> genes, String tag, boolean sandwich, String... devs) {
         GraphGen gen = new GraphGen(new Genome(genes), tag);
+        gen.sandwich = sandwich;
         for (String d : devs) {
             String in = gen.add("FromDevice", F.objectNode().put("devname", d));
             gen.connect(in, 0, gen.node(0));
@@ -56,6 +70,8 @@ public final class GraphGen {
     /** A subgraph; returns its entry block, or null for "leave unconnected". */
     private String node(int depth) {
         int c = depth >= 4 ? 0 : g.next(100);
+        if (sandwich && depth == 0) c = 40;                       // a classifier
+        else if (sandwich && depth <= 2) c = 64 + c % 24;         // a static or a modifier
         if (c >= 92 && !finished.isEmpty()) return finished.get(g.next(finished.size()));
         String name;
         if (c < 24 || c >= 92) {
@@ -92,7 +108,8 @@ public final class GraphGen {
 
     private String modifier(int depth) {
         String m;
-        int k = g.next(5);
+        int k = g.next(7);
+        if (k >= 5) k = 1;                                        // rewrites are the interesting case
         switch (k) {
             case 0 -> {
                 m = add("DecIpTtl", F.objectNode());

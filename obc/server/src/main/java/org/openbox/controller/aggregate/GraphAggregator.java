@@ -1,7 +1,9 @@
 package org.openbox.controller.aggregate;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.openbox.api.Topology;
@@ -19,6 +21,8 @@ import org.springframework.stereotype.Service;
  * priority (highest first, ties by name), composed by the {@link GraphComposer}. Keeps the
  * last graph per OBI with its provenance; that graph is what handle reads and alert
  * routing use. When composing fails, the previous graph stays and the failure is kept.
+ * Compositions are remembered by their inputs, so a thousand OBIs running the same
+ * applications cost one merge.
  */
 @Service
 public class GraphAggregator {
@@ -30,6 +34,14 @@ public class GraphAggregator {
     private final GraphComposer composer;
     private final ConcurrentHashMap<Long, DeployedGraph> deployed = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, String> failures = new ConcurrentHashMap<>();
+    // OBIs with the same applications get the same merge: computed once (bounded, newest kept)
+    private final Map<List<AppPart>, Composed> memo = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<AppPart>, Composed> eldest) {
+            return size() > MEMO_SIZE;
+        }
+    };
+    private static final int MEMO_SIZE = 64;
 
     public GraphAggregator(AppCatalog catalog, TopologyHolder topology, GraphComposer composer) {
         this.catalog = catalog;
@@ -78,7 +90,11 @@ public class GraphAggregator {
         if (parts.isEmpty()) {
             return DeployedGraph.empty(dpid);
         }
-        Composed c = composer.compose(parts);
+        Composed c = memo.get(parts);
+        if (c == null) {
+            c = composer.compose(parts);
+            memo.put(parts, c);
+        }
         return new DeployedGraph(dpid, c.graph(), c.origins(), parts.stream().map(AppPart::app).toList(), c.report());
     }
 }

@@ -31,8 +31,8 @@ import org.springframework.stereotype.Service;
  * <ul>
  * <li>Alert / Log entries: the entry's {@code origin_block} is a block of the merged graph;
  *     its provenance names the (application, block) pairs it implements, and each owner
- *     gets the event with its own block name. When the entry carries {@code app_id}, only
- *     that application is considered. Alerts are also kept for GET /api/alerts.</li>
+ *     gets the event with its own block name. When the entry carries {@code app_id} naming one
+ *     of the owners, only that owner gets it. Alerts are also kept for GET /api/alerts.</li>
  * <li>Errors: to the applications the failed request was made for.</li>
  * <li>InstanceUp / InstanceDown: to every running application with a location that
  *     includes the OBI.</li>
@@ -126,7 +126,12 @@ public class AppEvents {
             return List.of();
         }
         List<BlockRef> refs = origins.originsOf(mergedBlock);
-        return appId == null || appId.isEmpty() ? refs : refs.stream().filter(r -> r.app().equals(appId)).toList();
+        if (appId == null || appId.isEmpty()) {
+            return refs;
+        }
+        // app_id narrows a block shared by several applications; the owners stay the provenance's
+        List<BlockRef> named = refs.stream().filter(r -> r.app().equals(appId)).toList();
+        return named.isEmpty() ? refs : named;
     }
 
     private static Instant instant(double seconds) {

@@ -105,8 +105,13 @@ public class HandleRouter {
 
     /** Per-rule arrays: the application's rule r gets the sum of its merged rules. */
     private static JsonNode mapRules(JsonNode result, int rules, String app, String block, Target t) {
-        if (rules <= 0 || result == null || !result.isArray()) {
+        if (rules <= 0 || result == null) {
             return result;
+        }
+        if (!result.isArray()) {
+            // a merged block that implements only part of a classifier (e.g. the Discard of its
+            // "no match" path) has no per-rule answer to contribute
+            return null;
         }
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (int r = 0; r < rules; r++) {

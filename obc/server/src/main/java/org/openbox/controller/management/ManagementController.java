@@ -9,6 +9,7 @@ import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppLifecycle;
 import org.openbox.controller.events.AlertLog;
 import org.openbox.controller.events.AlertRecord;
+import org.openbox.controller.handles.HandleRouter;
 import org.openbox.controller.obi.ObiManager;
 import org.openbox.controller.obi.ObiQueries;
 import org.openbox.controller.obi.ObiSession;
@@ -25,7 +26,7 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * Management REST API (JSON) for operators: OBIs, their merged graphs with provenance,
  * applications (start / stop), recent alerts, and on-demand OBI queries (global stats,
- * reading a merged block's handle).
+ * parameters, capabilities, reading a merged block's handle).
  */
 @RestController
 @RequestMapping("/api")
@@ -37,15 +38,17 @@ public class ManagementController {
     private final AppCatalog apps;
     private final AppLifecycle lifecycle;
     private final AlertLog alerts;
+    private final HandleRouter handles;
 
     public ManagementController(ObiManager obis, ObiQueries queries, GraphAggregator aggregator, AppCatalog apps,
-                                AppLifecycle lifecycle, AlertLog alerts) {
+                                AppLifecycle lifecycle, AlertLog alerts, HandleRouter handles) {
         this.obis = obis;
         this.queries = queries;
         this.aggregator = aggregator;
         this.apps = apps;
         this.lifecycle = lifecycle;
         this.alerts = alerts;
+        this.handles = handles;
     }
 
     @GetMapping("/obis")
@@ -72,6 +75,16 @@ public class ManagementController {
         return queries.globalStats(session(dpid));
     }
 
+    @GetMapping("/obis/{dpid}/parameters")
+    public CompletableFuture<JsonNode> parameters(@PathVariable("dpid") long dpid) {
+        return queries.parameters(session(dpid));
+    }
+
+    @GetMapping("/obis/{dpid}/capabilities")
+    public CompletableFuture<JsonNode> capabilities(@PathVariable("dpid") long dpid) {
+        return queries.capabilities(session(dpid));
+    }
+
     @GetMapping("/obis/{dpid}/blocks/{block}/{handle}")
     public CompletableFuture<JsonNode> readMerged(@PathVariable("dpid") long dpid, @PathVariable("block") String block,
                                                   @PathVariable("handle") String handle) {
@@ -81,6 +94,16 @@ public class ManagementController {
     @GetMapping("/apps")
     public List<AppView> apps() {
         return apps.all().stream().map(AppView::of).toList();
+    }
+
+    /** A handle of an application's own block, as the application sees it (combined over OBIs). */
+    @GetMapping("/apps/{name}/blocks/{block}/{handle}")
+    public CompletableFuture<JsonNode> readAsApp(@PathVariable("name") String name, @PathVariable("block") String block,
+                                                 @PathVariable("handle") String handle) {
+        if (apps.get(name).isEmpty()) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no application named '" + name + "'");
+        }
+        return handles.read(name, block, handle);
     }
 
     @PostMapping("/apps/{name}/start")

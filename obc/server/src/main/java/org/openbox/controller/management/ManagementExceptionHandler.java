@@ -12,18 +12,22 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Maps failures of OBI queries to JSON answers: an OBI Error is 502 with the spec
- * type/subtype, an unreachable OBI 502, no answer in time 504.
+ * type/subtype, an unreachable OBI 502, no answer in time 504, a block the application
+ * does not have (on any OBI that is up) 404.
  */
 @RestControllerAdvice(assignableTypes = ManagementController.class)
 public class ManagementExceptionHandler {
 
     @ExceptionHandler({ObiErrorException.class, ObiUnreachableException.class, TimeoutException.class,
-            CompletionException.class})
+            CompletionException.class, IllegalArgumentException.class})
     public ResponseEntity<Map<String, Object>> obiFailure(Exception e) {
         Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         if (t instanceof ObiErrorException err) {
             return ResponseEntity.status(HttpStatus.BAD_GATEWAY).body(Map.of("error", String.valueOf(err.getMessage()),
                     "error_type", err.errorType().name(), "error_subtype", err.errorSubtype().name()));
+        }
+        if (t instanceof IllegalArgumentException) {
+            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", String.valueOf(t.getMessage())));
         }
         if (t instanceof TimeoutException) {
             return ResponseEntity.status(HttpStatus.GATEWAY_TIMEOUT).body(Map.of("error", "the OBI did not answer in time"));

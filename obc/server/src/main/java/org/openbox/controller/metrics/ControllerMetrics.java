@@ -16,6 +16,10 @@ import org.springframework.stereotype.Component;
 public class ControllerMetrics {
 
     private final MeterRegistry registry;
+    // meters by tag value: looked up on every message, so kept instead of rebuilt
+    private final java.util.concurrent.ConcurrentHashMap<String, Counter> up = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, Counter> down = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, Timer> roundTrips = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ControllerMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -26,17 +30,17 @@ public class ControllerMetrics {
     }
 
     public void messageReceived(String type) {
-        messages("up", type).increment();
+        up.computeIfAbsent(type, t -> messages("up", t)).increment();
     }
 
     public void messageSent(String type) {
-        messages("down", type).increment();
+        down.computeIfAbsent(type, t -> messages("down", t)).increment();
     }
 
     public void roundTrip(String requestType, long nanos) {
-        Timer.builder("openbox.roundtrip").description("time from a down request to its answer")
-                .tag("type", requestType).publishPercentileHistogram(false)
-                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        roundTrips.computeIfAbsent(requestType, t -> Timer.builder("openbox.roundtrip")
+                .description("time from a down request to its answer").tag("type", t).register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public void alert(String app) {

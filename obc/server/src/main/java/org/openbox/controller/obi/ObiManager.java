@@ -36,8 +36,9 @@ import org.springframework.stereotype.Service;
  * Keeps track of OBIs and their state.
  *
  * <ul>
- * <li>Hello: the OBI is registered (endpoint from {@code source_addr}/{@code source_port},
- *     else the request's address and {@code openbox.obi-port}) and gets, in order,
+ * <li>Hello: the OBI is registered (endpoint from {@code source_addr}/{@code source_port};
+ *     the request's address when source_addr is absent or a wildcard, {@code openbox.obi-port}
+ *     when source_port is absent) and gets, in order,
  *     SetParametersRequest (keepalive_interval), SetProcessingGraphRequest with its merged
  *     graph (when an application applies) and BarrierRequest.</li>
  * <li>Liveness: every message from an OBI moves its deadline; one sweeper thread checks all
@@ -64,6 +65,12 @@ public class ObiManager implements DisposableBean {
     private final OpenboxProperties props;
     private final GraphAggregator aggregator;
     private final AppEvents events;
+    // connection set-up and graph recomputation run here, so Hello is answered at once
+    private final java.util.concurrent.ExecutorService setup = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "obi-setup");
+        t.setDaemon(true);
+        return t;
+    });
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "obi-deadlines");
         t.setDaemon(true);
@@ -122,7 +129,7 @@ public class ObiManager implements DisposableBean {
         if (created[0] || cameBack) {
             events.instanceUp(hello.dpid());
         }
-        pushState(s);
+        setup.execute(() -> pushState(s));
     }
 
     /** KeepAlive: refused for an unknown dpid (the OBI has to say Hello first). */
@@ -146,13 +153,13 @@ public class ObiManager implements DisposableBean {
         if (s.state() == ObiState.DOWN && s.transition(ObiState.UP, now)) {
             log.info("OBI {} is back up", dpid);
             events.instanceUp(dpid);
-            pushState(s);
+            setup.execute(() -> pushState(s));
         }
     }
 
     @EventListener
     public void onAppsChanged(AppsChanged change) {
-        refreshAll();
+        setup.execute(this::refreshAll);
     }
 
     /** Recomputes every OBI's graph and pushes those that changed to OBIs that are UP. */
@@ -165,8 +172,16 @@ public class ObiManager implements DisposableBean {
         }
     }
 
-    /** Full state for a (re)connected OBI: parameters, graph, barrier. */
+    /** Full state for a (re)connected OBI: parameters, graph, barrier. Runs on the set-up thread. */
     private void pushState(ObiSession s) {
+        try {
+            pushStateNow(s);
+        } catch (RuntimeException e) {
+            failed(s, "connection set-up", e);
+        }
+    }
+
+    private void pushStateNow(ObiSession s) {
         ObjectNode params = codec.mapper().createObjectNode();
         params.put("keepalive_interval", props.keepaliveIntervalSeconds());
         s.client().request(xid -> new SetParametersRequest(xid, params), Set.of(), true)
@@ -203,7 +218,8 @@ public class ObiManager implements DisposableBean {
 
     private void failed(ObiSession s, String what, Throwable e) {
         Throwable cause = e.getCause() != null && !(e instanceof ObiErrorException) ? e.getCause() : e;
-        String text = what + " failed: " + cause.getMessage();
+        String text = what + " failed: " + (cause instanceof java.util.concurrent.TimeoutException
+                ? "no answer within " + props.requestTimeout().toMillis() + " ms" : cause.getMessage());
         s.lastError(text);
         log.warn("OBI {}: {}", s.dpid(), text);
     }
@@ -230,7 +246,11 @@ public class ObiManager implements DisposableBean {
     }
 
     private URI endpoint(Hello hello, String remoteAddr) {
-        String host = hello.sourceAddr() != null && !hello.sourceAddr().isBlank() ? hello.sourceAddr() : remoteAddr;
+        String given = hello.sourceAddr();
+        // a wildcard listen address says nothing about where the OBI is: use where it spoke from
+        boolean usable = given != null && !given.isBlank() && !given.equals("0.0.0.0") && !given.equals("::")
+                && !given.equals("[::]");
+        String host = usable ? given : remoteAddr;
         int port = hello.sourcePort() != null ? hello.sourcePort() : props.obiPort();
         if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";   // IPv6 literal
@@ -245,5 +265,6 @@ public class ObiManager implements DisposableBean {
     @Override
     public void destroy() {
         sweeper.shutdownNow();
+        setup.shutdownNow();
     }
 }

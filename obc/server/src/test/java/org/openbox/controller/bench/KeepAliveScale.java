@@ -44,6 +44,7 @@ final class KeepAliveScale {
     private final AtomicLong xids = new AtomicLong(1);
     private final AtomicLong failures = new AtomicLong();
     private final ConcurrentLinkedQueue<Long> keepAliveNanos = new ConcurrentLinkedQueue<>();
+    private RawPoster poster;
 
     KeepAliveScale(URI controller, HttpClient http, ObjectMapper json) {
         this.controller = controller;
@@ -59,22 +60,24 @@ final class KeepAliveScale {
         server.start();
         int port = server.getAddress().getPort();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        poster = new RawPoster(controller.getHost(), controller.getPort(), 32);
         try {
-            for (int i = 0; i < obis; i++) {
-                long dpid = FIRST_DPID + i;
-                String addr = "127.1." + (i / 250) + "." + (i % 250 + 1);
-                send(new Hello(xids.getAndIncrement(), dpid, "1.1.0", codec.mapper().createObjectNode(), addr, port), false);
-            }
-            Thread.sleep(1500);
-            double cpu0 = ControlBench.cpuSeconds(pid);
-            long t0 = System.nanoTime();
+            // OBIs start over ~2 s (like a fleet coming up); each sends KeepAlive from 1 s after its Hello
+            long helloSpacingMicros = 2_000_000L / obis;
             long periodMicros = 1_000_000L;
             for (int i = 0; i < obis; i++) {
                 long dpid = FIRST_DPID + i;
-                long offset = periodMicros * i / obis;
+                String addr = "127.1." + (i / 250) + "." + (i % 250 + 1);
+                long start = helloSpacingMicros * i;
+                ticker.schedule(() -> send(new Hello(xids.getAndIncrement(), dpid, "1.1.0",
+                        codec.mapper().createObjectNode(), addr, port), false), start, TimeUnit.MICROSECONDS);
                 ticker.scheduleAtFixedRate(() -> send(new KeepAlive(xids.getAndIncrement(), dpid), true),
-                        offset, periodMicros, TimeUnit.MICROSECONDS);
+                        start + periodMicros, periodMicros, TimeUnit.MICROSECONDS);
             }
+            Thread.sleep(4000);   // everyone registered and in steady state
+            keepAliveNanos.clear();
+            double cpu0 = ControlBench.cpuSeconds(pid);
+            long t0 = System.nanoTime();
             Thread.sleep(seconds * 1000L);
             double cpu1 = ControlBench.cpuSeconds(pid);
             double wall = (System.nanoTime() - t0) / 1e9;
@@ -84,6 +87,7 @@ final class KeepAliveScale {
             ticker.shutdownNow();
             server.stop(0);
             answers.shutdownNow();
+            poster.close();
         }
     }
 
@@ -110,15 +114,13 @@ final class KeepAliveScale {
     }
 
     private void send(Message m, boolean timed) {
-        HttpRequest r = HttpRequest.newBuilder(controller.resolve("/message/" + m.type()))
-                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(5))
-                .POST(HttpRequest.BodyPublishers.ofString(codec.encode(m))).build();
-        long t0 = System.nanoTime();
-        http.sendAsync(r, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, e) -> {
-            if (e != null || resp.statusCode() != 200) {
-                failures.incrementAndGet();
+        poster.post("/message/" + m.type(), codec.encode(m), (status, nanos) -> {
+            if (status != 200) {
+                if (failures.incrementAndGet() <= 3) {
+                    System.err.println("[bench] " + m.type() + " failed: " + (status < 0 ? "I/O error" : "HTTP " + status));
+                }
             } else if (timed) {
-                keepAliveNanos.add(System.nanoTime() - t0);
+                keepAliveNanos.add(nanos);
             }
         });
     }

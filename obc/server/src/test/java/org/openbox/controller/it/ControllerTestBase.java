@@ -23,25 +23,26 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Common set-up of the integration tests: the whole controller on a random port with the
- * test applications, a 1 s keep-alive timeout, and helpers to run test OBIs that send
+ * test applications, a 2 s keep-alive timeout, and helpers to run test OBIs that send
  * KeepAlive like real ones. All test classes share one Spring context; each test uses its
  * own dpids.
  */
 @SpringBootTest(classes = ControllerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
                 "openbox.keepalive-interval=1s",
-                "openbox.keepalive-timeout=1s",
+                "openbox.keepalive-timeout=2s",
                 "openbox.deadline-check-interval=50ms",
                 "openbox.request-timeout=3s"})
 @Import(TestApps.class)
 @AutoConfigureObservability
 abstract class ControllerTestBase {
 
-    static final Duration WAIT = Duration.ofSeconds(10);
+    static final Duration WAIT = Duration.ofSeconds(20);
 
     @LocalServerPort int port;
     @Autowired TestApps.Firewall fw;
     @Autowired TestApps.Ips ips;
+    @Autowired TestApps.LoadBalancer lb;
 
     private final List<TestObi> obis = new ArrayList<>();
     private final ScheduledExecutorService keepAlives = Executors.newSingleThreadScheduledExecutor();
@@ -67,7 +68,7 @@ abstract class ControllerTestBase {
         return o;
     }
 
-    /** Sends KeepAlive every 200 ms until cancelled (the timeout is 1 s). */
+    /** Sends KeepAlive every 200 ms until cancelled (the timeout is 2 s). */
     ScheduledFuture<?> keepAlive(TestObi o) {
         return keepAlives.scheduleAtFixedRate(() -> {
             try {

@@ -48,6 +48,17 @@ class EventRoutingTest extends ControllerTestBase {
     }
 
     @Test
+    void logReachesOnlyItsOwner() throws Exception {
+        TestObi obi = connected(34);
+        String merged = mergedBlocksOnlyOf(34, "fw", "ssh_alert").get(0);
+        assertThat(obi.log(merged, "ssh logged").statusCode()).isEqualTo(200);
+        await().atMost(WAIT).until(() -> fw.logs.stream().anyMatch(l -> l.dpid() == 34));
+        assertThat(fw.logs.stream().filter(l -> l.dpid() == 34).findFirst().orElseThrow().block()).isEqualTo("ssh_alert");
+        Thread.sleep(200);
+        assertThat(ips.logs.stream().filter(l -> l.dpid() == 34)).isEmpty();
+    }
+
+    @Test
     void alertFromUnknownBlockGoesToNoApplication() throws Exception {
         TestObi obi = connected(32);
         int before = fw.alerts.size() + ips.alerts.size();

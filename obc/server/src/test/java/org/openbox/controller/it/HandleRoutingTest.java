@@ -11,7 +11,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.openbox.controller.testobi.TestObi;
+import java.math.BigInteger;
+import org.openbox.controller.aggregate.DeployedGraph;
+import org.openbox.controller.aggregate.GraphAggregator;
+import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.message.ReadRequest;
+import org.openbox.protocol.message.SetProcessingGraphRequest;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.openbox.protocol.message.WriteRequest;
 
 /**
@@ -21,6 +27,8 @@ import org.openbox.protocol.message.WriteRequest;
 class HandleRoutingTest extends ControllerTestBase {
 
     private static final JsonNodeFactory J = JsonNodeFactory.instance;
+
+    @Autowired GraphAggregator aggregator;
 
     private static JsonNode counts(int... values) {
         var a = J.arrayNode();
@@ -42,6 +50,10 @@ class HandleRoutingTest extends ControllerTestBase {
         assertThat(perRule).isEqualTo(counts(13, 24));
         JsonNode dropped = fw.context.handles().read("drop", "count").get(5, TimeUnit.SECONDS);
         assertThat(dropped.asLong()).isEqualTo(12);
+        // the same application view through the management API
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/cls/count").then().statusCode(200)
+                .body("", org.hamcrest.Matchers.equalTo(List.of(13, 24)));
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/ips_alert/count").then().statusCode(404);
 
         // every OBI got ReadRequests naming merged blocks only
         List<String> readBlocks = a.received(ReadRequest.class).stream().map(ReadRequest::blockId).toList();
@@ -57,6 +69,52 @@ class HandleRoutingTest extends ControllerTestBase {
         fw.context.handles().write("cls", "reset_counts", J.nullNode()).get(5, TimeUnit.SECONDS);
         assertThat(a.received(WriteRequest.class)).extracting(WriteRequest::writeHandle).containsOnly("reset_counts");
         assertThat(b.received(WriteRequest.class)).isNotEmpty();
+    }
+
+    /**
+     * On OBI 71 fw's and lb's classifiers may be combined into one merged classifier. The
+     * OBI answers rule i of every merged classifier with 10^i, so each application's answer
+     * shows exactly which merged rules were summed into each of its own rules.
+     */
+    @Test
+    void perRuleCountsAreMappedBackToEachApplicationsOwnRules() throws Exception {
+        TestObi obi = connected(TestApps.LoadBalancer.DPID);
+        SetProcessingGraphRequest graph = obi.received(SetProcessingGraphRequest.class).get(0);
+        obi.onRead((block, handle) -> {
+            Block b = graph.blocks().stream().filter(x -> x.name().equals(block)).findFirst().orElseThrow();
+            if (b.config() == null || !b.config().has("match")) {
+                return J.numberNode(999);   // e.g. the Discard that implements a classifier's "no match"
+            }
+            var a = J.arrayNode();
+            for (int i = 0; i < b.config().get("match").size(); i++) {
+                a.add(BigInteger.TEN.pow(i));
+            }
+            return a;
+        });
+        awaitOnlyUp(Set.of(TestApps.LoadBalancer.DPID));
+        DeployedGraph deployed = aggregator.current(TestApps.LoadBalancer.DPID);
+        assertThat(deployed.apps()).containsExactly("fw", "ips", "lb");
+
+        for (RecordingApp app : List.of(fw, lb)) {
+            JsonNode got = app.context.handles().read("cls", "count").get(5, TimeUnit.SECONDS);
+            assertThat(got.size()).as(app.name() + " sees its own two rules").isEqualTo(2);
+            for (int rule = 0; rule < 2; rule++) {
+                BigInteger expected = BigInteger.ZERO;
+                for (String merged : deployed.origins().mergedBlocksOf(app.name(), "cls")) {
+                    for (int m : deployed.origins().mergedRulesOf(app.name(), "cls", rule, merged)) {
+                        expected = expected.add(BigInteger.TEN.pow(m));
+                    }
+                }
+                assertThat(got.get(rule).bigIntegerValue()).as(app.name() + " rule " + rule).isEqualTo(expected);
+                assertThat(expected).as(app.name() + " rule " + rule + " is implemented").isPositive();
+            }
+            // the application's rules split the merged rules between them: no merged rule counted twice
+            BigInteger r0 = got.get(0).bigIntegerValue();
+            BigInteger r1 = got.get(1).bigIntegerValue();
+            assertThat(r0.toString().chars().filter(c -> c == '1').count()
+                    + r1.toString().chars().filter(c -> c == '1').count())
+                    .isEqualTo(r0.add(r1).toString().chars().filter(c -> c == '1').count());
+        }
     }
 
     @Test

@@ -39,8 +39,12 @@ class ManagementApiTest extends ControllerTestBase {
     }
 
     @Test
-    void globalStatsAreFetchedFromTheObi() throws Exception {
+    void obiQueriesAreAnsweredByTheObi() throws Exception {
         connected(62);
         given().get("/api/obis/62/stats").then().statusCode(200).body("uptime", equalTo(1));
+        // the interval the controller set at connection time, as the OBI reports it
+        given().get("/api/obis/62/parameters").then().statusCode(200).body("keepalive_interval", equalTo(1));
+        given().get("/api/obis/62/capabilities").then().statusCode(200);
+        given().get("/api/obis/424299/stats").then().statusCode(404);
     }
 }

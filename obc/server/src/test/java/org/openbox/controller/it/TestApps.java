@@ -19,6 +19,8 @@ import org.springframework.context.annotation.Bean;
  * <ul>
  * <li>{@code fw} (priority 200, everywhere): in -> cls [ssh -> ssh_alert -> drop, else -> out]</li>
  * <li>{@code ips} (priority 100, everywhere): in -> ips_alert -> out</li>
+ * <li>{@code lb} (priority 50, OBI 71 only): in -> cls [10.0.0.1 -> a, 10.0.0.2 -> b]; on OBI 71
+ *     its classifier can be combined with fw's</li>
  * <li>{@code broken}: its graph connects a port that does not exist; must be refused</li>
  * </ul>
  */
@@ -52,6 +54,21 @@ class TestApps {
         }
     }
 
+    static final class LoadBalancer extends RecordingApp {
+        static final long DPID = 71;
+        @Override public String name() { return "lb"; }
+        @Override public int priority() { return 50; }
+        @Override public List<Statement> statements() {
+            HeaderClassifier cls = new HeaderClassifier("cls")
+                    .rule(Match.of().ipv4Dst("10.0.0.1")).rule(Match.of().ipv4Dst("10.0.0.2"));
+            return List.of(new Statement(Location.obi(DPID), new GraphBuilder()
+                    .connect(new FromDevice("in", "eth0"), cls)
+                    .connect(cls, 0, new ToDevice("a", "eth2"))
+                    .connect(cls, 1, new ToDevice("b", "eth3"))
+                    .build()));
+        }
+    }
+
     static final class Broken extends RecordingApp {
         @Override public String name() { return "broken"; }
         @Override public List<Statement> statements() {
@@ -63,5 +80,6 @@ class TestApps {
 
     @Bean Firewall firewall() { return new Firewall(); }
     @Bean Ips ips() { return new Ips(); }
+    @Bean LoadBalancer lb() { return new LoadBalancer(); }
     @Bean Broken broken() { return new Broken(); }
 }

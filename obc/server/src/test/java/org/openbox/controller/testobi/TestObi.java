@@ -27,12 +27,16 @@ import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.message.Alert;
 import org.openbox.protocol.message.AlertEntry;
 import org.openbox.protocol.message.ErrorMessage;
+import org.openbox.protocol.message.GetParametersRequest;
+import org.openbox.protocol.message.GetParametersResponse;
 import org.openbox.protocol.message.GlobalStatsRequest;
 import org.openbox.protocol.message.GlobalStatsResponse;
 import org.openbox.protocol.message.Hello;
 import org.openbox.protocol.message.KeepAlive;
 import org.openbox.protocol.message.ListCapabilitiesRequest;
 import org.openbox.protocol.message.ListCapabilitiesResponse;
+import org.openbox.protocol.message.Log;
+import org.openbox.protocol.message.LogEntry;
 import org.openbox.protocol.message.Message;
 import org.openbox.protocol.message.ReadRequest;
 import org.openbox.protocol.message.ReadResponse;
@@ -48,8 +52,9 @@ import org.openbox.protocol.message.WriteResponse;
  * decodes every down message with the protocol codec, answers 200 (or 400 with an Error
  * body), records the message, and then sends the proper answer message to the controller
  * as its own POST with the same xid (SetParametersResponse, SetProcessingGraphResponse,
- * ReadResponse, WriteResponse, GlobalStatsResponse, ListCapabilitiesResponse; nothing for
- * BarrierRequest). It also sends Hello, KeepAlive and Alert on demand. What it answers to
+ * ReadResponse, WriteResponse, GlobalStatsResponse, GetParametersResponse (keeps the
+ * keepalive_interval it was given), ListCapabilitiesResponse; nothing for BarrierRequest).
+ * It also sends Hello, KeepAlive, Alert and Log on demand. What it answers to
  * reads and whether it refuses a request can be set per test.
  */
 public final class TestObi implements AutoCloseable {
@@ -63,6 +68,7 @@ public final class TestObi implements AutoCloseable {
     private final AtomicLong xids = new AtomicLong(1_000_000);
     private final List<Message> received = new ArrayList<>();
     private volatile BiFunction<String, String, JsonNode> reads = (block, handle) -> codec.mapper().getNodeFactory().numberNode(0);
+    private volatile long keepaliveInterval = 10;
     private volatile Function<Message, Optional<ErrorMessage>> refuse = m -> Optional.empty();
 
     public TestObi(long dpid, String controllerUrl) throws IOException {
@@ -98,6 +104,11 @@ public final class TestObi implements AutoCloseable {
     public HttpResponse<String> alert(String originBlock, String message) {
         AlertEntry e = new AlertEntry(1, System.currentTimeMillis() / 1000.0, message, 3, "AAEC", originBlock, null);
         return post(new Alert(xids.getAndIncrement(), dpid, List.of(e)));
+    }
+
+    public HttpResponse<String> log(String originBlock, String message) {
+        LogEntry e = new LogEntry(1, System.currentTimeMillis() / 1000.0, message, 1, null, originBlock);
+        return post(new Log(xids.getAndIncrement(), dpid, List.of(e)));
     }
 
     public HttpResponse<String> post(Message m) {
@@ -168,6 +179,9 @@ public final class TestObi implements AutoCloseable {
 
     private Optional<Message> answer(Message m) {
         if (m instanceof SetParametersRequest r) {
+            if (r.parameters().has("keepalive_interval")) {
+                keepaliveInterval = r.parameters().get("keepalive_interval").asLong();
+            }
             return Optional.of(new SetParametersResponse(r.xid()));
         } else if (m instanceof SetProcessingGraphRequest r) {
             return Optional.of(new SetProcessingGraphResponse(r.xid(), null, null));
@@ -179,6 +193,10 @@ public final class TestObi implements AutoCloseable {
             ObjectNode stats = codec.mapper().createObjectNode();
             stats.put("uptime", 1).put("cpus", 1);
             return Optional.of(new GlobalStatsResponse(r.xid(), stats));
+        } else if (m instanceof GetParametersRequest r) {
+            ObjectNode params = codec.mapper().createObjectNode();
+            params.put("keepalive_interval", keepaliveInterval);
+            return Optional.of(new GetParametersResponse(r.xid(), params));
         } else if (m instanceof ListCapabilitiesRequest r) {
             return Optional.of(new ListCapabilitiesResponse(r.xid(), codec.mapper().createObjectNode()));
         }

@@ -1,0 +1,104 @@
+package org.openbox.apps.firewall;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.openbox.api.Location;
+
+/**
+ * The firewall's configuration (keys in apps/README.md).
+ *
+ * @param rulesFile      the rule file, or null for the packaged sample policy
+ *                       (apps/demo/sample/firewall.rules)
+ * @param ruleAction     the action of every ClassBench rule (ClassBench rules carry none)
+ * @param defaultAction  the action for packets no rule matches; null keeps the policy's own
+ *                       (the rule file's {@code default} line, or drop for ClassBench)
+ * @param alertSeverity  severity 1..5 of the alerts of {@code alert} rules
+ */
+public record FirewallConfig(Location location, String inDevice, String outDevice, Path rulesFile,
+        RuleFormat format, Action ruleAction, Action defaultAction, int alertSeverity) {
+
+    /** Rule file formats. */
+    public enum RuleFormat {
+        /** the firewall's own format (see {@link FirewallRuleParser}) */
+        FIREWALL,
+        /** ClassBench filter sets (see {@link ClassBenchParser}) */
+        CLASSBENCH
+    }
+
+    static final String SAMPLE_RULES = "sample/firewall.rules";
+    private static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "rules.file",
+            "rules.format", "classbench.action", "default.action", "alert.severity");
+
+    /** The configuration the application finds at run time (see {@link Settings#load}). */
+    public static FirewallConfig load() {
+        return from(Settings.load("firewall"));
+    }
+
+    /** Every key at its default: the sample policy between devices "in" and "out", everywhere. */
+    public static FirewallConfig defaults() {
+        return from(Settings.of(new java.util.Properties()));
+    }
+
+    static FirewallConfig from(Settings s) {
+        s.requireKnown(KEYS);
+        RuleFormat format = switch (s.get("rules.format", "firewall").toLowerCase()) {
+            case "firewall" -> RuleFormat.FIREWALL;
+            case "classbench" -> RuleFormat.CLASSBENCH;
+            default -> throw s.error("rules.format", "'" + s.get("rules.format", "") + "' is not firewall or classbench");
+        };
+        return new FirewallConfig(s.location(), s.get("device.in", "in"), s.get("device.out", "out"),
+                s.getPath("rules.file").orElse(null), format,
+                action(s, "classbench.action", Action.ALLOW), action(s, "default.action", null),
+                s.getInt("alert.severity", 3, 1, 5));
+    }
+
+    private static Action action(Settings s, String key, Action defaultValue) {
+        try {
+            return s.get(key).map(Action::parse).orElse(defaultValue);
+        } catch (IllegalArgumentException e) {
+            throw s.error(key, e.getMessage());
+        }
+    }
+
+    /** Reads and parses the rules. */
+    public Policy policy() {
+        List<String> lines = readRules();
+        String where = rulesFile == null ? "sample rules" : rulesFile.toString();
+        try {
+            Policy p = format == RuleFormat.CLASSBENCH
+                    ? new ClassBenchParser().parse(lines, ruleAction, Action.DROP)
+                    : new FirewallRuleParser().parse(lines);
+            if (defaultAction == null) {
+                return p;
+            }
+            if (defaultAction == Action.ALERT) {
+                throw new IllegalArgumentException("default.action is allow or drop");
+            }
+            return new Policy(p.rules(), defaultAction);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private List<String> readRules() {
+        try {
+            if (rulesFile != null) {
+                return Files.readAllLines(rulesFile, StandardCharsets.UTF_8);
+            }
+            try (InputStream in = FirewallConfig.class.getResourceAsStream(SAMPLE_RULES)) {
+                if (in == null) {
+                    throw new IllegalStateException("the packaged sample rules " + SAMPLE_RULES + " are missing");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read firewall rules " + rulesFile + ": " + e.getMessage(), e);
+        }
+    }
+}

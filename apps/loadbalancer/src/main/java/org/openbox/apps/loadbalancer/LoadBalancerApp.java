@@ -1,0 +1,53 @@
+package org.openbox.apps.loadbalancer;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import org.openbox.api.Application;
+import org.openbox.api.Priority;
+import org.openbox.api.Statement;
+
+/**
+ * The L3 load balancer application ("loadbalancer"): splits the traffic of one input device over
+ * several output devices, by IPv4 prefix rules and, for what no prefix rule takes, by a flow
+ * hash on the low bits of an address. Graph in {@link LoadBalancerGraph}, configuration in
+ * {@link LoadBalancerConfig}.
+ */
+public class LoadBalancerApp extends Application {
+
+    private static final Logger LOG = System.getLogger(LoadBalancerApp.class.getName());
+
+    private final LoadBalancerConfig config;
+
+    /** The load balancer configured from its properties file (see {@link LoadBalancerConfig#load()}). */
+    public LoadBalancerApp() {
+        this(LoadBalancerConfig.load());
+    }
+
+    public LoadBalancerApp(LoadBalancerConfig config) {
+        this.config = config;
+    }
+
+    /** Last in a chain: it picks the output device. */
+    @Override
+    public int priority() {
+        return Priority.LOW;
+    }
+
+    @Override
+    public String name() {
+        return "loadbalancer";
+    }
+
+    public LoadBalancerConfig config() {
+        return config;
+    }
+
+    @Override
+    public List<Statement> statements() {
+        LOG.log(Level.INFO, "loadbalancer: {0} routes, {1} hash buckets over {2}, default {3}",
+                String.valueOf(config.routes().size()), String.valueOf(config.buckets()), config.hashOutputs(),
+                config.defaultDevice());
+        return List.of(new Statement(config.location(), LoadBalancerGraph.build(config)));
+    }
+}

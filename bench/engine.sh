@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Engine benchmarks: `obi bench` on the pass-through, firewall (4560 ClassBench rules),
+# IPS (Snort web rules) and FW+IPS graphs, one JSON line per graph on stdout.
+#
+#   bench/engine.sh [--seconds S] [--workers N] [--runs R]
+#
+# OBI: the obi binary (default: build/obi/obi, built if missing). The graphs are generated
+# under build/bench-graphs from ../shared/data (never stored in the repository).
+# With --runs R > 1 every graph is measured R times (one line per run).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA="${OPENBOX_DATA:-$ROOT/../shared/data}"
+SECONDS_PER_GRAPH=5
+WORKERS=1
+RUNS=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) SECONDS_PER_GRAPH="$2"; shift 2 ;;
+    --workers) WORKERS="$2"; shift 2 ;;
+    --runs) RUNS="$2"; shift 2 ;;
+    --json) shift ;;   # output is always JSON lines
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "engine.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+OBI="${OBI:-$ROOT/build/obi/obi}"
+if [ ! -x "$OBI" ]; then
+  cmake -S "$ROOT/obi" -B "$ROOT/build/obi" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$ROOT/build/obi" --target obi -j2 >/dev/null
+fi
+GRAPHS="$ROOT/build/bench-graphs"
+python3 "$ROOT/obi/bench/make_graphs.py" --data "$DATA" --out "$GRAPHS" 2>/dev/null
+
+FW_PCAP="$DATA/fw-4560.trace.pcap"
+HTTP_PCAP="$DATA/pcap/generated/http-trace.pcap"
+for run in $(seq "$RUNS"); do
+  for spec in "passthrough:$FW_PCAP" "firewall:$FW_PCAP" "ips:$HTTP_PCAP" "fw_ips:$HTTP_PCAP"; do
+    name="${spec%%:*}"; pcap="${spec#*:}"
+    "$OBI" bench --graph "$GRAPHS/$name.json" --pcap "$pcap" --seconds "$SECONDS_PER_GRAPH" \
+      --workers "$WORKERS" --name "$name" --json
+  done
+done

@@ -1,0 +1,33 @@
+#include "BpsRateClassifier.hh"
+
+#include "common/config.hh"
+#include "common/rate_config.hh"
+
+namespace obi::blocks {
+
+namespace {
+
+std::vector<double> parse_rates(const ElementArgs& args) {
+  ConfigReader c(args);
+  const nlohmann::json& list = c.array("rate");
+  std::vector<double> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    double v;
+    std::string why;
+    if (list[i].is_number() && list[i].get<double>() >= 0) v = list[i].get<double>();
+    else if (!list[i].is_string() || !parse_bandwidth(list[i].get<std::string>(), v, why))
+      c.fail("rate", "entry " + std::to_string(i) + " " + list[i].dump() + ": " + (why.empty() ? "not a bandwidth" : why));
+    if (!out.empty() && v <= out.back()) c.fail("rate", "entry " + std::to_string(i) + " is not greater than the one before");
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+BpsRateClassifierElement::BpsRateClassifierElement(const ElementArgs& args)
+    : RateSplitterElement(args, parse_rates(args), true) {}
+
+OBI_REGISTER_ELEMENT(BpsRateClassifier, BpsRateClassifierElement);
+
+}  // namespace obi::blocks

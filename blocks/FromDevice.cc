@@ -1,0 +1,115 @@
+#include "FromDevice.hh"
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <unistd.h>
+
+#include "engine/pool.hh"
+#include "io/dpdk.hh"
+
+namespace obi::blocks {
+
+using openbox::ErrorSubtype;
+using openbox::ProtocolError;
+
+FromDevice::FromDevice(const ElementArgs& a) : workers_(a.workers), meter_(a.workers) {
+  auto dn = a.config.find("devname");
+  if (dn == a.config.end() || !dn->is_string() || dn->get_ref<const std::string&>().empty())
+    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): config 'devname' must be a non-empty string");
+  devname_ = dn->get<std::string>();
+  promisc_ = a.config.value("promisc", false);
+  if (devname_.rfind("dpdk:", 0) == 0) {
+    if (!io::parse_dpdk_devname(devname_, port_))
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): devname '" + devname_ + "' is not dpdk:<port>");
+    dpdk_ = true;
+  } else {
+    try {
+      io::interface_index(devname_);
+    } catch (const std::exception& e) {
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): devname: " + e.what());
+    }
+  }
+}
+
+FromDevice::~FromDevice() { deactivate(); }
+
+void FromDevice::activate() {
+  if (active_.load()) return;
+  if (dpdk_) {
+    queues_ = io::dpdk_port(port_, workers_, name()).queues;
+  } else {
+    static std::atomic<int> next_group{0};
+    int group = (getpid() * 31 + next_group.fetch_add(1)) & 0xffff;
+    try {
+      for (unsigned w = 0; w < workers_; ++w) {
+        rx_.push_back(std::make_unique<io::AfPacketRx>());
+        rx_.back()->open(devname_, promisc_, workers_ > 1 ? group : -1);
+      }
+    } catch (const std::exception& e) {
+      rx_.clear();
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (FromDevice): " + e.what());
+    }
+  }
+  active_.store(true);
+}
+
+void FromDevice::deactivate() {
+  if (!active_.exchange(false)) return;
+  rx_.clear();   // DPDK ports stay configured for the life of the process
+}
+
+bool FromDevice::poll(Batch& batch, Context& ctx) {
+  if (!active_.load(std::memory_order_relaxed)) return true;
+  if (dpdk_) {
+    if (ctx.worker >= queues_) return true;
+    rte_mbuf* m[kBatchSize];
+    uint32_t want = std::min<uint32_t>(kBatchSize - batch.n, ctx.pool->available());
+    uint16_t n = want ? rte_eth_rx_burst(port_, static_cast<uint16_t>(ctx.worker), m, static_cast<uint16_t>(want)) : 0;
+    for (uint16_t i = 0; i < n; ++i) {
+      uint32_t len = rte_pktmbuf_pkt_len(m[i]);
+      Packet* p = len <= kMaxFrame ? ctx.pool->alloc() : nullptr;
+      if (p) {
+        const void* d = rte_pktmbuf_read(m[i], 0, len, p->data);
+        if (d != p->data) std::memcpy(p->data, d, len);
+        p->len = len;
+        p->timestamp_ns = ctx.now_ns;
+        p->flow_hash = flow_hash(*p);
+        batch.add(p);
+      }
+      rte_pktmbuf_free(m[i]);
+    }
+  } else {
+    rx_[ctx.worker]->poll(batch, ctx);
+  }
+  if (batch.n) meter_.add(ctx.worker, batch.n, batch.bytes(), ctx.now_ns);
+  return true;
+}
+
+nlohmann::json FromDevice::read(std::string_view handle) const {
+  nlohmann::json out;
+  if (meter_.read(handle, out)) return out;
+  if (handle == "drops") {
+    uint64_t d = 0;
+    if (dpdk_ && io::dpdk_ready() && active_.load()) {
+      rte_eth_stats st{};
+      if (rte_eth_stats_get(port_, &st) == 0) d = st.imissed + st.rx_nombuf;
+    } else {
+      for (const auto& r : rx_) d += r->drops();
+    }
+    return d - std::min(d, drop_base_);
+  }
+  return Element::read(handle);
+}
+
+void FromDevice::write(std::string_view handle, const nlohmann::json& value) {
+  if (handle == "reset_counts") {
+    meter_.reset();
+    drop_base_ = read("drops").get<uint64_t>() + drop_base_;
+    return;
+  }
+  Element::write(handle, value);
+}
+
+OBI_REGISTER_ELEMENT(FromDevice, FromDevice);
+
+}  // namespace obi::blocks

@@ -1,0 +1,45 @@
+// ToDevice (spec 5.3): sends packets out of a network interface. A sink: one input,
+// no outputs.
+//
+// Config:  devname (string, required)  a Linux interface (AF_PACKET socket per worker,
+//                                      a batch per sendmmsg call) or "dpdk:N" (TX queue w
+//                                      of DPDK port N for worker w)
+// Handles: read count (packets sent), drops (packets the device would not take); neither
+//          is in the spec
+// Example: { "type": "ToDevice", "name": "out", "config": { "devname": "veth0" } }
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/element.hh"
+#include "io/afpacket.hh"
+
+struct rte_mempool;
+
+namespace obi::blocks {
+
+class ToDevice final : public Element {
+ public:
+  explicit ToDevice(const ElementArgs& args);
+  ~ToDevice() override;
+  uint16_t output_count() const override { return 0; }
+  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  void activate() override;
+  void deactivate() override;
+  nlohmann::json read(std::string_view handle) const override;
+
+ private:
+  std::string devname_;
+  bool dpdk_ = false;
+  uint16_t port_ = 0;
+  uint16_t queues_ = 0;
+  ::rte_mempool* mbufs_ = nullptr;
+  unsigned workers_;
+  std::vector<std::unique_ptr<io::AfPacketTx>> tx_;
+  std::atomic<bool> active_{false};
+  PerWorker<Counter> sent_, dropped_;
+};
+
+}  // namespace obi::blocks

@@ -1,0 +1,36 @@
+package org.openbox.controller.aggregate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openbox.protocol.graph.Block;
+import org.openbox.protocol.graph.Connector;
+import org.openbox.protocol.graph.Graph;
+
+class FallbackComposerTest {
+
+    private static final Graph G = new Graph(
+            List.of(new Block("FromDevice", "in", JsonNodeFactory.instance.objectNode()),
+                    new Block("ToDevice", "out", JsonNodeFactory.instance.objectNode())),
+            List.of(new Connector("in", 0, "out", 0)));
+
+    @Test
+    void failingMergeFallsBackToTheUnmergedChain() {
+        GraphComposer failing = parts -> {
+            throw new IllegalStateException("cannot merge");
+        };
+        Composed c = new FallbackComposer(failing, new ChainComposer()).compose(List.of(new AppPart("a", 1, G)));
+        assertThat(c.graph()).isEqualTo(G);
+        assertThat(c.report()).contains("merge failed").contains("cannot merge");
+        assertThat(c.origins().originsOf("in")).containsExactly(new BlockRef("a", "in"));
+    }
+
+    @Test
+    void workingMergeIsUsed() {
+        Composed merged = new Composed(G, BlockOrigins.EMPTY, "merged");
+        Composed c = new FallbackComposer(parts -> merged, new ChainComposer()).compose(List.of(new AppPart("a", 1, G)));
+        assertThat(c).isSameAs(merged);
+    }
+}

@@ -1,0 +1,20 @@
+// The obi subcommands. Each takes the arguments after its name and returns the exit code;
+// bad arguments throw UsageError.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace obi::cli {
+
+int run_graph(const std::vector<std::string>& args);      // obi run
+int bench(const std::vector<std::string>& args);          // obi bench
+int export_click(const std::vector<std::string>& args);   // obi export-click
+int instance(const std::vector<std::string>& args);       // obi [--dpid ...]
+
+// Reads and parses a graph file; throws UsageError naming the file on failure.
+nlohmann::json load_graph_file(const std::string& path);
+
+}  // namespace obi::cli

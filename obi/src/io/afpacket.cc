@@ -1,0 +1,179 @@
+#include "io/afpacket.hh"
+
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "engine/pool.hh"
+
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING 23
+#endif
+
+namespace obi::io {
+namespace {
+
+[[noreturn]] void sys_fail(const std::string& what) {
+  throw std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+int interface_index(const std::string& ifname) {
+  unsigned idx = if_nametoindex(ifname.c_str());
+  if (idx == 0) throw std::runtime_error("no network interface named '" + ifname + "'");
+  return static_cast<int>(idx);
+}
+
+AfPacketRx::~AfPacketRx() { close(); }
+
+void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group) {
+  int ifindex = interface_index(ifname);
+  fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+  if (fd_ < 0) sys_fail("AF_PACKET socket on " + ifname);
+  try {
+    int v = TPACKET_V3;
+    if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) < 0) sys_fail("TPACKET_V3 on " + ifname);
+    tpacket_req3 req{};
+    block_size_ = 1u << 20;
+    block_nr_ = 8;
+    req.tp_block_size = block_size_;
+    req.tp_block_nr = block_nr_;
+    req.tp_frame_size = 2048;
+    req.tp_frame_nr = block_size_ / 2048 * block_nr_;
+    req.tp_retire_blk_tov = 1;   // ms: hand a partly filled block over quickly
+    if (setsockopt(fd_, SOL_PACKET, PACKET_RX_RING, &req, sizeof req) < 0) sys_fail("RX ring on " + ifname);
+    ring_size_ = std::size_t(block_size_) * block_nr_;
+    void* m = mmap(nullptr, ring_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, fd_, 0);
+    if (m == MAP_FAILED) m = mmap(nullptr, ring_size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    if (m == MAP_FAILED) sys_fail("mapping the RX ring of " + ifname);
+    ring_ = static_cast<uint8_t*>(m);
+    int one = 1;
+    setsockopt(fd_, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);   // best effort (Linux >= 4.20)
+    sockaddr_ll sll{};
+    sll.sll_family = AF_PACKET;
+    sll.sll_protocol = htons(ETH_P_ALL);
+    sll.sll_ifindex = ifindex;
+    if (bind(fd_, reinterpret_cast<sockaddr*>(&sll), sizeof sll) < 0) sys_fail("binding to " + ifname);
+    if (promisc) {
+      packet_mreq mr{};
+      mr.mr_ifindex = ifindex;
+      mr.mr_type = PACKET_MR_PROMISC;
+      if (setsockopt(fd_, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof mr) < 0) sys_fail("promiscuous mode on " + ifname);
+    }
+    if (fanout_group >= 0) {
+      int arg = (fanout_group & 0xffff) | (PACKET_FANOUT_HASH << 16);
+      if (setsockopt(fd_, SOL_PACKET, PACKET_FANOUT, &arg, sizeof arg) < 0) sys_fail("fanout group on " + ifname);
+    }
+  } catch (...) {
+    close();
+    throw;
+  }
+  block_ = 0;
+  left_ = 0;
+  next_ = nullptr;
+}
+
+void AfPacketRx::close() {
+  if (ring_) munmap(ring_, ring_size_);
+  ring_ = nullptr;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+void AfPacketRx::poll(Batch& batch, Context& ctx) {
+  if (fd_ < 0) return;
+  while (batch.n < kBatchSize) {
+    auto* bd = reinterpret_cast<tpacket_block_desc*>(ring_ + std::size_t(block_) * block_size_);
+    if (left_ == 0) {
+      if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) return;
+      left_ = bd->hdr.bh1.num_pkts;
+      next_ = reinterpret_cast<uint8_t*>(bd) + bd->hdr.bh1.offset_to_first_pkt;
+      if (left_ == 0) {   // empty block retired by timeout
+        __atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+        block_ = (block_ + 1) % block_nr_;
+        continue;
+      }
+    }
+    auto* h = reinterpret_cast<tpacket3_hdr*>(next_);
+    uint32_t len = h->tp_snaplen;
+    Packet* p = len <= kMaxFrame ? ctx.pool->alloc() : nullptr;
+    if (!p && len <= kMaxFrame) return;    // pool empty: keep the frame for the next poll
+    if (p) {
+      std::memcpy(p->data, next_ + h->tp_mac, len);
+      p->len = len;
+      p->timestamp_ns = uint64_t(h->tp_sec) * 1000000000ull + h->tp_nsec;
+      p->flow_hash = flow_hash(*p);
+      batch.add(p);
+    }
+    next_ += h->tp_next_offset;
+    if (--left_ == 0) {
+      __atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+      block_ = (block_ + 1) % block_nr_;
+    }
+  }
+}
+
+uint64_t AfPacketRx::drops() {
+  if (fd_ >= 0) {
+    tpacket_stats_v3 st{};
+    socklen_t len = sizeof st;
+    if (getsockopt(fd_, SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0) drops_ += st.tp_drops;
+  }
+  return drops_;
+}
+
+AfPacketTx::~AfPacketTx() { close(); }
+
+void AfPacketTx::open(const std::string& ifname) {
+  ifindex_ = interface_index(ifname);
+  fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);   // protocol 0: send only, receive nothing
+  if (fd_ < 0) sys_fail("AF_PACKET socket on " + ifname);
+  sockaddr_ll sll{};
+  sll.sll_family = AF_PACKET;
+  sll.sll_ifindex = ifindex_;
+  if (bind(fd_, reinterpret_cast<sockaddr*>(&sll), sizeof sll) < 0) {
+    int e = errno;
+    close();
+    errno = e;
+    sys_fail("binding to " + ifname);
+  }
+  int one = 1;
+  setsockopt(fd_, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one);   // best effort
+}
+
+void AfPacketTx::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+uint32_t AfPacketTx::send(const Batch& batch) {
+  if (fd_ < 0 || batch.n == 0) return 0;
+  mmsghdr msgs[kBatchSize];
+  iovec iov[kBatchSize];
+  for (uint32_t i = 0; i < batch.n; ++i) {
+    iov[i].iov_base = batch.pkts[i]->data;
+    iov[i].iov_len = batch.pkts[i]->len;
+    msgs[i] = mmsghdr{};
+    msgs[i].msg_hdr.msg_iov = &iov[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+  }
+  uint32_t sent = 0;
+  int tries = 0;
+  while (sent < batch.n && tries++ < 4) {
+    int r = sendmmsg(fd_, msgs + sent, batch.n - sent, MSG_DONTWAIT);
+    if (r > 0) sent += static_cast<uint32_t>(r);
+    else if (r < 0 && errno != EAGAIN && errno != ENOBUFS && errno != EINTR) break;
+  }
+  return sent;
+}
+
+}  // namespace obi::io

@@ -1,0 +1,68 @@
+// Linux AF_PACKET sockets for FromDevice / ToDevice.
+//
+// AfPacketRx: one socket per worker with a memory-mapped TPACKET_V3 receive ring
+// (8 blocks of 1 MiB, blocks retired after 1 ms); the sockets of one FromDevice join a
+// PACKET_FANOUT group in hash mode, so the kernel gives each worker whole flows.
+// Outgoing frames of the host are ignored (PACKET_IGNORE_OUTGOING), so a ToDevice on the
+// same interface does not loop back into the graph.
+// AfPacketTx: one socket per worker, frames sent a batch at a time with sendmmsg.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/element.hh"
+
+namespace obi::io {
+
+// Interface index; throws std::runtime_error naming the interface when it does not exist.
+int interface_index(const std::string& ifname);
+
+class AfPacketRx {
+ public:
+  AfPacketRx() = default;
+  ~AfPacketRx();
+  AfPacketRx(const AfPacketRx&) = delete;
+  AfPacketRx& operator=(const AfPacketRx&) = delete;
+
+  // Throws std::runtime_error with the reason (interface missing, no permission, ...).
+  void open(const std::string& ifname, bool promisc, int fanout_group);
+  void close();
+  bool is_open() const { return fd_ >= 0; }
+
+  // Copies up to kBatchSize - batch.n frames into packets from ctx.pool.
+  void poll(Batch& batch, Context& ctx);
+  // Packets the kernel dropped (ring full) since open; reads and accumulates the socket's
+  // statistics, so call it from one thread only.
+  uint64_t drops();
+
+ private:
+  int fd_ = -1;
+  uint8_t* ring_ = nullptr;
+  std::size_t ring_size_ = 0;
+  uint32_t block_size_ = 0, block_nr_ = 0;
+  uint32_t block_ = 0;          // current block
+  uint32_t left_ = 0;           // packets left in the current block (0: not started)
+  uint8_t* next_ = nullptr;     // next packet header in the current block
+  uint64_t drops_ = 0;
+};
+
+class AfPacketTx {
+ public:
+  AfPacketTx() = default;
+  ~AfPacketTx();
+  AfPacketTx(const AfPacketTx&) = delete;
+  AfPacketTx& operator=(const AfPacketTx&) = delete;
+
+  void open(const std::string& ifname);
+  void close();
+  bool is_open() const { return fd_ >= 0; }
+  // Sends every packet of the batch (does not free them); returns how many were sent.
+  uint32_t send(const Batch& batch);
+
+ private:
+  int fd_ = -1;
+  int ifindex_ = 0;
+};
+
+}  // namespace obi::io

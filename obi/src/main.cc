@@ -1,0 +1,51 @@
+// obi: the OpenBox Instance executable.
+//
+//   obi [--dpid N] [--listen H:P] [--controller URL] [--workers N] [--dpdk 'EAL ARGS']
+//   obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS']
+//   obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]
+//   obi export-click --graph G.json
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/args.hh"
+#include "cli/commands.hh"
+#include "openbox/error.hh"
+
+namespace {
+
+const char* kUsage =
+    "usage: obi [--dpid N] [--listen HOST:PORT] [--controller URL] [--workers N] [--dpdk 'EAL ARGS']\n"
+    "       obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS']\n"
+    "       obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]\n"
+    "       obi export-click --graph G.json\n"
+    "Without a subcommand, runs an OBI that connects to a controller. 'obi <command> --help' for details.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string cmd = args.empty() || args[0].rfind("--", 0) == 0 ? "" : args[0];
+  if (!cmd.empty()) args.erase(args.begin());
+  try {
+    if (cmd == "run") return obi::cli::run_graph(args);
+    if (cmd == "bench") return obi::cli::bench(args);
+    if (cmd == "export-click") return obi::cli::export_click(args);
+    if (cmd == "help") { std::fputs(kUsage, stdout); return 0; }
+    if (!cmd.empty()) throw obi::cli::UsageError("unknown command '" + cmd + "' (run, bench, export-click)");
+    for (const auto& a : args)
+      if (a == "--help" || a == "-h") { std::fputs(kUsage, stdout); return 0; }
+    return obi::cli::instance(args);
+  } catch (const obi::cli::UsageError& e) {
+    std::fprintf(stderr, "obi%s%s: %s\n", cmd.empty() ? "" : " ", cmd.c_str(), e.what());
+    return 2;
+  } catch (const openbox::ProtocolError& e) {
+    std::fprintf(stderr, "obi%s%s: %s: %s\n", cmd.empty() ? "" : " ", cmd.c_str(),
+                 std::string(openbox::to_string(e.subtype())).c_str(), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "obi%s%s: %s\n", cmd.empty() ? "" : " ", cmd.c_str(), e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,17 @@
+# The sample custom module used by tests/control (AddCustomModuleRequest), and the
+# symbol export that custom modules need: a module resolves obi::register_element and
+# the Element base class from the executable that loads it.
+# Included from obi/CMakeLists.txt after the test targets are defined.
+add_library(obi_sample_module MODULE ${CMAKE_CURRENT_LIST_DIR}/sample_module/sample_module.cc)
+target_include_directories(obi_sample_module PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
+                           ${OPENBOX_ROOT}/protocol/cpp)
+target_link_libraries(obi_sample_module PRIVATE nlohmann_json::nlohmann_json)
+set_target_properties(obi_sample_module PROPERTIES PREFIX "" OUTPUT_NAME sample_module)
+if(TARGET test_control)
+  set_target_properties(test_control PROPERTIES ENABLE_EXPORTS ON)
+  add_dependencies(test_control obi_sample_module)
+  target_compile_definitions(test_control PRIVATE OBI_SAMPLE_MODULE="$<TARGET_FILE:obi_sample_module>")
+endif()
+if(TARGET obi)
+  set_target_properties(obi PROPERTIES ENABLE_EXPORTS ON)
+endif()
