@@ -8,6 +8,7 @@ Run through `./openbox demo` (which builds everything first). Output: out/demo/
 """
 import argparse
 import json
+import re
 import os
 import shutil
 import signal
@@ -132,7 +133,8 @@ def main():
                 props.append("-Dopenbox.app.%s.config=%s" % (a, cfg))
         log = open(os.path.join(out, "controller.log"), "w")
         procs.append(subprocess.Popen(["java", "-Xmx512m"] + props + ["-jar", controller_jar(),
-                                       "--port", str(args.port), "--apps", os.path.join(out, "apps")],
+                                       "--port", str(args.port), "--apps", os.path.join(out, "apps"),
+                                       "--openbox.alert-history=100000"],
                                       stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         base = "http://127.0.0.1:%d" % args.port
         wait_for("the controller", lambda: http_json(base + "/actuator/health").get("status") == "UP", 60)
@@ -144,12 +146,14 @@ def main():
             procs.append(subprocess.Popen(
                 [OBI_BIN, "--dpid", str(dpid), "--listen", "127.0.0.1:%d" % (3640 + dpid),
                  "--controller", base, "--workers", "1",
-                 "--device", "in=pcap:" + os.path.join(out, "in-%d.pcap" % dpid),
-                 "--device", "out=pcap:" + os.path.join(out, "out-%d.pcap" % dpid)],
+                 "--device-map", "in=pcap:%s,out=pcap:%s" % (os.path.join(out, "in-%d.pcap" % dpid),
+                                                               os.path.join(out, "out-%d.pcap" % dpid))],
                 stdout=log, stderr=subprocess.STDOUT))
-        obis = wait_for("both OBIs to receive their graph", lambda: [
-            o for o in http_json(base + "/api/obis") if o.get("graphStatus") == "INSTALLED"
-        ] if len([o for o in http_json(base + "/api/obis") if o.get("graphStatus") == "INSTALLED"]) == 2 else None, 60)
+        def running():
+            up = [o for o in http_json(base + "/api/obis") if str(o.get("graphStatus")).startswith("running")]
+            return up if len(up) == 2 else None
+
+        obis = wait_for("both OBIs to receive their graph", running, 60)
         t_graph = time.monotonic()
         progress("OBIs up: %s, merged graphs installed" % ", ".join("dpid %d" % o["dpid"] for o in obis))
 
@@ -196,16 +200,19 @@ def main():
         print("====================")
         for o in report["obis"]:
             print("OBI %d (%s): apps %s" % (o["dpid"], o["state"], ", ".join(o["apps"] or [])))
-            print("  merged graph: %d blocks, %d connectors" % (o["merged_blocks"], o["merged_connectors"]))
-            if o["merge_report"]:
-                for line in str(o["merge_report"]).splitlines()[:6]:
-                    print("    " + line)
-            print("  packets: in %d, out %d, dropped %d (%.3f s, %.1f Mbit/s through the control loop)"
-                  % (o["packets_in"], o["packets_out"], o["packets_dropped"], o["seconds"], o["mbps"]))
+            sizes = dict(re.findall(r"(\w+(?:Before|After))=(\d+)", str(o["merge_report"] or "")))
+            if sizes:
+                print("  unmerged (apps chained): %s blocks, %s connectors, %s classifier rules"
+                      % (sizes.get("blocksBefore"), sizes.get("connectorsBefore"), sizes.get("rulesBefore")))
+                print("  merged:                  %s blocks, %s connectors, %s classifier rules"
+                      % (sizes.get("blocksAfter"), sizes.get("connectorsAfter"), sizes.get("rulesAfter")))
+                print("  (one classification pass per packet instead of one per application)")
+            print("  packets: in %d, out %d, dropped %d; trace replayed in %.2f s (%.1f Mbit/s, wall clock "
+                  "incl. polling)" % (o["packets_in"], o["packets_out"], o["packets_dropped"], o["seconds"], o["mbps"]))
         for app in apps:
             got = report["alerts"].get(app, [])
             print("alerts for %s: %d" % (app, len(got)))
-            for a in got[:3]:
+            for a in got[:4]:
                 print("  dpid %s %s: %s" % (a.get("dpid"), a.get("block"), a.get("message")))
         print("\noutput pcaps and report.json in %s" % out)
     finally:

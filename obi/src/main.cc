@@ -16,8 +16,8 @@
 namespace {
 
 const char* kUsage =
-    "usage: obi [--dpid N] [--listen HOST:PORT] [--controller URL] [--workers N] [--dpdk 'EAL ARGS']\n"
-    "       obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS']\n"
+    "usage: obi [--dpid N] [--listen HOST:PORT] [--controller URL] [--workers N] [--dpdk 'EAL ARGS'] [--device-map M]\n"
+    "       obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS'] [--device-map M]\n"
     "       obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]\n"
     "       obi export-click --graph G.json\n"
     "Without a subcommand, runs an OBI that connects to a controller. 'obi <command> --help' for details.\n";

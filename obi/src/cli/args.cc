@@ -1,5 +1,7 @@
 #include "cli/args.hh"
 
+#include "engine/graph.hh"
+
 #include <cstdlib>
 #include <sstream>
 
@@ -70,6 +72,15 @@ std::vector<std::string> split_words(const std::string& s) {
   std::vector<std::string> out;
   for (std::string w; in >> w;) out.push_back(w);
   return out;
+}
+
+std::map<std::string, std::string> device_map_arg(const Args& args) {
+  if (!args.has("device-map")) return {};
+  try {
+    return parse_device_map(args.get("device-map"));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--device-map: ") + e.what());
+  }
 }
 
 }  // namespace obi::cli

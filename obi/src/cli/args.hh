@@ -29,6 +29,9 @@ class Args {
   std::map<std::string, std::string> values_;
 };
 
+// --device-map NAME=TARGET,... (see obi::DeviceMap); empty when absent.
+std::map<std::string, std::string> device_map_arg(const Args& args);
+
 // Splits "--no-huge -m 512 --vdev x" on blanks (no quoting inside).
 std::vector<std::string> split_words(const std::string& s);
 

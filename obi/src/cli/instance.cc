@@ -13,7 +13,7 @@
 namespace obi::cli {
 
 int instance(const std::vector<std::string>& argv) {
-  Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk"}, {"quiet"});
+  Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map"}, {"quiet"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
   if (args.has("dpid")) {
@@ -28,6 +28,7 @@ int instance(const std::vector<std::string>& argv) {
   o.controller = args.get("controller", o.controller);
   o.workers = args.get_unsigned("workers", 0, 1, 1024);
   o.eal_args = split_words(args.get("dpdk"));
+  o.devices = device_map_arg(args);
   o.quiet = args.has("quiet");
   return run_instance(o);
 #else

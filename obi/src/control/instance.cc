@@ -56,6 +56,7 @@ void split_listen(const std::string& listen, std::string& host, int& port) {
 RuntimeOptions runtime_options(const InstanceOptions& o) {
   RuntimeOptions r;
   r.workers = o.workers;
+  r.devices = o.devices;
   r.eal_args = o.eal_args;
   return r;
 }
@@ -189,7 +190,11 @@ void Instance::stop() {
 }
 
 int run_instance(const InstanceOptions& options) {
-  // Signals are taken by sigwait below, never by the service threads.
+  // Signals are taken by sigwait below, never by the service threads. A parent may have
+  // left them ignored (background jobs of a shell, test runners); an ignored signal is
+  // discarded even when blocked, so restore the default first.
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ struct InstanceOptions {
   std::string controller = "http://127.0.0.1:3637"; // base URL of the controller
   unsigned workers = 0;                             // 0: one per core
   std::vector<std::string> eal_args;                // DPDK EAL arguments (--dpdk)
+  std::map<std::string, std::string> devices;       // graph device names -> this OBI's devices
+                                                    // (--device-map; see obi::DeviceMap)
   // Tuning, mostly for tests.
   std::size_t max_body_bytes = std::size_t{64} << 20;  // larger bodies: ILLEGAL_ARGUMENT
   unsigned hello_retry_max_ms = 2000;               // back-off cap between Hello attempts

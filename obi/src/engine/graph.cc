@@ -1,5 +1,6 @@
 #include "engine/graph.hh"
 
+#include <stdexcept>
 #include <set>
 
 #include "catalogue/catalogue.hh"
@@ -13,6 +14,23 @@ using openbox::ProtocolError;
 [[noreturn]] void fail(ErrorSubtype s, const std::string& msg) { throw ProtocolError(s, msg); }
 
 std::string block_label(const BlockSpec& b) { return "block '" + b.name + "' (" + b.type + ")"; }
+
+// Applies the device map to a FromDevice / ToDevice block (see DeviceMap).
+void bind_device(BlockSpec& b, const DeviceMap& devices) {
+  const bool from = b.type == "FromDevice";
+  if (!from && b.type != "ToDevice") return;
+  auto dn = b.config.find("devname");
+  if (dn == b.config.end() || !dn->is_string()) return;   // the catalogue check reports it
+  auto it = devices.find(dn->get<std::string>());
+  if (it == devices.end()) return;
+  const std::string& target = it->second;
+  if (target.rfind("pcap:", 0) == 0) {
+    b.type = from ? "FromDump" : "ToDump";
+    b.config = nlohmann::json{{"filename", target.substr(5)}};
+  } else {
+    b.config["devname"] = target;
+  }
+}
 
 BlockSpec parse_block(const nlohmann::json& j, std::size_t index) {
   std::string where = "blocks[" + std::to_string(index) + "]";
@@ -80,6 +98,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
   // Blocks: shape, names, types, configs.
   for (std::size_t i = 0; i < blocks->size(); ++i) {
     BlockSpec b = parse_block((*blocks)[i], i);
+    if (opt.devices) bind_device(b, *opt.devices);
     if (!g->by_name.emplace(b.name, static_cast<uint32_t>(g->specs.size())).second)
       fail(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + b.name + "'");
     g->specs.push_back(std::move(b));
@@ -191,6 +210,23 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
     }
   }
   return g;
+}
+
+DeviceMap parse_device_map(const std::string& text) {
+  DeviceMap m;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(start, end - start);
+    std::size_t eq = item.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == item.size())
+      throw std::invalid_argument("device binding '" + item + "' is not NAME=TARGET");
+    if (!m.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
+      throw std::invalid_argument("device '" + item.substr(0, eq) + "' is bound twice");
+    start = end + 1;
+  }
+  return m;
 }
 
 }  // namespace obi

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -24,6 +25,15 @@
 #include "engine/element.hh"
 
 namespace obi {
+
+// An operator's binding of the device names used in graphs (FromDevice / ToDevice devname)
+// to this OBI's real devices: "in" -> "veth3" or "dpdk:0" renames the device, and
+// "in" -> "pcap:FILE" reads (FromDevice) or writes (ToDevice) the pcap file FILE instead,
+// so the same application graph runs on interfaces in production and on traces in tests.
+using DeviceMap = std::map<std::string, std::string>;
+
+// Parses "NAME=TARGET[,NAME=TARGET...]"; throws std::invalid_argument naming the bad item.
+DeviceMap parse_device_map(const std::string& text);
 
 struct BlockSpec {
   std::string name, type;
@@ -53,6 +63,8 @@ struct CompileOptions {
   // When set, called for every source block (catalogue: no inputs) before its factory; a
   // non-null result replaces the element (obi bench replays preloaded packets there).
   std::function<std::unique_ptr<Element>(const BlockSpec&)> replace_source;
+  // Binds the graph's device names to this OBI's devices (see DeviceMap); may be null.
+  const DeviceMap* devices = nullptr;
 };
 
 std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const CompileOptions& options);

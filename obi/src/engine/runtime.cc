@@ -160,6 +160,7 @@ void Runtime::set_graph(const nlohmann::json& graph) {
   CompileOptions co;
   co.workers = m.nworkers;
   co.previous = old ? old->g.get() : nullptr;
+  co.devices = &m.opt.devices;
   auto live = std::make_unique<Live>();
   live->g = compile_graph(graph, co);
   live->workers = m.nworkers;
@@ -222,6 +223,7 @@ void Runtime::stop() {
 }
 
 bool Runtime::sources_done() const {
+  std::lock_guard<std::mutex> lock(impl_->control);   // the graph cannot be retired meanwhile
   Live* g = impl_->current.load();
   return g && g->all_done();
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct RuntimeOptions {
   std::vector<std::string> eal_args;    // DPDK EAL arguments; empty: DPDK not initialised
   uint32_t pool_packets = 4096;         // packet buffers per worker
   uint32_t event_ring = 4096;           // alert/log slots per worker
+  // Device names of graphs bound to this OBI's devices: "in" -> "veth1", "dpdk:0" or
+  // "pcap:FILE" (FromDevice reads / ToDevice writes that pcap file).
+  std::map<std::string, std::string> devices;
 };
 
 struct Event {                          // one alert or log entry, as the protocol sends it

@@ -66,6 +66,14 @@ void wait_for(Runtime& rt, const std::string& block, uint64_t n) {
 class VethNamespace {
  public:
   VethNamespace() : name_("obi_t" + std::to_string(getpid())) {
+    // Namespaces left by an earlier run that was killed mid-test (its pid is gone).
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/var/run/netns", ec)) {
+      std::string n = e.path().filename().string();
+      if (n.rfind("obi_t", 0) == 0 && n.size() > 5 && n.find_first_not_of("0123456789", 5) == std::string::npos &&
+          !fs::exists("/proc/" + n.substr(5)))
+        sh("ip netns delete " + n);
+    }
     if (sh("ip netns add " + name_) != 0) return;
     std::string ex = "ip netns exec " + name_ + " ";
     ok_ = sh(ex + "ip link add va type veth peer name vb") == 0 &&
