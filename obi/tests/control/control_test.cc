@@ -3,6 +3,11 @@
 // blocks behind it.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -388,10 +393,21 @@ TEST_F(ControlTest, control_LogMessagesGoToTheLogServerWhenSet) {
 TEST(control_binary, ObiProcessSaysHelloAndStopsOnSigint) {
   if (!fs::exists(OBI_BINARY)) GTEST_SKIP() << OBI_BINARY << " is not built";
   TestController ctl;
+  // A free port for the OBI: bind port 0 with a plain socket and close it again (an
+  // httplib::Server left bound would share the port through SO_REUSEPORT and take some of
+  // the OBI's connections).
   int port = 0;
   {
-    httplib::Server probe;   // a free port for the OBI
-    port = probe.bind_to_any_port("127.0.0.1");
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
+    port = ntohs(a.sin_port);
+    close(fd);
   }
   const std::string listen = "127.0.0.1:" + std::to_string(port);
   std::vector<std::string> args{OBI_BINARY, "--dpid", "9", "--listen", listen, "--controller", ctl.url(),
