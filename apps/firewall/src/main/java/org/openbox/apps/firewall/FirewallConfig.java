@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Location;
 
 /**
@@ -35,17 +36,17 @@ public record FirewallConfig(Location location, String inDevice, String outDevic
     private static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "rules.file",
             "rules.format", "classbench.action", "default.action", "alert.severity");
 
-    /** The configuration the application finds at run time (see {@link Settings#load}). */
+    /** The configuration the application finds at run time (see {@link AppSettings#load}). */
     public static FirewallConfig load() {
-        return from(Settings.load("firewall"));
+        return from(AppSettings.load("firewall"));
     }
 
     /** Every key at its default: the sample policy between devices "in" and "out", everywhere. */
     public static FirewallConfig defaults() {
-        return from(Settings.of(new java.util.Properties()));
+        return from(AppSettings.of(new java.util.Properties()));
     }
 
-    static FirewallConfig from(Settings s) {
+    static FirewallConfig from(AppSettings s) {
         s.requireKnown(KEYS);
         RuleFormat format = switch (s.get("rules.format", "firewall").toLowerCase()) {
             case "firewall" -> RuleFormat.FIREWALL;
@@ -58,7 +59,7 @@ public record FirewallConfig(Location location, String inDevice, String outDevic
                 s.getInt("alert.severity", 3, 1, 5));
     }
 
-    private static Action action(Settings s, String key, Action defaultValue) {
+    private static Action action(AppSettings s, String key, Action defaultValue) {
         try {
             return s.get(key).map(Action::parse).orElse(defaultValue);
         } catch (IllegalArgumentException e) {

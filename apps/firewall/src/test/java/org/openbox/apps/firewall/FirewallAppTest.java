@@ -1,10 +1,10 @@
 package org.openbox.apps.firewall;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Location;
 import org.openbox.api.Priority;
@@ -31,7 +32,7 @@ class FirewallAppTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             p.setProperty(keyValues[i], keyValues[i + 1]);
         }
-        return FirewallConfig.from(Settings.of(p));
+        return FirewallConfig.from(AppSettings.of(p));
     }
 
     private static Policy policy(String... lines) {
@@ -151,7 +152,7 @@ class FirewallAppTest {
         Path file = dir.resolve("firewall.properties");
         Files.writeString(file, "location = segment:dmz\ndevice.in = eth0\ndevice.out = eth1\n"
                 + "rules.file = my.rules\ndefault.action = drop\n");
-        FirewallConfig cfg = FirewallConfig.from(Settings.read(file));
+        FirewallConfig cfg = FirewallConfig.from(AppSettings.read(file));
         assertEquals(Location.segment("dmz"), cfg.location());
         assertEquals(dir.resolve("my.rules"), cfg.rulesFile(), "relative to the config file");
         Policy p = cfg.policy();

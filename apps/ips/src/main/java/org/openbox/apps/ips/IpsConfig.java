@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Location;
 
 /**
@@ -30,17 +31,17 @@ public record IpsConfig(Location location, String inDevice, String outDevice, Pa
     private static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "rules.file",
             "variables.file", "inline", "alert.attach_packet", "alert.packet_size");
 
-    /** The configuration the application finds at run time (see {@link Settings#load}). */
+    /** The configuration the application finds at run time (see {@link AppSettings#load}). */
     public static IpsConfig load() {
-        return from(Settings.load("ips"));
+        return from(AppSettings.load("ips"));
     }
 
     /** Every key at its default: the sample rules between devices "in" and "out", everywhere. */
     public static IpsConfig defaults() {
-        return from(Settings.of(new Properties()));
+        return from(AppSettings.of(new Properties()));
     }
 
-    static IpsConfig from(Settings s) {
+    static IpsConfig from(AppSettings s) {
         s.requireKnown(KEYS);
         return new IpsConfig(s.location(), s.get("device.in", "in"), s.get("device.out", "out"),
                 s.getPath("rules.file").orElse(null), s.getPath("variables.file").orElse(null),

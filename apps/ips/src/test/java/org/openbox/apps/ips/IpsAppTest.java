@@ -1,11 +1,11 @@
 package org.openbox.apps.ips;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +16,7 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Location;
 import org.openbox.api.ProcessingGraph;
@@ -33,7 +34,7 @@ class IpsAppTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             p.setProperty(keyValues[i], keyValues[i + 1]);
         }
-        return IpsConfig.from(Settings.of(p));
+        return IpsConfig.from(AppSettings.of(p));
     }
 
     private static List<SnortRule> rules(String... lines) {

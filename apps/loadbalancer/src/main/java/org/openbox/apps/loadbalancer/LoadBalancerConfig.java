@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Location;
 
 /**
@@ -35,17 +36,17 @@ public record LoadBalancerConfig(Location location, String inDevice, List<Route>
         hashOutputs = List.copyOf(hashOutputs);
     }
 
-    /** The configuration the application finds at run time (see {@link Settings#load}). */
+    /** The configuration the application finds at run time (see {@link AppSettings#load}). */
     public static LoadBalancerConfig load() {
-        return from(Settings.load("loadbalancer"));
+        return from(AppSettings.load("loadbalancer"));
     }
 
     /** Every key at its default: flows hashed by source address over "out0" and "out1". */
     public static LoadBalancerConfig defaults() {
-        return from(Settings.of(new Properties()));
+        return from(AppSettings.of(new Properties()));
     }
 
-    static LoadBalancerConfig from(Settings s) {
+    static LoadBalancerConfig from(AppSettings s) {
         s.requireKnown(KEYS);
         List<Route> routes = new ArrayList<>();
         for (String item : s.getList("routes")) {
@@ -77,7 +78,7 @@ public record LoadBalancerConfig(Location location, String inDevice, List<Route>
     }
 
     /** True for the source address, false for the destination. */
-    private static boolean field(Settings s, String key, boolean sourceByDefault) {
+    private static boolean field(AppSettings s, String key, boolean sourceByDefault) {
         return switch (s.get(key, sourceByDefault ? "ipv4_src" : "ipv4_dst").toLowerCase()) {
             case "ipv4_src", "src" -> true;
             case "ipv4_dst", "dst" -> false;

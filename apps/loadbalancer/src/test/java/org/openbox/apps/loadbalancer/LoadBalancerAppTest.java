@@ -1,10 +1,10 @@
 package org.openbox.apps.loadbalancer;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Location;
 import org.openbox.api.ProcessingGraph;
@@ -29,7 +30,7 @@ class LoadBalancerAppTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             p.setProperty(keyValues[i], keyValues[i + 1]);
         }
-        return LoadBalancerConfig.from(Settings.of(p));
+        return LoadBalancerConfig.from(AppSettings.of(p));
     }
 
     static Block target(ProcessingGraph g, String src, int port) {

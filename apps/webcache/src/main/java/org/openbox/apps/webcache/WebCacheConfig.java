@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Location;
 
 /**
@@ -42,17 +43,17 @@ public record WebCacheConfig(Location location, String inDevice, String outDevic
         objects = List.copyOf(objects);
     }
 
-    /** The configuration the application finds at run time (see {@link Settings#load}). */
+    /** The configuration the application finds at run time (see {@link AppSettings#load}). */
     public static WebCacheConfig load() {
-        return from(Settings.load("webcache"));
+        return from(AppSettings.load("webcache"));
     }
 
     /** Every key at its default: the built-in page for any host on tcp/80, devices "in"/"out". */
     public static WebCacheConfig defaults() {
-        return from(Settings.of(new Properties()));
+        return from(AppSettings.of(new Properties()));
     }
 
-    static WebCacheConfig from(Settings s) {
+    static WebCacheConfig from(AppSettings s) {
         s.requireKnown(KEYS);
         String in = s.get("device.in", "in");
         List<String> addresses = s.getList("sites.addresses");

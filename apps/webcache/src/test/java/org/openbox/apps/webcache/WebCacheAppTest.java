@@ -1,5 +1,6 @@
 package org.openbox.apps.webcache;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
@@ -23,6 +23,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.GraphBuilder;
 import org.openbox.api.InvalidGraphException;
@@ -46,7 +47,7 @@ class WebCacheAppTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             p.setProperty(keyValues[i], keyValues[i + 1]);
         }
-        return WebCacheConfig.from(new Settings(p, dir, "test"));
+        return WebCacheConfig.from(new AppSettings(p, dir, "test"));
     }
 
     static Block target(ProcessingGraph g, String src, int port) {

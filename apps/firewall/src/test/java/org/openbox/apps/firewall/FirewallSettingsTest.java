@@ -11,8 +11,9 @@ import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbox.api.AppSettings;
 
-class SettingsTest {
+class FirewallSettingsTest {
 
     private static final String PROPERTY = "openbox.app.firewall.config";
 
@@ -26,7 +27,7 @@ class SettingsTest {
         Path file = dir.resolve("fw.properties");
         Files.writeString(file, "device.out = eth9\nrules.file = rules/r.txt\n");
         System.setProperty(PROPERTY, file.toString());
-        Settings s = Settings.load("firewall");
+        AppSettings s = AppSettings.load("firewall");
         assertEquals(file.toString(), s.source());
         FirewallConfig c = FirewallConfig.load();
         assertEquals("eth9", c.outDevice());
@@ -38,7 +39,7 @@ class SettingsTest {
         Properties p = new Properties();
         p.setProperty("list", " a, b,, c ");
         p.setProperty("blank", "  ");
-        Settings s = Settings.of(p);
+        AppSettings s = AppSettings.of(p);
         assertEquals(List.of("a", "b", "c"), s.getList("list"));
         assertEquals("x", s.get("blank", "x"));
         assertEquals(List.of(), s.getList("missing"));
@@ -47,14 +48,14 @@ class SettingsTest {
     @Test
     void aMissingNamedFileIsAnError(@TempDir Path dir) {
         System.setProperty(PROPERTY, dir.resolve("nope.properties").toString());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Settings.load("firewall"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AppSettings.load("firewall"));
         assertTrue(e.getMessage().contains(PROPERTY), e.getMessage());
     }
 
     @Test
     void withoutAFileEveryKeyTakesItsDefault() {
         // the working directory of the tests (the module) holds no firewall.properties
-        Settings s = Settings.load("firewall");
+        AppSettings s = AppSettings.load("firewall");
         assertEquals("built-in defaults", s.source());
         FirewallConfig c = FirewallConfig.from(s);
         assertEquals("in", c.inDevice());

@@ -1,4 +1,4 @@
-package org.openbox.apps.ips;
+package org.openbox.api;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -11,28 +11,30 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import org.openbox.api.Location;
 
 /**
  * Where an application's configuration comes from and typed access to it. The file is the one
  * named by system property {@code openbox.app.<name>.config}, else {@code <name>.properties}
  * in the working directory, else none (every key takes its default). Relative paths in a file
  * are resolved against the file's directory. Errors name the key and the file.
+ *
+ * <pre>AppSettings s = AppSettings.load("firewall");
+ * Path rules = s.getPath("rules.file").orElse(defaultRules);</pre>
  */
-final class Settings {
+public final class AppSettings {
 
     private final Properties props;
     private final Path baseDir;
     private final String source;
 
-    Settings(Properties props, Path baseDir, String source) {
+    public AppSettings(Properties props, Path baseDir, String source) {
         this.props = props;
         this.baseDir = baseDir;
         this.source = source;
     }
 
     /** The configuration of application {@code app}, found as described above. */
-    static Settings load(String app) {
+    public static AppSettings load(String app) {
         String property = "openbox.app." + app + ".config";
         String named = System.getProperty(property);
         if (named != null && !named.isBlank()) {
@@ -47,11 +49,11 @@ final class Settings {
         if (Files.isRegularFile(local)) {
             return read(local);
         }
-        return new Settings(new Properties(), Path.of(""), "built-in defaults");
+        return new AppSettings(new Properties(), Path.of(""), "built-in defaults");
     }
 
     /** The properties in {@code file}. */
-    static Settings read(Path file) {
+    public static AppSettings read(Path file) {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(r);
@@ -59,20 +61,20 @@ final class Settings {
             throw new IllegalArgumentException("cannot read configuration " + file + ": " + e.getMessage(), e);
         }
         Path dir = file.toAbsolutePath().getParent();
-        return new Settings(p, dir, file.toString());
+        return new AppSettings(p, dir, file.toString());
     }
 
-    /** Settings from in-memory properties (relative paths resolve against the working directory). */
-    static Settings of(Properties p) {
-        return new Settings(p, Path.of(""), "properties");
+    /** AppSettings from in-memory properties (relative paths resolve against the working directory). */
+    public static AppSettings of(Properties p) {
+        return new AppSettings(p, Path.of(""), "properties");
     }
 
-    String source() {
+    public String source() {
         return source;
     }
 
     /** Fails on a key that is not in {@code known}, which is most often a typo. */
-    void requireKnown(Set<String> known) {
+    public void requireKnown(Set<String> known) {
         Set<String> unknown = new TreeSet<>(props.stringPropertyNames());
         unknown.removeAll(known);
         if (!unknown.isEmpty()) {
@@ -82,16 +84,16 @@ final class Settings {
     }
 
     /** The trimmed value of {@code key}; absent when missing or blank. */
-    Optional<String> get(String key) {
+    public Optional<String> get(String key) {
         String v = props.getProperty(key);
         return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.strip());
     }
 
-    String get(String key, String defaultValue) {
+    public String get(String key, String defaultValue) {
         return get(key).orElse(defaultValue);
     }
 
-    int getInt(String key, int defaultValue, int min, int max) {
+    public int getInt(String key, int defaultValue, int min, int max) {
         Optional<String> v = get(key);
         if (v.isEmpty()) {
             return defaultValue;
@@ -107,7 +109,7 @@ final class Settings {
         }
     }
 
-    boolean getBool(String key, boolean defaultValue) {
+    public boolean getBool(String key, boolean defaultValue) {
         Optional<String> v = get(key);
         if (v.isEmpty()) {
             return defaultValue;
@@ -120,7 +122,7 @@ final class Settings {
     }
 
     /** A comma-separated list; empty when the key is missing. */
-    List<String> getList(String key) {
+    public List<String> getList(String key) {
         List<String> out = new ArrayList<>();
         get(key).ifPresent(v -> {
             for (String item : v.split(",")) {
@@ -133,16 +135,16 @@ final class Settings {
     }
 
     /** A path, resolved against the configuration file's directory; absent when missing. */
-    Optional<Path> getPath(String key) {
+    public Optional<Path> getPath(String key) {
         return get(key).map(this::resolve);
     }
 
-    Path resolve(String path) {
+    public Path resolve(String path) {
         return baseDir.resolve(path).normalize();
     }
 
     /** Key {@code location}: network (default), segment:NAME or obi:DPID (decimal or 0x hex). */
-    Location location() {
+    public Location location() {
         String v = get("location", "network");
         if (v.equals("network")) {
             return Location.network();
@@ -162,7 +164,7 @@ final class Settings {
         throw error("location", "'" + v + "' is not network, segment:NAME or obi:DPID");
     }
 
-    IllegalArgumentException error(String key, String what) {
+    public IllegalArgumentException error(String key, String what) {
         return new IllegalArgumentException(source + ": " + key + ": " + what);
     }
 }
