@@ -1,29 +1,53 @@
 #!/usr/bin/env bash
-# Controller benchmark: KeepAlive / GlobalStats / Read round trips (p50/p99) against a real
-# controller process on loopback, then 1000 simulated OBIs kept alive at a 1 s interval.
+# Control-plane benchmark. Controller side: KeepAlive / GlobalStats / Read round trips
+# (p50/p99) against a real controller process on loopback, then 1000 simulated OBIs kept
+# alive at a 1 s interval. OBI side (control_bench): a real obi process ($OBI, default
+# build/obi/obi) driven by a controller endpoint over loopback HTTP: SetProcessingGraph
+# swaps of the 4560-rule firewall while traffic runs (zero-loss accounting), KeepAlive,
+# GlobalStats, Read, Write, AddCustomModule / RemoveCustomModule.
 #
-#   bench/control.sh [--json] [--n N] [--obis N] [--seconds S]
+#   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
 #
 # Prints one JSON object per line: {"message": TYPE, "p50_ms": X, "p99_ms": X, "n": N} per
 # message type, then the keep-alive scale figures (OBIs up, missed deadlines, controller
-# CPU %, heap and RSS). --json is accepted for symmetry with the other suites (the output
-# is always JSON lines).
+# CPU %, heap and RSS), then the OBI-side lines (marked "side": "obi"). --json is accepted
+# for symmetry with the other suites (the output is always JSON lines). The OBI side needs
+# root (it runs in a private network namespace with a veth pair). OBI and CONTROL_BENCH
+# name other executables than build/obi/{obi,control_bench}.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20
+N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
     --n) N=$2; shift 2 ;;
     --obis) OBIS=$2; shift 2 ;;
     --seconds) SECONDS_RUN=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --swaps) SWAPS=$2; shift 2 ;;
+    --obi-only) OBI_ONLY=1; shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 
 cd "$ROOT"
+
+# OBI side: builds control_bench (and the sample module) in build/obi when missing.
+obi_side() {
+  local obi="${OBI:-$ROOT/build/obi/obi}" bench="${CONTROL_BENCH:-$ROOT/build/obi/control_bench}"
+  if [ ! -x "$obi" ] || [ ! -x "$bench" ]; then
+    echo "[bench] building the OBI and control_bench" >&2
+    [ -f "$ROOT/build/obi/build.ninja" ] || cmake -S "$ROOT/obi" -B "$ROOT/build/obi" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$ROOT/build/obi" --target obi control_bench -j2 >/dev/null
+  fi
+  local graphs="$ROOT/build/bench-graphs" data="${OPENBOX_DATA:-$ROOT/../shared/data}"
+  [ -f "$graphs/firewall.json" ] || python3 "$ROOT/obi/bench/make_graphs.py" --data "$data" --out "$graphs" >&2
+  local n=$(( N < 200 ? N : 200 ))
+  "$bench" --obi "$obi" --firewall "$graphs/firewall.json" --pcap "$data/fw-4560.trace.pcap" --swaps "$SWAPS" --n "$n"
+}
+if [ "$OBI_ONLY" = 1 ]; then obi_side; exit 0; fi
+
 SERVER="$ROOT/obc/server"
 if ! ls "$SERVER"/target/openbox-controller-*.jar >/dev/null 2>&1 || [ ! -d "$SERVER/target/test-classes" ]; then
   echo "[bench] building the controller" >&2
@@ -46,6 +70,13 @@ for _ in $(seq 1 100); do
   sleep 0.3
 done
 
+CTL_STATUS=0
 java -cp "$SERVER/target/test-classes:$SERVER/target/classes:$(cat "$CP_FILE")" \
   org.openbox.controller.bench.ControlBench --controller "http://127.0.0.1:$PORT" --pid "$CTRL" \
-  --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN"
+  --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" || CTL_STATUS=$?
+kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
+wait $CTRL 2>/dev/null || true
+
+# The OBI side runs even when the controller side failed; the exit status reports both.
+obi_side
+exit "$CTL_STATUS"

@@ -17,13 +17,26 @@ void FlowTrackerElement::push(uint16_t, Batch& batch, Context& ctx, const Output
   State& s = state_[ctx.worker];
   uint64_t created = 0, untracked = 0;
   for (uint32_t i = 0; i < batch.n; ++i) {
+    Packet& p = *batch.pkts[i];
+    p.meta.flow_id = 0;
+    p.meta.flow_packets = 0;
+    p.meta.flow_reverse = p.meta.flow_new = 0;
     FlowKey k;
     bool reversed, fresh = false;
-    if (!flow_key(*batch.pkts[i], k, reversed)) continue;
+    if (!flow_key(p, k, reversed)) continue;
     auto* e = s.table->lookup(k, ctx.now_ns, true, &fresh);
     if (!e) { ++untracked; continue; }
-    if (fresh) { e->value.id = uint64_t(ctx.worker + 1) << 48 | ++s.next_id; ++created; }
-    ++e->value.packets;
+    Flow& f = e->value;
+    if (fresh) {
+      f.id = uint64_t(ctx.worker + 1) << 48 | (++s.next_id & ((uint64_t(1) << 48) - 1));
+      f.initiator_reversed = reversed;
+      ++created;
+    }
+    if (f.packets != UINT32_MAX) ++f.packets;
+    p.meta.flow_id = f.id;
+    p.meta.flow_packets = f.packets;
+    p.meta.flow_reverse = reversed != f.initiator_reversed;
+    p.meta.flow_new = fresh;
   }
   s.packets.add(batch.n);
   s.created.add(created);

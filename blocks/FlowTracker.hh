@@ -10,9 +10,16 @@
 //                new_flows (flows started), untracked (packets of flows that found no room)
 // Write handles: reset (zero count, new_flows and untracked)
 // Example: {"type": "FlowTracker", "name": "ft", "config": {"timeout": 60}}
-// Each flow gets an id (worker in the top bits, a per-worker sequence below), the same
-// for both directions. The catalogue describes the id as packet metadata `flow_id`; the
-// engine's Packet has no metadata area yet, so the id stays in the table.
+// Packet metadata set on every IP packet (Packet::meta, engine/packet.hh), for the blocks
+// after this one:
+//   meta.flow_id       the flow's id, the same for both directions: worker + 1 in bits
+//                      48-63, a per-worker sequence below (never 0); 0 for non-IP frames
+//                      and for packets of flows that found no room (`untracked`)
+//   meta.flow_packets  packets of the flow seen so far, this one included (saturates)
+//   meta.flow_reverse  1 when the packet goes from the responder to the initiator (the
+//                      endpoint that sent the flow's first packet), else 0
+//   meta.flow_new      1 on the packet that started the flow (or restarted it after a timeout)
+// Untouched (zero) metadata on a packet that reaches later blocks means "no flow".
 #pragma once
 
 #include "common/flow_table.hh"
@@ -29,7 +36,7 @@ class FlowTrackerElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  struct Flow { uint64_t id = 0; uint64_t packets = 0; };
+  struct Flow { uint64_t id = 0; uint32_t packets = 0; bool initiator_reversed = false; };
   struct State {
     std::unique_ptr<FlowTable<Flow>> table;
     uint64_t next_id = 0;

@@ -5,6 +5,8 @@
 // the rate wait in a bounded per-worker FIFO released by the task loop, and are dropped
 // (counted in drops) when it overflows. After an idle period up to 1 ms worth of traffic
 // (at least one packet) may leave at once. See modify/shaper_core.hh.
+// Held packets are never lost: when a graph swap removes the block they are handed on
+// downstream at once (a carried-over block keeps them), and so they are when the OBI stops.
 //
 // Ports:   1 input, 1 output.
 // Config:  rate (packets/s, > 0, required); capacity (waiting packets per worker,

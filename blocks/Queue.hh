@@ -4,6 +4,8 @@
 // Capacity applies to each worker's queue (a packet stays on the worker that received
 // it; with one worker the bound is exact). Each task run releases up to 64 packets, in
 // arrival order, in batches. See modify/queue_core.hh.
+// Held packets are never lost: when a graph swap removes the block they are handed on
+// downstream at once (a carried-over block keeps them), and so they are when the OBI stops.
 //
 // Ports:   1 input, 1 output.
 // Config:  capacity (1..1048576, required).

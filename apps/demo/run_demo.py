@@ -16,12 +16,10 @@ import struct
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 
-ROOT = os.environ.get("OPENBOX_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SAMPLE = os.path.join(ROOT, "apps", "demo", "sample")
-OBI_BIN = os.path.join(ROOT, "build", "obi", "obi")
+from launch import (ROOT, SAMPLE, controller_command, controller_up, http_json, obi_command,
+                    running_obis, wait_for)
+
 APPS = {"firewall": "firewall", "ips": "ips", "webcache": "webcache", "loadbalancer": "loadbalancer"}
 
 START = time.monotonic()
@@ -29,27 +27,6 @@ START = time.monotonic()
 
 def progress(msg):
     print("[%5.1fs] %s" % (time.monotonic() - START, msg), flush=True)
-
-
-def http_json(url, data=None, timeout=5):
-    req = urllib.request.Request(url, data=None if data is None else json.dumps(data).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        return json.loads(r.read().decode() or "null")
-
-
-def wait_for(what, check, timeout):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            v = check()
-            if v:
-                return v
-        except (urllib.error.URLError, ConnectionError, OSError, ValueError, KeyError) as e:
-            last = e
-        time.sleep(0.25)
-    raise SystemExit("demo: timed out waiting for %s%s" % (what, " (%s)" % last if last else ""))
 
 
 def pcap_count(path):
@@ -70,23 +47,6 @@ def pcap_count(path):
     except FileNotFoundError:
         pass
     return n, b
-
-
-def controller_jar():
-    d = os.path.join(ROOT, "obc", "server", "target")
-    jars = [j for j in os.listdir(d) if j.startswith("openbox-controller-") and j.endswith(".jar")
-            and "original" not in j and "sources" not in j]
-    if not jars:
-        raise SystemExit("demo: controller jar not built (run ./openbox build)")
-    return os.path.join(d, sorted(jars)[0])
-
-
-def app_jar(module):
-    d = os.path.join(ROOT, "apps", module, "target")
-    jars = [j for j in os.listdir(d) if j.endswith(".jar") and "sources" not in j]
-    if not jars:
-        raise SystemExit("demo: app jar of %s not built" % module)
-    return os.path.join(d, sorted(jars)[0])
 
 
 def main():
@@ -125,35 +85,24 @@ def main():
         progress("sample traces written: 2 x %d packets" % args.packets)
 
         # 2. the controller with the chosen applications
-        props = []
-        for a in apps:
-            shutil.copy(app_jar(APPS[a]), os.path.join(out, "apps"))
-            cfg = os.path.join(SAMPLE, "%s.properties" % a)
-            if os.path.exists(cfg):
-                props.append("-Dopenbox.app.%s.config=%s" % (a, cfg))
         log = open(os.path.join(out, "controller.log"), "w")
-        procs.append(subprocess.Popen(["java", "-Xmx512m"] + props + ["-jar", controller_jar(),
-                                       "--port", str(args.port), "--apps", os.path.join(out, "apps"),
-                                       "--openbox.alert-history=100000"],
+        procs.append(subprocess.Popen(controller_command([APPS[a] for a in apps], os.path.join(out, "apps"), args.port,
+                                                         ["--openbox.alert-history=100000"]),
                                       stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         base = "http://127.0.0.1:%d" % args.port
-        wait_for("the controller", lambda: http_json(base + "/actuator/health").get("status") == "UP", 60)
+        wait_for("the controller", lambda: controller_up(base), 60, who="demo")
         progress("controller up on port %d with apps: %s" % (args.port, ", ".join(apps)))
 
         # 3. two OBIs; their "in"/"out" interfaces are pcap files
         for dpid in (1, 2):
             log = open(os.path.join(out, "obi-%d.log" % dpid), "w")
             procs.append(subprocess.Popen(
-                [OBI_BIN, "--dpid", str(dpid), "--listen", "127.0.0.1:%d" % (3640 + dpid),
-                 "--controller", base, "--workers", "1",
-                 "--device-map", "in=pcap:%s,out=pcap:%s" % (os.path.join(out, "in-%d.pcap" % dpid),
-                                                               os.path.join(out, "out-%d.pcap" % dpid))],
+                obi_command(dpid, "127.0.0.1:%d" % (3640 + dpid), base,
+                            {"in": "pcap:" + os.path.join(out, "in-%d.pcap" % dpid),
+                             "out": "pcap:" + os.path.join(out, "out-%d.pcap" % dpid)}),
                 stdout=log, stderr=subprocess.STDOUT))
-        def running():
-            up = [o for o in http_json(base + "/api/obis") if str(o.get("graphStatus")).startswith("running")]
-            return up if len(up) == 2 else None
 
-        obis = wait_for("both OBIs to receive their graph", running, 60)
+        obis = wait_for("both OBIs to receive their graph", lambda: running_obis(base, [1, 2]), 60, who="demo")
         t_graph = time.monotonic()
         progress("OBIs up: %s, merged graphs installed" % ", ".join("dpid %d" % o["dpid"] for o in obis))
 

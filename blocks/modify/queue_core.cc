@@ -51,6 +51,16 @@ void QueueCore::run_task(Context& ctx, const Outputs& out) {
   }
 }
 
+void QueueCore::release(Context& ctx, const Outputs& out) {
+  Slot& s = slots_[ctx.worker];
+  check_reset(s, ctx);
+  while (!s.ring.empty()) {
+    Batch b;
+    while (!s.ring.empty() && !b.full()) b.add(s.ring.pop());
+    out.emit(0, b, ctx);
+  }
+}
+
 uint64_t QueueCore::held_packets() const {
   uint64_t n = 0;
   slots_.for_each([&](const Slot& s) { n += s.ring.length(); });

@@ -6,7 +6,8 @@
 // the arriving packet (Queue) or its oldest packet (FrontDropQueue). Handles sum the
 // workers: length, drops, highwater_length (the largest of the workers' high-water
 // marks). The `reset` handle is carried out by each worker on its next push or task run,
-// because only the worker may return its packets to its pool.
+// because only the worker may return its packets to its pool. release() (a swap that
+// removes the block, or the runtime stopping) hands every held packet on at once.
 #pragma once
 
 #include <atomic>
@@ -25,11 +26,10 @@ class QueueCore : public Element {
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   bool has_task() const override { return true; }
   void run_task(Context& ctx, const Outputs& out) override;
+  void release(Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
-  // Packets waiting in the workers' FIFOs (what the "length" handle reports). Meant to
-  // override an Element::held_packets() hook, so the runtime can keep giving tasks a turn
-  // after its sources are exhausted until held packets have left.
-  uint64_t held_packets() const;
+  // Packets waiting in the workers' FIFOs (what the "length" handle reports).
+  uint64_t held_packets() const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:

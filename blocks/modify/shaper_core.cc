@@ -24,7 +24,7 @@ ShaperCore::ShaperCore(const ElementArgs& args, bool bytes)
   for (unsigned w = 0; w < slots_.size(); ++w) slots_[w].ring.init(capacity_);
 }
 
-void ShaperCore::release(Slot& s, Context& ctx, const Outputs& out) {
+void ShaperCore::send_conforming(Slot& s, Context& ctx, const Outputs& out) {
   while (!s.ring.empty()) {
     Batch b;
     while (!s.ring.empty() && !b.full() && bucket_.take(ctx.now_ns, units(*s.ring.front())))
@@ -38,7 +38,7 @@ void ShaperCore::release(Slot& s, Context& ctx, const Outputs& out) {
 
 void ShaperCore::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
   Slot& s = slots_[ctx.worker];
-  if (!s.ring.empty()) release(s, ctx, out);
+  if (!s.ring.empty()) send_conforming(s, ctx, out);
   uint32_t pass = 0, dropped = 0;
   for (uint32_t i = 0; i < batch.n; ++i) {
     Packet* p = batch.pkts[i];
@@ -58,7 +58,16 @@ void ShaperCore::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) 
 
 void ShaperCore::run_task(Context& ctx, const Outputs& out) {
   Slot& s = slots_[ctx.worker];
-  if (!s.ring.empty()) release(s, ctx, out);
+  if (!s.ring.empty()) send_conforming(s, ctx, out);
+}
+
+void ShaperCore::release(Context& ctx, const Outputs& out) {
+  Slot& s = slots_[ctx.worker];
+  while (!s.ring.empty()) {
+    Batch b;
+    while (!s.ring.empty() && !b.full()) b.add(s.ring.pop());
+    out.emit(0, b, ctx);
+  }
 }
 
 uint64_t ShaperCore::held_packets() const {

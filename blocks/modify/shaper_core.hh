@@ -6,7 +6,8 @@
 // worker's bounded FIFO (`capacity`, default 1000) and leaves, in order, from run_task()
 // once the bucket allows it. A packet arriving at a full FIFO is dropped and counted.
 // Time is ctx.now_ns. The cost of a packet is units(p): its length in bytes for
-// BpsShaper, 1 for PpsShaper.
+// BpsShaper, 1 for PpsShaper. release() (a swap that removes the block, or the runtime
+// stopping) hands every waiting packet on at once, without taking tokens.
 #pragma once
 
 #include <atomic>
@@ -24,11 +25,10 @@ class ShaperCore : public Element {
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   bool has_task() const override { return true; }
   void run_task(Context& ctx, const Outputs& out) override;
+  void release(Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
-  // Packets waiting in the workers' FIFOs (what the "length" handle reports). Meant to
-  // override an Element::held_packets() hook, so the runtime can keep giving tasks a turn
-  // after its sources are exhausted until held packets have left.
-  uint64_t held_packets() const;
+  // Packets waiting in the workers' FIFOs (what the "length" handle reports).
+  uint64_t held_packets() const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
@@ -37,7 +37,7 @@ class ShaperCore : public Element {
     Counter drops;
   };
   uint64_t units(const Packet& p) const { return bytes_ ? p.len : 1; }
-  void release(Slot& s, Context& ctx, const Outputs& out);
+  void send_conforming(Slot& s, Context& ctx, const Outputs& out);
 
   const bool bytes_;
   uint32_t capacity_;

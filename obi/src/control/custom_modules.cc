@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <string_view>
 
 #include "catalogue/catalogue.hh"
 #include "engine/element.hh"
@@ -94,9 +95,17 @@ void CustomModules::add(const std::string& name, const std::string& so, const js
   auto undo = [&](const std::string& why) {
     for (const auto& t : registered_elements())
       if (!before.count(t)) register_element(t, nullptr);
+    ::dlclose(m.handle);
     ::unlink(m.path.c_str());
     throw ProtocolError(ErrorSubtype::ADD_MODULE_FAILED, "custom module \"" + name + "\": " + why);
   };
+  // Checked before any of the module's code runs: its static initialisers may already have
+  // registered factories (undone above), but nothing built from mismatched headers is called.
+  auto abi = reinterpret_cast<const char* (*)()>(::dlsym(m.handle, "obi_module_abi"));
+  if (!abi) undo("no exported obi_module_abi function (declare OBI_MODULE_DECLARE_ABI() in the module)");
+  if (std::string_view(abi()) != OBI_MODULE_ABI)
+    undo(std::string("built against engine ABI ") + abi() + ", this OBI is " + OBI_MODULE_ABI +
+         "; rebuild the module with this OBI's headers and compiler");
   auto reg = reinterpret_cast<int (*)()>(::dlsym(m.handle, "obi_module_register"));
   if (!reg) undo("no exported obi_module_register function");
   int rc = 0;

@@ -3,6 +3,9 @@
 // A module is a shared object built against the OBI headers. It exports
 //   extern "C" int obi_module_register();   // registers its element factories with
 //                                           // obi::register_element; returns 0 on success
+// and states the engine ABI it was built for with OBI_MODULE_DECLARE_ABI() (engine/element.hh);
+// a module built from other engine headers or by another compiler is refused before any of
+// its code is called (ADD_MODULE_FAILED naming both fingerprints).
 // (factories registered by static initialisers with OBI_REGISTER_ELEMENT count too), and
 // the request's `translation` carries its block descriptors (one descriptor object, a list
 // of them, or {"blocks": [...]}) in the blocks/catalogue format; they are added to

@@ -14,11 +14,6 @@ using json = nlohmann::json;
 using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
-json graph_of(const openbox::SetProcessingGraphRequest& r) {
-  json enc = openbox::encode(openbox::Message(r));
-  return {{"blocks", enc["blocks"]}, {"connectors", enc["connectors"]}};
-}
-
 }  // namespace
 
 void Instance::Impl::refresh_capabilities() {
@@ -80,17 +75,17 @@ void Instance::Impl::reset_stats() {
 
 void Instance::Impl::worker_loop() {
   for (;;) {
-    openbox::Message m;
+    Work w;
     {
       std::unique_lock<std::mutex> lock(q_mu);
       q_cv.wait(lock, [&] { return q_stop || !queue.empty(); });
       if (q_stop) return;
-      m = std::move(queue.front());
+      w = std::move(queue.front());
       queue.pop_front();
     }
-    const uint64_t xid = openbox::xid_of(m);
+    const uint64_t xid = openbox::xid_of(w.msg);
     try {
-      execute(m);
+      execute(w);   // w (for a graph, two large trees) is freed after the reply is queued
     } catch (const ProtocolError& e) {
       sender.send(openbox::encode(openbox::make_error(xid, e)));
     } catch (const std::exception& e) {
@@ -99,7 +94,8 @@ void Instance::Impl::worker_loop() {
   }
 }
 
-void Instance::Impl::execute(const openbox::Message& msg) {
+void Instance::Impl::execute(const Work& w) {
+  const openbox::Message& msg = w.msg;
   const uint64_t xid = openbox::xid_of(msg);
   auto reply = [&](openbox::Message out) { sender.send(openbox::encode(out)); };
 
@@ -108,7 +104,7 @@ void Instance::Impl::execute(const openbox::Message& msg) {
       for (const auto& mod : *r->required_modules)
         if (!modules.has(mod))
           throw ProtocolError(ErrorSubtype::ILLEGAL_STATE, "required module \"" + mod + "\" is not installed");
-    rt.set_graph(graph_of(*r));
+    rt.set_graph(w.graph);
     if (r->report_back.value_or(false)) {
       json g = rt.graph();
       json out = {{"type", "SetProcessingGraphResponse"}, {"xid", xid},

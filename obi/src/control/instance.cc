@@ -11,9 +11,35 @@
 namespace obi {
 namespace {
 
+using json = nlohmann::json;
 using openbox::ErrorSubtype;
 using openbox::MessageType;
 using openbox::ProtocolError;
+
+// The graph of a decoded SetProcessingGraphRequest as the engine takes it, with exactly
+// the fields the codec keeps (block type, name, config; connector ends). The codec has
+// validated `body`, so its entries are moved out of it (no copy of the large block
+// configurations); only an entry with fields the codec ignores is rebuilt.
+json graph_of(const openbox::SetProcessingGraphRequest& r, json& body) {
+  json& blocks = body["blocks"];
+  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
+    json& b = blocks[i];
+    if (b.size() == 2u + (r.blocks[i].config ? 1u : 0u)) continue;
+    json clean = {{"type", r.blocks[i].type}, {"name", r.blocks[i].name}};
+    if (r.blocks[i].config) clean["config"] = std::move(b["config"]);
+    b = std::move(clean);
+  }
+  json& connectors = body["connectors"];
+  for (std::size_t i = 0; i < r.connectors.size(); ++i) {
+    if (connectors[i].size() == 4) continue;
+    const auto& c = r.connectors[i];
+    connectors[i] = {{"src", c.src}, {"src_port", c.src_port}, {"dst", c.dst}, {"dst_port", c.dst_port}};
+  }
+  json g = json::object();
+  g["blocks"] = std::move(blocks);
+  g["connectors"] = std::move(connectors);
+  return g;
+}
 
 bool is_down_message(MessageType t) {
   switch (t) {
@@ -86,7 +112,10 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
   MessageType ut;
   const bool known = openbox::parse_message_type(url_type, ut);
   try {
-    openbox::Message m = openbox::decode(req.body, known ? std::optional<MessageType>(ut) : std::nullopt);
+    // Parsed once: the codec validates the tree, and a graph is then moved out of it.
+    json body = json::parse(req.body, nullptr, false);
+    if (body.is_discarded()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
+    openbox::Message m = openbox::decode_json(body, known ? std::optional<MessageType>(ut) : std::nullopt);
     if (!known) throw ProtocolError(ErrorSubtype::BAD_TYPE, "unknown message type \"" + url_type + "\" in the URL");
     const MessageType t = openbox::type_of(m);
     if (!is_down_message(t))
@@ -102,9 +131,12 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
                      static_cast<unsigned long long>(e.xid), e.message.value_or("").c_str());
       return;
     }
+    Work w;
+    if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m)) w.graph = graph_of(*g, body);
+    w.msg = std::move(m);
     {
       std::lock_guard<std::mutex> lock(q_mu);
-      queue.push_back(std::move(m));
+      queue.push_back(std::move(w));
     }
     q_cv.notify_one();
   } catch (const ProtocolError& e) {
@@ -126,6 +158,7 @@ void Instance::start() {
   Impl& m = *impl_;
   if (m.running.exchange(true)) return;
   m.server.set_payload_max_length(m.opt.max_body_bytes);
+  m.server.set_tcp_nodelay(true);   // the 200 goes out at once, not after the peer's ACK
   m.server.Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {
     m.handle_post(req, res);
   });

@@ -48,10 +48,16 @@ struct Instance::Impl {
   // Sleep up to `d`; false once stop was requested.
   bool sleep_for(Clock::duration d);
 
-  // control worker queue
+  // control worker queue. A SetProcessingGraphRequest also carries its graph as the
+  // engine takes it ({"blocks", "connectors"}), cut from the parsed body, so the worker
+  // neither re-encodes the message nor copies the (large) block configurations again.
+  struct Work {
+    openbox::Message msg;
+    nlohmann::json graph;
+  };
   std::mutex q_mu;
   std::condition_variable q_cv;
-  std::deque<openbox::Message> queue;
+  std::deque<Work> queue;
   bool q_stop = false;
 
   // capabilities, recomputed by the control worker when the block set changes
@@ -75,7 +81,7 @@ struct Instance::Impl {
   void reject(const openbox::ProtocolError& e, uint64_t xid, httplib::Response& res);
   // executor.cc
   void worker_loop();
-  void execute(const openbox::Message& m);
+  void execute(const Work& w);
   // client.cc
   nlohmann::json hello();
   void client_loop();

@@ -12,6 +12,7 @@ bool post_message(const std::string& base, const nlohmann::json& message, int ti
   cli.set_connection_timeout(std::chrono::milliseconds(std::min(timeout_ms, 1000)));
   cli.set_read_timeout(std::chrono::milliseconds(timeout_ms));
   cli.set_write_timeout(std::chrono::milliseconds(timeout_ms));
+  cli.set_tcp_nodelay(true);   // headers and body are two writes: do not hold the body back
   const std::string type = message.value("type", "Unknown");
   auto res = cli.Post(("/message/" + type).c_str(), message.dump(), "application/json");
   return res && res->status >= 200 && res->status < 300;

@@ -1,6 +1,8 @@
 // Sender: the OBI's outgoing channel. Messages for the controller (responses, errors,
 // alerts, logs) are queued and POSTed to <base>/message/<Type> by one thread, in queue
 // order, so responses reach the controller in the order their requests were executed.
+// Each message goes on a new connection (so a controller restart costs nothing and holds
+// no server thread), with TCP_NODELAY so the body is not held back by Nagle's algorithm.
 #pragma once
 
 #include <condition_variable>

@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/module_abi.hh"   // generated: OBI_MODULE_ABI
 #include "engine/packet.hh"
 #include "openbox/error.hh"
 
@@ -99,10 +100,18 @@ class Element {
   virtual bool has_task() const { return false; }
   virtual void run_task(Context& ctx, const Outputs& out) { (void)ctx; (void)out; }
 
-  // Called on every worker (with its Context) once the element has left the running graph
-  // (replaced or removed by a swap), before deactivate(): return the packets this worker's
-  // slot still holds with ctx.drop(), so that a swap loses no buffer.
-  virtual void release(Context& ctx) { (void)ctx; }
+  // Elements that hold packets (queues, shapers) hand them all on here, at once and in
+  // order, ignoring rates and timers: emit them through `out` (the element's outputs in
+  // the graph it is leaving) or ctx.drop() them; afterwards this worker's slot holds none.
+  // The runtime calls it, on every worker (with that worker's Context), in topological
+  // order of the graph so upstream holders drain into downstream ones:
+  //   * at a swap, for each element the new graph does not carry over, once the worker has
+  //     left the old graph and before deactivate() (carried elements keep their packets);
+  //   * at Runtime::stop(), for every element of the running graph, so that at shutdown
+  //     packets in = packets out + packets dropped (by rules or by a full queue).
+  virtual void release(Context& ctx, const Outputs& out) { (void)ctx; (void)out; }
+  // Packets held right now, summed over workers (control thread; 0 for most elements).
+  virtual uint64_t held_packets() const { return 0; }
 
   // Called on the control thread after the graph holding this element is published /
   // before it is freed (open and close devices and files here, not in the constructor
@@ -185,5 +194,10 @@ struct ElementRegistrar {
         e->set_identity(a.name, a.type);                                                   \
         return e;                                                                          \
       })
+
+// A custom module states, once, the engine ABI it was compiled against; the loader refuses
+// a module whose fingerprint differs from the running OBI's (see obi/CMakeLists.txt).
+#define OBI_MODULE_DECLARE_ABI() \
+  extern "C" __attribute__((visibility("default"))) const char* obi_module_abi() { return OBI_MODULE_ABI; }
 
 }  // namespace obi

@@ -1,5 +1,6 @@
 #include "engine/graph.hh"
 
+#include <algorithm>
 #include <stdexcept>
 #include <set>
 
@@ -205,10 +206,12 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
         if (colour[w] == 0) { colour[w] = 1; stack.push_back({w, 0}); }
       } else {
         colour[v] = 2;
+        g->order.push_back(v);   // post-order; reversed below
         stack.pop_back();
       }
     }
   }
+  std::reverse(g->order.begin(), g->order.end());
   return g;
 }
 

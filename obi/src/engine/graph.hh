@@ -49,6 +49,7 @@ struct CompiledGraph {
   std::vector<std::vector<Link>> links;            // backing store of nodes[i].outputs
   std::vector<uint32_t> sources;                   // nodes whose element is_source()
   std::vector<uint32_t> tasks;                     // nodes whose element has_task()
+  std::vector<uint32_t> order;                     // every node, upstream before downstream
   std::unordered_map<std::string, uint32_t> by_name;
 
   Element* find(const std::string& name) const {

@@ -203,6 +203,7 @@ Packet* PacketPool::clone(const Packet& src) {
   p->input = src.input;
   p->parsed = src.parsed;
   p->hdr = src.hdr;
+  p->meta = src.meta;
   return p;
 }
 

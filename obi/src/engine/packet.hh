@@ -30,6 +30,21 @@ struct Headers {
   bool fragment = false;         // IPv4 non-first fragment or IPv6 fragment header
 };
 
+// Per-packet metadata (spec 1.3.1): a small fixed area that travels with the packet
+// through the graph, so one block can pass a value to the blocks after it. It is part of
+// the Packet descriptor (no allocation) and zeroed when the pool hands the packet out;
+// clone() copies it. Each field has one writer block, named here.
+struct Metadata {
+  uint64_t flow_id = 0;          // FlowTracker: id of the bidirectional flow (0: none / untracked)
+  uint32_t flow_packets = 0;     // FlowTracker: packets of the flow so far, this one included
+  uint8_t flow_reverse = 0;      // FlowTracker: 1 when the packet goes responder -> initiator
+  uint8_t flow_new = 0;          // FlowTracker: 1 on the packet that started the flow
+  uint16_t reserved = 0;
+
+  void clear() { *this = Metadata{}; }
+};
+static_assert(sizeof(Metadata) == 16, "keep the metadata area small");
+
 struct Packet {
   uint8_t* data = nullptr;       // first byte of the Ethernet frame
   uint32_t len = 0;              // frame length in bytes
@@ -40,6 +55,7 @@ struct Packet {
   uint16_t input = 0;            // index of the source that produced it
   bool parsed = false;
   Headers hdr;
+  Metadata meta;
 
   const Headers& headers();      // parse on first use (defined in packet.cc)
   void invalidate_headers() { parsed = false; }

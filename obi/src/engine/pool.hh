@@ -30,6 +30,7 @@ class PacketPool {
     p->timestamp_ns = 0;
     p->input = 0;
     p->parsed = false;
+    p->meta.clear();
     return p;
   }
   void free(Packet* p) { free_[top_++] = p; }

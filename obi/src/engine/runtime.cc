@@ -28,9 +28,16 @@ namespace {
 struct Live {
   std::unique_ptr<CompiledGraph> g;
   std::unique_ptr<uint8_t[]> done;      // [worker * sources + k]
-  // Elements of the previous graph that this one does not keep: every worker releases
-  // their packets when it moves to this graph (kept alive here until then).
-  std::vector<std::shared_ptr<Element>> removed;
+  // Elements of the previous graph that this one does not keep, in that graph's
+  // topological order, with their outputs there: every worker hands on their held packets
+  // through the previous graph's wiring when it moves to this graph. The previous graph
+  // stays alive until every worker has done so (retire() waits for `acked`), then the
+  // list is cleared.
+  struct Removed {
+    std::shared_ptr<Element> element;
+    const Outputs* outputs;
+  };
+  std::vector<Removed> removed;
   uint64_t generation = 0;              // 1, 2, ... in publication order
   unsigned workers = 0;
   bool all_done() const {
@@ -71,7 +78,16 @@ struct Runtime::Impl {
 
   void worker_main(Worker& w);
   void retire(Live* old, const Live* next);
+  void publish_counters(Worker& w);
+  void wait_switched(const Live* next);
+  SwapTiming last_swap;
 };
+
+void Runtime::Impl::publish_counters(Worker& w) {
+  w.out.store(w.ctx.sent, std::memory_order_relaxed);
+  w.out_bytes.store(w.ctx.sent_bytes, std::memory_order_relaxed);
+  w.drops.store(w.ctx.drops, std::memory_order_relaxed);
+}
 
 void Runtime::Impl::worker_main(Worker& w) {
   uint64_t in = 0, in_bytes = 0, busy = 0;
@@ -82,7 +98,8 @@ void Runtime::Impl::worker_main(Worker& w) {
     if (current.load() != g) continue;
     if (!g) { std::this_thread::sleep_for(std::chrono::microseconds(200)); continue; }
     if (g->generation != w.seen) {
-      for (auto& e : g->removed) e->release(w.ctx);
+      w.ctx.now_ns = monotonic_ns();
+      for (const auto& r : g->removed) r.element->release(w.ctx, *r.outputs);
       w.seen = g->generation;
       w.acked.store(g->generation);
     }
@@ -102,14 +119,19 @@ void Runtime::Impl::worker_main(Worker& w) {
       // Nothing to do: back off so idle workers leave the (shared) cores alone.
       std::this_thread::sleep_for(std::chrono::microseconds(idle > 1024 ? 1000 : 50));
     }
-    w.out.store(w.ctx.sent, std::memory_order_relaxed);
-    w.out_bytes.store(w.ctx.sent_bytes, std::memory_order_relaxed);
-    w.drops.store(w.ctx.drops, std::memory_order_relaxed);
+    publish_counters(w);
   }
   w.epoch.store(nullptr);
 }
 
 // Waits until no worker runs `old`, then deactivates and frees what `next` does not share.
+// Waits until every worker runs `next` and has released what it removed.
+void Runtime::Impl::wait_switched(const Live* next) {
+  if (!running) return;
+  for (auto& w : workers)
+    while (w->acked.load() != next->generation) std::this_thread::sleep_for(std::chrono::microseconds(20));
+}
+
 void Runtime::Impl::retire(Live* old, const Live* next) {
   if (!old) return;
   if (running) {
@@ -161,8 +183,12 @@ void Runtime::set_graph(const nlohmann::json& graph) {
   co.workers = m.nworkers;
   co.previous = old ? old->g.get() : nullptr;
   co.devices = &m.opt.devices;
+  if (m.opt.replace_source)
+    co.replace_source = [&m](const BlockSpec& b) { return m.opt.replace_source(b.type); };
   auto live = std::make_unique<Live>();
+  const uint64_t t0 = monotonic_ns();
   live->g = compile_graph(graph, co);
+  const uint64_t t1 = monotonic_ns();
   live->workers = m.nworkers;
   live->done.reset(new uint8_t[std::size_t(m.nworkers) * live->g->sources.size() + 1]());
   // Open files and devices before publishing; on failure undo and keep the old graph.
@@ -181,16 +207,38 @@ void Runtime::set_graph(const nlohmann::json& graph) {
     throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK, ex.what());
   }
   if (old) {
-    for (std::size_t i = 0; i < old->g->elements.size(); ++i) {
+    for (uint32_t i : old->g->order) {
       auto it = live->g->by_name.find(old->g->specs[i].name);
       bool kept = it != live->g->by_name.end() && live->g->elements[it->second] == old->g->elements[i];
-      if (!kept) live->removed.push_back(old->g->elements[i]);
+      if (!kept) live->removed.push_back({old->g->elements[i], &old->g->nodes[i].outputs});
     }
   }
   live->generation = ++m.generation;
+  if (!m.running) {
+    // No worker thread runs: hand the removed elements' packets on here, on each worker's
+    // behalf (its pool, its counters), while the old graph is still alive.
+    for (auto& w : m.workers) {
+      w->ctx.now_ns = monotonic_ns();
+      for (const auto& r : live->removed) r.element->release(w->ctx, *r.outputs);
+      w->seen = live->generation;
+      w->acked.store(live->generation);
+      m.publish_counters(*w);
+    }
+  }
   Live* next = live.release();
+  const uint64_t t2 = monotonic_ns();
   m.current.store(next);
+  m.wait_switched(next);
+  const uint64_t t3 = monotonic_ns();
   m.retire(old, next);
+  const uint64_t t4 = monotonic_ns();
+  m.last_swap = {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6};
+  next->removed.clear();   // every worker has released them; the old graph is gone
+}
+
+SwapTiming Runtime::last_swap() const {
+  std::lock_guard<std::mutex> lock(impl_->control);
+  return impl_->last_swap;
 }
 
 nlohmann::json Runtime::graph() const {
@@ -220,6 +268,18 @@ void Runtime::stop() {
   for (auto& w : m.workers)
     if (w->thread.joinable()) w->thread.join();
   m.running = false;
+  // Shutdown: hand on what queues and shapers still hold, upstream first, so every packet
+  // that came in has left or been counted as dropped.
+  if (Live* g = m.current.load()) {
+    for (auto& w : m.workers) {
+      w->ctx.now_ns = monotonic_ns();
+      for (uint32_t i : g->g->order) {
+        const Node& node = g->g->nodes[i];
+        node.element->release(w->ctx, node.outputs);
+      }
+      m.publish_counters(*w);
+    }
+  }
 }
 
 bool Runtime::sources_done() const {

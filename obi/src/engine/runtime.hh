@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +22,8 @@
 
 namespace obi {
 
+class Element;
+
 struct RuntimeOptions {
   unsigned workers = 0;                 // 0: one per online core
   std::vector<std::string> eal_args;    // DPDK EAL arguments; empty: DPDK not initialised
@@ -29,6 +32,9 @@ struct RuntimeOptions {
   // Device names of graphs bound to this OBI's devices: "in" -> "veth1", "dpdk:0" or
   // "pcap:FILE" (FromDevice reads / ToDevice writes that pcap file).
   std::map<std::string, std::string> devices;
+  // Benchmarks only: called for every new source block (by block type); a non-null element
+  // replaces it (e.g. a ReplaySource looping over packets preloaded in memory).
+  std::function<std::unique_ptr<Element>(const std::string& type)> replace_source;
 };
 
 struct Event {                          // one alert or log entry, as the protocol sends it
@@ -50,6 +56,15 @@ struct RuntimeStats {
   double current_load = 0;              // fraction of worker time spent on packets, [0,1]
 };
 
+// Where the time of the last successful set_graph went (milliseconds).
+struct SwapTiming {
+  double compile_ms = 0;     // validate + build the elements (compile_graph)
+  double activate_ms = 0;    // open the new elements' files and devices
+  double switch_ms = 0;      // publish until every worker runs the new graph
+  double retire_ms = 0;      // deactivate and free what the old graph does not share
+  double total_ms = 0;
+};
+
 class Runtime {
  public:
   explicit Runtime(RuntimeOptions options);
@@ -60,6 +75,7 @@ class Runtime {
   // `graph` has "blocks" and "connectors" (a graph file or a SetProcessingGraphRequest).
   void set_graph(const nlohmann::json& graph);
   nlohmann::json graph() const;         // the running graph as given ({} when none)
+  SwapTiming last_swap() const;
 
   void start();
   void stop();

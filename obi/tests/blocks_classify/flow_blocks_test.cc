@@ -161,6 +161,73 @@ TEST(FlowTracker, CountsBidirectionalFlowsAndCapacity) {
   EXPECT_EQ(config_error("FlowTracker", {{"capacity", "big"}}), openbox::ErrorSubtype::BAD_BLOCK);
 }
 
+TEST(FlowTracker, TagsPacketsWithFlowMetadata) {
+  ElementHarness h("FlowTracker", {{"timeout", 10}, {"capacity", 1024}});
+  h.set_now(1'000'000'000ull);
+  std::vector<Bytes> frames = {
+      tcp4("1.1.1.1", "2.2.2.2", 1000, 80),   // flow A starts (initiator 1.1.1.1)
+      tcp4("2.2.2.2", "1.1.1.1", 80, 1000),   // A, reply
+      udp4("9.9.9.9", "1.1.1.1", 53, 5353),   // flow B starts
+      tcp4("1.1.1.1", "2.2.2.2", 1000, 80),   // A again
+      arp_request(),                          // no flow
+  };
+  Result r = h.push(frames);
+  ASSERT_EQ(r.meta[0].size(), frames.size());
+  const auto& m = r.meta[0];
+  uint64_t a = m[0].meta.flow_id, b = m[2].meta.flow_id;
+  EXPECT_NE(a, 0u);
+  EXPECT_NE(b, 0u);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(m[1].meta.flow_id, a);
+  EXPECT_EQ(m[3].meta.flow_id, a);
+  EXPECT_EQ(a >> 48, 1u);                       // worker 0 + 1 in the top bits
+  EXPECT_EQ(std::vector<uint32_t>({m[0].meta.flow_packets, m[1].meta.flow_packets, m[2].meta.flow_packets,
+                                   m[3].meta.flow_packets}),
+            std::vector<uint32_t>({1, 2, 1, 3}));
+  EXPECT_EQ(std::vector<int>({m[0].meta.flow_new, m[1].meta.flow_new, m[2].meta.flow_new, m[3].meta.flow_new}),
+            std::vector<int>({1, 0, 1, 0}));
+  EXPECT_EQ(std::vector<int>({m[0].meta.flow_reverse, m[1].meta.flow_reverse, m[2].meta.flow_reverse,
+                              m[3].meta.flow_reverse}),
+            std::vector<int>({0, 1, 0, 0}));
+  EXPECT_EQ(m[4].meta.flow_id, 0u);             // ARP: no flow
+  EXPECT_EQ(m[4].meta.flow_packets, 0u);
+  // A flow whose first packet came from the "higher" endpoint: reverse is relative to it.
+  Result r2 = h.push({tcp4("2.2.2.2", "1.1.1.1", 4000, 22), tcp4("1.1.1.1", "2.2.2.2", 22, 4000)});
+  EXPECT_EQ(r2.meta[0][0].meta.flow_reverse, 0);
+  EXPECT_EQ(r2.meta[0][1].meta.flow_reverse, 1);
+  // A tag set by an earlier block on a non-IP frame is cleared, not passed on.
+  Batch bt;
+  Packet* p = make_packet(h.pool(), arp_request());
+  p->meta.flow_id = 77;
+  bt.add(p);
+  Result r3 = h.push_batch(bt);
+  EXPECT_EQ(r3.meta[0][0].meta.flow_id, 0u);
+  // After the timeout the same 5-tuple is a new flow with a new id.
+  h.set_now(20'000'000'000ull);
+  Result r4 = h.push({frames[0]});
+  EXPECT_NE(r4.meta[0][0].meta.flow_id, a);
+  EXPECT_EQ(r4.meta[0][0].meta.flow_new, 1);
+  EXPECT_EQ(r4.meta[0][0].meta.flow_packets, 1u);
+}
+
+TEST(Packet, PoolClearsMetadataAndCloneCopiesIt) {
+  PacketPool pool(2);
+  Packet* p = pool.alloc();
+  p->meta.flow_id = 5;
+  p->meta.flow_new = 1;
+  Packet* c = pool.clone(*p);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->meta.flow_id, 5u);
+  EXPECT_EQ(c->meta.flow_new, 1);
+  pool.free(c);
+  pool.free(p);
+  Packet* q = pool.alloc();
+  Packet* q2 = pool.alloc();
+  EXPECT_EQ(q->meta.flow_id, 0u);
+  EXPECT_EQ(q2->meta.flow_id, 0u);
+  EXPECT_EQ(q2->meta.flow_new, 0);
+}
+
 // ---------------------------------------------------------------- rate classifiers
 
 namespace {

@@ -18,11 +18,11 @@
 
 #include "control/instance.hh"
 #include "engine/runtime.hh"
-#include "test_controller.hh"
+#include "control/controller_endpoint.hh"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using obi::testing::TestController;
+using TestController = obi::control::ControllerEndpoint;
 using namespace std::chrono_literals;
 
 namespace {
@@ -306,6 +306,22 @@ TEST_F(ControlTest, control_ControllerRestartLeadsToNewHello) {
   ASSERT_TRUE(hello) << "no Hello after the controller came back";
   EXPECT_EQ((*hello)["dpid"], 42);
   EXPECT_TRUE(ctl_->wait_type("KeepAlive", 5s));
+  // Responses reach the new controller too (the sender's kept connection went with the old).
+  EXPECT_EQ(request({{"type", "GlobalStatsRequest"}})["type"], "GlobalStatsResponse");
+}
+
+TEST_F(ControlTest, control_GraphIsAppliedAsSentWithoutUnknownFields) {
+  json g = sample_graph(false);
+  const json sent_blocks = g["blocks"], sent_connectors = g["connectors"];
+  g["blocks"][1]["comment"] = "fields the protocol does not define are not part of the graph";
+  g["connectors"][0]["note"] = 1;
+  g["type"] = "SetProcessingGraphRequest";
+  g["report_back"] = true;
+  json r = request(g);
+  ASSERT_EQ(r["type"], "SetProcessingGraphResponse") << r.dump();
+  EXPECT_EQ(r["blocks"], sent_blocks);
+  EXPECT_EQ(r["connectors"], sent_connectors);
+  EXPECT_EQ(request({{"type", "ReadRequest"}, {"block_id", "hc"}, {"read_handle", "no_match"}})["result"], 0);
 }
 
 TEST_F(ControlTest, control_CustomModuleAddUseRemove) {
@@ -356,6 +372,26 @@ TEST_F(ControlTest, control_CustomModuleAddUseRemove) {
   junk["module_content"] = openbox::base64_encode("this is not a shared object");
   EXPECT_EQ(request(junk)["error_subtype"], "BAD_FILE");
 #endif
+}
+
+TEST_F(ControlTest, control_CustomModuleBuiltForAnotherEngineIsRefused) {
+  const std::string so = slurp(OBI_STALE_MODULE);
+  ASSERT_GT(so.size(), 1000u);
+  const json descriptor = json::parse(R"({"name": "StaleCounter", "class": "static", "spec": "extension",
+      "description": "Never loaded.", "config": [], "read_handles": [], "write_handles": [],
+      "inputs": 1, "outputs": 1})");
+  json add = {{"type", "AddCustomModuleRequest"}, {"module_name", "stale"},
+              {"module_content", openbox::base64_encode(so)}, {"content_type", "application/octet-stream"},
+              {"content_transfer_encoding", "base64"}, {"translation", json::array({descriptor})}};
+  json r = request(add);
+  ASSERT_EQ(r["type"], "Error") << r.dump();
+  EXPECT_EQ(r["error_subtype"], "ADD_MODULE_FAILED");
+  EXPECT_NE(r["message"].get<std::string>().find("engine ABI 0000000000000000"), std::string::npos) << r.dump();
+  json caps = request({{"type", "ListCapabilitiesRequest"}});
+  EXPECT_FALSE(caps["capabilities"]["processing_blocks"].contains("StaleCounter"));
+  // Nothing of the refused module stays installed: the name is free again.
+  EXPECT_EQ(request({{"type", "RemoveCustomModuleRequest"}, {"module_name", "stale"}})["error_subtype"],
+            "ILLEGAL_ARGUMENT");
 }
 
 TEST_F(ControlTest, control_LogMessagesGoToTheLogServerWhenSet) {

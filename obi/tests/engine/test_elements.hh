@@ -101,7 +101,7 @@ class TestHold final : public Element {
     }
     b.n = 0;
   }
-  void release(Context& ctx) override {
+  void release(Context& ctx, const Outputs&) override {
     for (Packet* p : held_[ctx.worker]) ctx.drop(p);
     held_[ctx.worker].clear();
   }

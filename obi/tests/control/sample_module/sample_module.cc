@@ -36,6 +36,8 @@ std::unique_ptr<obi::Element> make(const obi::ElementArgs& a) {
 
 }  // namespace
 
+OBI_MODULE_DECLARE_ABI()
+
 extern "C" int obi_module_register() {
   obi::register_element("SampleCounter", &make);
   return 0;

@@ -37,6 +37,8 @@ class DescriptorFilesTest {
             "RandomEarlyDetectionQueue", "BpsShaper", "PpsShaper", "BpsRateClassifier", "PpsRateClassifier",
             "Store", "Restore", "BeginTransaction", "CommitTransaction", "RollbackTransaction", "HtmlNormalizer",
             "JsNormalizer", "GzipCompressor");
+    /** Blocks of this project that the spec does not define (spec "extension"). */
+    static final List<String> EXTENSIONS = List.of("HttpCacheResponder");
 
     static final ObjectMapper MAPPER = new ObjectMapper();
     static Path dir;
@@ -109,6 +111,19 @@ class DescriptorFilesTest {
             if (d.required()) {
                 assertTrue(REQUIRED.contains(d.name()), d.name() + " is flagged required but spec 3.6.1 omits it");
             }
+        }
+    }
+
+    @Test
+    void everyOtherBlockIsAnExtensionOfThisProject() {
+        for (BlockDescriptor d : Catalogue.load(dir).all()) {
+            boolean spec = REQUIRED.contains(d.name()) || OPTIONAL.contains(d.name());
+            assertTrue(spec || EXTENSIONS.contains(d.name()), d.name() + " is in no spec list and not a known extension");
+            assertEquals(!spec, d.spec().equals("extension"), d.name() + ": spec \"" + d.spec() + "\"");
+        }
+        for (String n : EXTENSIONS) {
+            BlockDescriptor d = Catalogue.load(dir).find(n).orElseThrow(() -> new AssertionError("missing extension " + n));
+            assertFalse(d.required(), n + " is an extension, not a required block");
         }
     }
 

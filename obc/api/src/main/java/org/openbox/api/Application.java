@@ -32,6 +32,17 @@ public abstract class Application {
     /** Where each processing graph runs. Called once when the application is loaded. */
     public abstract List<Statement> statements();
 
+    /**
+     * Custom modules (shared object + block descriptors) the application's graphs need.
+     * The controller installs each on the OBIs where the application runs before its graph
+     * is deployed there; when an OBI refuses a module, the application gets an Error event
+     * and its graph is not deployed on that OBI (other applications are not affected).
+     * Called once when the application is loaded; none by default.
+     */
+    public List<CustomModule> customModules() {
+        return List.of();
+    }
+
     /** Called once the application's graphs have been accepted by the controller. */
     public void start(AppContext ctx) {
     }

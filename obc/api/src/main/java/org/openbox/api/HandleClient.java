@@ -8,7 +8,14 @@ import java.util.concurrent.CompletableFuture;
  * names are the application's own; the controller maps them onto the merged graph. Handle
  * names are those of the block's catalogue descriptor ({@code count}, {@code count_2}, ...).
  * The futures complete exceptionally with a {@link org.openbox.protocol.ProtocolException}
- * when the OBI answers with an Error message.
+ * when the OBI answers with an Error message, or when the controller refuses the request
+ * itself: a handle the block type does not have or a rule index out of range
+ * (ILLEGAL_ARGUMENT), and a write to a block the merge shares with another application's
+ * block (NOT_PERMITTED: the write would change the other application's behaviour).
+ *
+ * <p>Per-rule handles are the application's own rules: {@code count} of a HeaderClassifier
+ * is one value per rule of that block, {@code count_3} (or RegexClassifier's indexed
+ * {@code count_3}) the value of its rule 3, whatever the merged graph made of them.
  */
 public interface HandleClient {
 

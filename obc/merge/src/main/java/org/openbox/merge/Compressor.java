@@ -33,6 +33,12 @@ final class Compressor {
     private final MergeReport.Log log;
     /** Downstream classifiers a combination was refused with (reported once). */
     private final Set<Node> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Subtrees already compressed (by identity) and what they became. The chain shares one
+     * copy of the next application's tree among all the exits leading into it, so each
+     * shared subtree is compressed once; compressing depends only on the subtree.
+     */
+    private final IdentityHashMap<Node, Node> done = new IdentityHashMap<>();
     /** Set by {@link #prune}: the classifier was replaced by its subtree or by a drop. */
     private boolean folded;
 
@@ -44,10 +50,21 @@ final class Compressor {
     /** Compresses the subtree and returns its new root (may differ: folds). */
     Node compress(Node n) {
         if (n == null) return null;
+        Node known = done.get(n);
+        if (known != null) return known;
+        Node r = compressOnce(n);
+        done.put(n, r);
+        done.put(r, r);
+        return r;
+    }
+
+    private Node compressOnce(Node n) {
         if (n.isClassifierWithRules() && !n.readsWholeFrame()) {
             Node first = prune(n);                  // fold before combining: no useless fallback rules
             if (first != n) return compress(first);
             boolean combined = false;
+            // per downstream classifier (all copies of one original block): combine all or none
+            java.util.Map<List<Origin>, Boolean> groups = new java.util.HashMap<>();
             // rules before i were looked at and cannot combine; a combination at i puts new
             // rules at i.., which are looked at next (their subtrees may hold more classifiers)
             int i = 0;
@@ -55,6 +72,16 @@ final class Compressor {
                 List<Node> path = new ArrayList<>();
                 Node c2 = downstreamClassifier(n.out[i], path);
                 if (c2 == null || refused.contains(c2)) {
+                    i++;
+                    continue;
+                }
+                Boolean fits = groups.get(c2.origins);
+                if (fits == null) {
+                    fits = groupFits(n, i, c2);
+                    groups.put(c2.origins, fits);
+                }
+                if (!fits) {
+                    refused.add(c2);
                     i++;
                     continue;
                 }
@@ -93,6 +120,30 @@ final class Compressor {
             n = n.out.length > 0 ? n.out[0] : null;
         }
         return n != null && n.kind == Kind.CLASSIFIER ? n : null;
+    }
+
+    /**
+     * Whether c1 may combine with every copy of c2 (same original block) that its outputs
+     * from {@code from} on lead to, within the rule bound. Combining only the first few
+     * copies would build the largest classifier the bound allows and still leave the rest
+     * in sequence: slower than either extreme, so a classifier reached from many outputs
+     * (a firewall's allow rules all leading into an IPS) is combined everywhere or nowhere.
+     */
+    private boolean groupFits(Node c1, int from, Node c2) {
+        if (c2.rules == null) return true;   // refused per output, with its reason
+        long projected = c1.rules.size();
+        int copies = 0;
+        for (int k = from; k < c1.out.length; k++) {
+            Node d = downstreamClassifier(c1.out[k], new ArrayList<>());
+            if (d != null && d.rules != null && d.origins.equals(c2.origins)) {
+                copies++;
+                projected += d.rules.size();
+            }
+        }
+        if (copies < 2 || projected <= options.maxRules()) return true;
+        log.notCombined.add(c1.label() + " -> " + c2.label() + " on " + copies + " outputs: rule bound: about " + projected
+                + " rules would exceed --max-rules " + options.maxRules() + ", all kept in sequence");
+        return false;
     }
 
     private String refusal(Node c1, int i, List<Node> path, Node c2) {

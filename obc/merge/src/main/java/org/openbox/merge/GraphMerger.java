@@ -70,6 +70,12 @@ public final class GraphMerger {
         for (Node r : roots) {
             for (int i = 0; i < r.out.length; i++) r.out[i] = compressor.compress(r.out[i]);
         }
+        if (options.split()) {
+            Splitter splitter = new Splitter(log.notes);
+            for (Node r : roots) {
+                for (int i = 0; i < r.out.length; i++) r.out[i] = splitter.split(r.out[i]);
+            }
+        }
         Emitter.Output out = new Emitter().emit(roots, log.folded);
         MergeReport report = new MergeReport(blocksBefore, connectorsBefore, rulesBefore,
                 out.graph().blocks().size(), out.graph().connectors().size(), out.rules(),
@@ -84,15 +90,21 @@ public final class GraphMerger {
         for (int k = 1; k < forests.size(); k++) {
             List<Node> next = forests.get(k);
             Set<Node> consumed = new HashSet<>();
-            for (Node r : roots) link(r, next, consumed);
+            Set<Node> visited = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (Node r : roots) link(r, next, consumed, visited);
             if (next.size() == 1) consumed.add(next.get(0));
             for (Node n : next) if (!consumed.contains(n)) roots.add(n);
         }
         return roots;
     }
 
-    /** Replaces the output terminals under n by the next application's tree. */
-    private static void link(Node n, List<Node> next, Set<Node> consumed) {
+    /**
+     * Replaces the output terminals under n by the next application's tree. All exits into
+     * one input share its subtree (a DAG from here on; the compressor and the emitter work
+     * by identity, so a shared subtree is compressed and written once).
+     */
+    private static void link(Node n, List<Node> next, Set<Node> consumed, Set<Node> visited) {
+        if (!visited.add(n)) return;
         for (int i = 0; i < n.out.length; i++) {
             Node c = n.out[i];
             if (c == null) continue;
@@ -100,11 +112,11 @@ public final class GraphMerger {
                 Node entry = entryFor(c, next);
                 if (entry != null) {
                     consumed.add(entry);
-                    n.out[i] = entry.out.length == 0 || entry.out[0] == null ? null : entry.out[0].deepCopy();
+                    n.out[i] = entry.out.length == 0 ? null : entry.out[0];
                     n.inPort[i] = entry.out.length == 0 ? 0 : entry.inPort[0];
                 }
             } else {
-                link(c, next, consumed);
+                link(c, next, consumed, visited);
             }
         }
     }

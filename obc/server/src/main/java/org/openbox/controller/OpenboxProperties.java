@@ -20,6 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param obiPort OBI REST port used when Hello carries no source_port
  * @param alertHistory number of recent alerts kept for GET /api/alerts
  * @param maxRules cross-product bound passed to the graph merger
+ * @param mergeFold let the merger fold a classifier whose only rule matches every packet
+ *        into its subtree (one lookup less per packet, but that rule's per-rule counts are
+ *        then lost to the application); off by default so per-rule handles stay exact
  * @param autostart start every valid application at load
  */
 @ConfigurationProperties(prefix = "openbox")
@@ -33,6 +36,7 @@ public record OpenboxProperties(
         @DefaultValue("3636") int obiPort,
         @DefaultValue("1000") int alertHistory,
         @DefaultValue("10000") int maxRules,
+        @DefaultValue("false") boolean mergeFold,
         @DefaultValue("true") boolean autostart) {
 
     public OpenboxProperties {

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.openbox.api.blocks.HttpCacheResponder;
 
 /**
  * One cached object: what a GET for {@code path} on {@code host} is answered with.
@@ -16,7 +17,7 @@ import java.util.Objects;
 public record CacheEntry(String host, String path, String contentType, byte[] body) {
 
     /** Largest whole response (status line, headers, body) one entry may produce. */
-    public static final int MAX_RESPONSE = 65535;
+    public static final int MAX_RESPONSE = HttpCacheResponder.MAX_RESPONSE;
 
     private static final Map<String, String> TYPES = Map.ofEntries(
             Map.entry("html", "text/html"), Map.entry("htm", "text/html"), Map.entry("txt", "text/plain"),
@@ -41,10 +42,14 @@ public record CacheEntry(String host, String path, String contentType, byte[] bo
         return body.clone();
     }
 
-    /** The status line and headers the responder sends before the body (see HttpCacheResponder.json). */
+    /** The status line and headers the responder sends before the body. */
     public String responseHead() {
-        return "HTTP/1.1 200 OK\r\nContent-Type: " + contentType + "\r\nContent-Length: " + body.length
-                + "\r\nConnection: close\r\nX-Cache: HIT\r\n\r\n";
+        return HttpCacheResponder.responseHead(contentType, body.length);
+    }
+
+    /** Adds this object to a responder. */
+    public HttpCacheResponder addTo(HttpCacheResponder responder) {
+        return responder.entry(host, path, contentType, body);
     }
 
     /** Bytes of the whole response. */

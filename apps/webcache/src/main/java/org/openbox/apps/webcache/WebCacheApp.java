@@ -10,7 +10,7 @@ import org.openbox.api.Statement;
 /**
  * The web cache application ("webcache"): HTTP GET requests for configured objects on the
  * configured sites are answered by the network itself and never reach the server; all other
- * traffic passes untouched. The answering is done by the {@link HttpCacheResponder} block; the
+ * traffic passes untouched. The answering is done by the catalogue block HttpCacheResponder; the
  * graph is described in {@link WebCacheGraph}, the configuration in {@link WebCacheConfig}.
  */
 public class WebCacheApp extends Application {

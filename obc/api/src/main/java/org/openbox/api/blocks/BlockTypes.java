@@ -16,7 +16,8 @@ public final class BlockTypes {
             EncapsulateMetadata.class, DecapsulateMetadata.class, WriteMetadata.class, Restore.class,
             BeginTransaction.class, CommitTransaction.class, RollbackTransaction.class,
             Alert.class, Log.class, SessionStore.class, Store.class,
-            Queue.class, FrontDropQueue.class, RandomEarlyDetectionQueue.class, BpsShaper.class, PpsShaper.class);
+            Queue.class, FrontDropQueue.class, RandomEarlyDetectionQueue.class, BpsShaper.class, PpsShaper.class,
+            HttpCacheResponder.class);
 
     private BlockTypes() {
     }

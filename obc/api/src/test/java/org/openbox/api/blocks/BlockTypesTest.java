@@ -99,6 +99,7 @@ class BlockTypesTest {
                     : t == SessionMatch.class ? SessionMatch.value("k", "1")
                     : t == String[].class ? new String[] {"255.0.0.0"}
                     : t == double[].class ? new double[] {1.0}
+                    : t == byte[].class ? new byte[] {1}
                     : t == PayloadPattern[].class ? new PayloadPattern[] {PayloadPattern.regex("x")}
                     : unsupported(t);
         }

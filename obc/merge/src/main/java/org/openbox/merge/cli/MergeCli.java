@@ -15,6 +15,7 @@ import java.util.Set;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.merge.AppGraph;
 import org.openbox.merge.Composition;
+import org.openbox.merge.Concatenator;
 import org.openbox.merge.GraphMerger;
 import org.openbox.merge.MergeException;
 import org.openbox.merge.MergeOptions;
@@ -24,8 +25,9 @@ import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Graph;
 
 /**
- * Offline graph merge: {@code ./openbox merge [--chain | --distinct] G1.json G2.json ...
- * [-o OUT.json] [--dot] [--max-rules N]}.
+ * Offline graph merge: {@code ./openbox merge [--chain | --distinct | --concat] G1.json G2.json ...
+ * [-o OUT.json] [--dot] [--max-rules N]}. With --concat the graphs are only joined at their
+ * terminals ({@link Concatenator}): the naive chain the merge is compared with.
  *
  * <p>Each graph file is one application (named after the file, without .json), in chain
  * order. The merged graph file goes to stdout or to -o; the report (sizes before and
@@ -35,12 +37,15 @@ import org.openbox.protocol.graph.Graph;
  */
 public final class MergeCli {
     static final String USAGE = """
-            usage: ./openbox merge [--chain | --distinct] G1.json G2.json ... [-o OUT.json] [--dot] [--max-rules N] [--no-fold]
+            usage: ./openbox merge [--chain | --distinct | --concat] G1.json G2.json ... [-o OUT.json] [--dot] [--max-rules N] [--no-fold] [--no-split]
 
               Merges the processing graphs of several applications into one equivalent graph.
               --chain          G1 then G2 then ... (default): output terminals lead into the next graph
               --distinct       each packet goes through exactly one graph (shared inputs are split
                                by one front classifier, in file order)
+              --concat         chain without merging: each output terminal is replaced by a link to
+                               what the next graph's input terminal fed (same joins as --chain, no
+                               classifier combining; the naive baseline for tests and benchmarks)
               -o OUT.json      write the merged graph there (default: stdout)
               --dot            print Graphviz dot of the merged graph on stdout (instead of the JSON
                                when there is no -o); with a single graph, render it without merging
@@ -48,6 +53,9 @@ public final class MergeCli {
                                classifiers stay in sequence
               --no-fold        keep classifiers whose only rule matches everything (exact per-rule
                                counts on every path)
+              --no-split       keep a combined classifier that mixes header-only and payload rules
+                               as one HeaderPayloadClassifier (default: a HeaderClassifier first,
+                               and only packets that need a payload look-up go on to one)
               --help           this text
             The report (blocks, connectors, rules before/after; what was combined) goes to stderr.
             Exit status: 0 ok, 1 invalid graph, 2 bad arguments.
@@ -63,9 +71,11 @@ public final class MergeCli {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Composition composition = Composition.CHAIN;
         boolean compositionSet = false;
+        boolean concat = false;
         String output = null;
         boolean dot = false;
         boolean fold = true;
+        boolean split = true;
         int maxRules = MergeOptions.DEFAULT_MAX_RULES;
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -78,6 +88,7 @@ public final class MergeCli {
                 case "--chain", "--distinct" -> {
                     Composition c = a.equals("--chain") ? Composition.CHAIN : Composition.DISTINCT;
                     if (compositionSet && c != composition) return usage(err, "--chain and --distinct exclude each other");
+                    if (concat && c == Composition.DISTINCT) return usage(err, "--concat and --distinct exclude each other");
                     composition = c;
                     compositionSet = true;
                 }
@@ -85,8 +96,13 @@ public final class MergeCli {
                     if (++i >= args.length) return usage(err, a + " needs a file name");
                     output = args[i];
                 }
+                case "--concat" -> {
+                    if (composition == Composition.DISTINCT) return usage(err, "--concat and --distinct exclude each other");
+                    concat = true;
+                }
                 case "--dot" -> dot = true;
                 case "--no-fold" -> fold = false;
+                case "--no-split" -> split = false;
                 case "--max-rules" -> {
                     if (++i >= args.length) return usage(err, "--max-rules needs a number");
                     try {
@@ -134,7 +150,8 @@ public final class MergeCli {
                 out.print(DotWriter.write(g, info::kind));
                 return 0;
             }
-            MergeResult r = new GraphMerger(info).merge(apps, composition, new MergeOptions(maxRules, fold));
+            MergeResult r = concat ? new Concatenator(info).concat(apps)
+                    : new GraphMerger(info).merge(apps, composition, new MergeOptions(maxRules, fold, split));
             String json = mapper.writeValueAsString(r.merged().toJson()) + "\n";
             if (output != null) {
                 Files.writeString(Path.of(output), json, StandardCharsets.UTF_8);
@@ -142,7 +159,7 @@ public final class MergeCli {
                 out.print(json);
             }
             if (dot) out.print(DotWriter.write(r.merged(), info::kind));
-            err.print((composition == Composition.CHAIN ? "chain" : "distinct") + " merge of "
+            err.print((concat ? "concatenation (no merge)" : composition == Composition.CHAIN ? "chain merge" : "distinct merge") + " of "
                     + apps.stream().map(AppGraph::app).toList() + "\n" + r.report().summary());
             return 0;
         } catch (MergeException e) {

@@ -95,6 +95,22 @@ class MergeCliTest {
     }
 
     @Test
+    void concatJoinsWithoutMerging() throws IOException {
+        Path out = tmp.resolve("naive.json");
+        Run r = run("--concat", fw(), ips(), "-o", out.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.err().startsWith("concatenation (no merge) of [firewall, ips]"), r.err());
+        assertTrue(r.err().contains("combined 0 classifier pair(s)"), r.err());
+        String g = Files.readString(out);
+        // both classifiers stay, the firewall's outputs lead into the IPS's first block
+        assertTrue(g.contains("\"firewall.rules\"") && g.contains("\"ips.web\""), g);
+        assertTrue(g.matches("(?s).*\"src\" : \"firewall.rules\",\\s*\"src_port\" : 1,\\s*\"dst\" : \"ips.web\".*"), g);
+        assertEquals(1, g.split("\"FromDevice\"", -1).length - 1, g);
+        assertEquals(2, run("--concat", "--distinct", fw(), ips()).rc());
+        assertTrue(run("--help").out().contains("--concat"));
+    }
+
+    @Test
     void maxRulesIsHonoured() {
         Run r = run("--max-rules", "2", fw(), ips());
         assertEquals(0, r.rc(), r.err());

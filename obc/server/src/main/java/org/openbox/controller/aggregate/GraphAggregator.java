@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.openbox.api.Topology;
 import org.openbox.controller.apps.AppCatalog;
@@ -34,6 +35,7 @@ public class GraphAggregator {
     private final GraphComposer composer;
     private final ConcurrentHashMap<Long, DeployedGraph> deployed = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, String> failures = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Set<String>> excluded = new ConcurrentHashMap<>();
     // OBIs with the same applications get the same merge: computed once (bounded, newest kept)
     private final Map<List<AppPart>, Composed> memo = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -74,11 +76,32 @@ public class GraphAggregator {
         return changed ? Optional.of(next) : Optional.empty();
     }
 
-    /** Applications whose graph applies to the OBI, highest priority first. */
+    /**
+     * Leaves these applications out of the OBI's graph (their custom modules could not be
+     * installed there); an empty set includes every applicable application again.
+     */
+    public void exclude(long dpid, Set<String> apps) {
+        if (apps.isEmpty()) {
+            excluded.remove(dpid);
+        } else {
+            excluded.put(dpid, Set.copyOf(apps));
+        }
+    }
+
+    /** Applications currently left out of the OBI's graph. */
+    public Set<String> excluded(long dpid) {
+        return excluded.getOrDefault(dpid, Set.of());
+    }
+
+    /** Applications whose graph applies to the OBI, highest priority first (excluded ones left out). */
     public List<AppPart> partsFor(long dpid) {
         Topology topo = topology.topology();
+        Set<String> out = excluded(dpid);
         List<AppPart> parts = new ArrayList<>();
         for (AppEntry e : catalog.runningByPriority()) {
+            if (out.contains(e.name())) {
+                continue;
+            }
             Optional<PlacedGraph> g = e.graphFor(dpid, topo);
             g.ifPresent(p -> parts.add(new AppPart(e.name(), e.priority(), p.graph())));
         }

@@ -3,6 +3,8 @@ package org.openbox.controller.aggregate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.openbox.catalogue.Catalogue;
 import org.openbox.merge.AppGraph;
 import org.openbox.merge.Composition;
 import org.openbox.merge.GraphMerger;
@@ -15,21 +17,24 @@ import org.openbox.protocol.graph.Block;
 /**
  * Composes application graphs as a service chain with the graph merger (classifiers
  * combined, statics moved, identical subtrees shared), keeping the merger's provenance.
+ * The merger is made per composition over the current catalogue, which includes the block
+ * types of the applications' custom modules.
  */
 public final class MergingComposer implements GraphComposer {
 
-    private final GraphMerger merger;
-    private final int maxRules;
+    private final Supplier<Catalogue> catalogue;
+    private final MergeOptions options;
 
-    public MergingComposer(GraphMerger merger, int maxRules) {
-        this.merger = merger;
-        this.maxRules = maxRules;
+    public MergingComposer(Supplier<Catalogue> catalogue, MergeOptions options) {
+        this.catalogue = catalogue;
+        this.options = options;
+        new GraphMerger(catalogue.get());   // fails here, at start-up, when the merger cannot be used
     }
 
     @Override
     public Composed compose(List<AppPart> parts) {
         List<AppGraph> graphs = parts.stream().map(p -> new AppGraph(p.app(), p.priority(), p.graph())).toList();
-        MergeResult r = merger.merge(graphs, Composition.CHAIN, new MergeOptions(maxRules));
+        MergeResult r = new GraphMerger(catalogue.get()).merge(graphs, Composition.CHAIN, options);
         List<String> blocks = r.merged().blocks().stream().map(Block::name).toList();
         return new Composed(r.merged(), new ProvenanceOrigins(r.provenance(), blocks), String.valueOf(r.report()));
     }

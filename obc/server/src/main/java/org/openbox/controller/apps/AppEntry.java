@@ -3,6 +3,7 @@ package org.openbox.controller.apps;
 import java.util.List;
 import java.util.Optional;
 import org.openbox.api.Application;
+import org.openbox.api.CustomModule;
 import org.openbox.api.Topology;
 
 /**
@@ -16,6 +17,7 @@ public final class AppEntry {
     private final String source;
     private final int priority;
     private volatile List<PlacedGraph> graphs;
+    private volatile List<CustomModule> modules = List.of();
     private volatile AppState state;
     private volatile String error;
 
@@ -35,6 +37,8 @@ public final class AppEntry {
     public String source() { return source; }
     public int priority() { return priority; }
     public List<PlacedGraph> graphs() { return graphs; }
+    /** Custom modules the application declared (validated at load). */
+    public List<CustomModule> modules() { return modules; }
     public AppState state() { return state; }
     public String error() { return error; }
     public boolean running() { return state == AppState.RUNNING; }
@@ -45,6 +49,8 @@ public final class AppEntry {
     }
 
     void graphs(List<PlacedGraph> g) { this.graphs = List.copyOf(g); }
+
+    void modules(List<CustomModule> m) { this.modules = List.copyOf(m); }
 
     /**
      * The graph this application runs on the OBI: among its statements whose location

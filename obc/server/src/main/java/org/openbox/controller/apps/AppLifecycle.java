@@ -3,6 +3,7 @@ package org.openbox.controller.apps;
 import java.util.ArrayList;
 import java.util.List;
 import org.openbox.api.Application;
+import org.openbox.api.CustomModule;
 import org.openbox.api.Statement;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.handles.HandleRouter;
@@ -39,9 +40,12 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
     private final HandleRouter handles;
     private final ApplicationEventPublisher events;
     private final OpenboxProperties props;
+    private final ModuleRegistry modules;
 
     public AppLifecycle(AppCatalog catalog, AppLoader loader, GraphValidator validator, TopologyHolder topology,
-                        HandleRouter handles, ApplicationEventPublisher events, OpenboxProperties props) {
+                        HandleRouter handles, ApplicationEventPublisher events, OpenboxProperties props,
+                        ModuleRegistry modules) {
+        this.modules = modules;
         this.catalog = catalog;
         this.loader = loader;
         this.validator = validator;
@@ -91,7 +95,9 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         }
         AppEntry entry;
         try {
-            entry = new AppEntry(name, app, source, priority, placedGraphs(app), AppState.STOPPED, null);
+            List<CustomModule> declared = customModules(name, app);
+            entry = new AppEntry(name, app, source, priority, placedGraphs(app, declared), AppState.STOPPED, null);
+            entry.modules(declared);
         } catch (RuntimeException e) {
             entry = refused(name, app, source, priority, e.getMessage());
         }
@@ -114,8 +120,34 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         return new AppEntry(name, app, source, priority, List.of(), AppState.REFUSED, why);
     }
 
+    /** Reads and checks the application's custom modules against the other applications' ones. */
+    private List<CustomModule> customModules(String name, Application app) {
+        List<CustomModule> declared;
+        try {
+            declared = app.customModules();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("customModules() failed: " + e.getMessage(), e);
+        }
+        if (declared == null) {
+            return List.of();
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (CustomModule m : declared) {
+            if (m == null || !names.add(m.name())) {
+                throw new IllegalArgumentException(m == null ? "customModules() lists null"
+                        : "custom module '" + m.name() + "' is declared twice");
+            }
+        }
+        List<String> problems = modules.conflicts(name, declared);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        return List.copyOf(declared);
+    }
+
     /** Reads and validates the statements; throws with a message naming the statement. */
-    private List<PlacedGraph> placedGraphs(Application app) {
+    private List<PlacedGraph> placedGraphs(Application app, List<CustomModule> declared) {
+        org.openbox.catalogue.Catalogue types = modules.catalogueWith(declared);
         List<Statement> statements = app.statements();
         if (statements == null || statements.isEmpty()) {
             throw new IllegalArgumentException("application has no statements");
@@ -128,7 +160,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
                     throw new IllegalArgumentException("location and graph are required");
                 }
                 Graph g = s.graph().toGraph();
-                validator.validate(g);
+                validator.validate(g, types);
                 out.add(new PlacedGraph(s.location(), g));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("invalid graph in statement " + i + ": " + e.getMessage(), e);
@@ -149,7 +181,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             return new Result(false, e.state(), "refused at load: " + e.error());
         }
         try {
-            e.graphs(placedGraphs(e.app()));
+            e.graphs(placedGraphs(e.app(), e.modules()));
             e.app().start(new ControllerAppContext(handles.clientFor(name), topology.topology()));
         } catch (RuntimeException ex) {
             e.state(AppState.FAILED, "start failed: " + ex.getMessage());

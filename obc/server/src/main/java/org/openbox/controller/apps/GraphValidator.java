@@ -31,6 +31,11 @@ public class GraphValidator {
     }
 
     public void validate(Graph graph) {
+        validate(graph, catalogue);
+    }
+
+    /** As {@link #validate(Graph)}, against {@code catalogue} (e.g. one extended by custom modules). */
+    public void validate(Graph graph, Catalogue catalogue) {
         if (graph.blocks().isEmpty()) {
             throw new ProtocolException(ErrorSubtype.BAD_GRAPH, "graph has no blocks");
         }
@@ -49,12 +54,12 @@ public class GraphValidator {
                 throw new ProtocolException(ErrorSubtype.BAD_CONNECTOR, describe(c) + ": unknown block '"
                         + (src == null ? c.src() : c.dst()) + "'");
             }
-            int outs = descriptor(src).outputCount(src.config());
+            int outs = descriptor(catalogue, src).outputCount(src.config());
             if (c.srcPort() < 0 || c.srcPort() >= outs) {
                 throw new ProtocolException(ErrorSubtype.BAD_CONNECTOR, describe(c) + ": block '" + src.name()
                         + "' (" + src.type() + ") has " + outs + " output(s)");
             }
-            int ins = descriptor(dst).inputCount(dst.config());
+            int ins = descriptor(catalogue, dst).inputCount(dst.config());
             if (c.dstPort() < 0 || c.dstPort() >= ins) {
                 throw new ProtocolException(ErrorSubtype.BAD_CONNECTOR, describe(c) + ": block '" + dst.name()
                         + "' (" + dst.type() + ") has " + ins + " input(s)");
@@ -64,7 +69,7 @@ public class GraphValidator {
         checkAcyclic(byName, successors);
     }
 
-    private BlockDescriptor descriptor(Block b) {
+    private static BlockDescriptor descriptor(Catalogue catalogue, Block b) {
         return catalogue.find(b.type()).orElseThrow(() ->
                 new ProtocolException(ErrorSubtype.UNSUPPORTED_BLOCK, "block '" + b.name() + "': unknown type " + b.type()));
     }

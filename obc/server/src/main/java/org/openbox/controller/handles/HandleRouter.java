@@ -1,22 +1,26 @@
 package org.openbox.controller.handles;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.openbox.api.HandleClient;
-import org.openbox.controller.aggregate.BlockOrigins;
+import org.openbox.api.Topology;
+import org.openbox.controller.aggregate.BlockRef;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
-import org.openbox.controller.apps.PlacedGraph;
+import org.openbox.controller.apps.ModuleRegistry;
+import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.obi.ObiManager;
 import org.openbox.controller.obi.ObiSession;
+import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.message.ReadRequest;
 import org.openbox.protocol.message.ReadResponse;
@@ -25,24 +29,50 @@ import org.springframework.stereotype.Service;
 
 /**
  * Routes an application's handle reads and writes to the merged blocks that implement its
- * block, on every OBI that is UP, and combines the answers so the application sees only
- * its own block: numbers summed, arrays element-wise, and per-rule arrays of classifiers
- * mapped back to the application's own rule indexes (rule r = sum of the merged rules the
- * provenance derives from r). An application can only name its own blocks.
+ * block, on every OBI that is UP, so the application sees only its own block.
+ *
+ * <p><b>Reads</b>: every merged block implementing the block is asked; per-rule handles
+ * ({@code count}, {@code count_3}, ...) are mapped through the merge provenance by
+ * {@link HandlePlanner} (the application's rule r = sum of the merged rules derived from
+ * it), and the answers of all merged copies on all OBIs are combined by
+ * {@link ResultCombiner} (numbers summed, arrays element-wise).
+ *
+ * <p><b>Isolation</b>: a read of a handle that is not per rule (a Discard's {@code count},
+ * a classifier's {@code no_match}) on a merged block that also implements another block
+ * would include that block's packets, so it is refused like a write (below); per-rule
+ * handles are always mapped to the reader's own rules.
+ *
+ * <p><b>Writes and isolation</b>: a write must not change what another application's blocks
+ * do. It is applied only when every merged block that would receive it implements the
+ * writer's block alone (its provenance is exactly that block). When one of them also
+ * implements another application's block (a combined classifier, a shared block), the whole
+ * write is refused before anything is sent, with {@code NOT_PERMITTED} naming the other
+ * owners, the merged block and the OBI; the same holds for a merged block that combines
+ * several blocks of the writer itself, since the write would reach its other block too.
+ * All-or-nothing keeps the application's block consistent across OBIs.
+ *
+ * <p>Failures (futures completed exceptionally): a block the application does not have on
+ * any OBI that is up: {@link IllegalArgumentException}; a handle the block type does not
+ * have, a rule index out of range, a per-rule write the merged block cannot express, a
+ * refused write: {@link ProtocolException} with the subtype; an OBI Error: its
+ * {@code ObiErrorException} (also a ProtocolException).
  */
 @Service
 public class HandleRouter {
 
-    private static final List<String> RULE_FIELDS = List.of("match", "pattern", "patterns", "payload_match", "rules");
-
     private final ObiManager obis;
     private final GraphAggregator aggregator;
     private final AppCatalog catalog;
+    private final TopologyHolder topology;
+    private final ModuleRegistry modules;
 
-    public HandleRouter(ObiManager obis, GraphAggregator aggregator, AppCatalog catalog) {
+    public HandleRouter(ObiManager obis, GraphAggregator aggregator, AppCatalog catalog, TopologyHolder topology,
+                        ModuleRegistry modules) {
         this.obis = obis;
         this.aggregator = aggregator;
         this.catalog = catalog;
+        this.topology = topology;
+        this.modules = modules;
     }
 
     /** The handle client given to one application. */
@@ -60,20 +90,46 @@ public class HandleRouter {
         };
     }
 
-    /** One merged block that implements the application's block on one OBI. */
-    private record Target(ObiSession obi, String mergedBlock, BlockOrigins origins) {}
+    /** One merged block implementing the application's block on one OBI, with the application's block there. */
+    private record Target(ObiSession obi, DeployedGraph graph, Block merged, Block appBlock) {}
 
     public CompletableFuture<JsonNode> read(String app, String block, String handle) {
         List<Target> targets = targets(app, block);
         if (targets.isEmpty()) {
             return CompletableFuture.failedFuture(notDeployed(app, block));
         }
-        int rules = ruleCount(app, block);
+        HandlePlanner planner = new HandlePlanner(modules.catalogue());
+        List<Target> read = new ArrayList<>();
+        List<HandlePlanner.ReadPlan> plans = new ArrayList<>();
+        List<Target> unmapped = new ArrayList<>();
+        try {
+            for (Target t : targets) {
+                HandleName h = HandleName.read(planner.descriptor(t.appBlock()), block, handle);
+                planner.checkIndex(t.appBlock(), h);
+                Optional<HandlePlanner.ReadPlan> plan = planner.read(app, t.appBlock(), h, t.merged(), t.graph().origins());
+                if (plan.isPresent()) {
+                    read.add(t);
+                    plans.add(plan.get());
+                    if (!h.perRule()) {
+                        unmapped.add(t);
+                    }
+                }
+            }
+            // a per-rule value is mapped to the reader's own rules; any other value of a
+            // shared merged block would include what another block counted
+            checkIsolation(app, block, handle, unmapped, "read of");
+        } catch (ProtocolException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         List<CompletableFuture<JsonNode>> answers = new ArrayList<>();
-        for (Target t : targets) {
-            answers.add(t.obi().client()
-                    .request(xid -> new ReadRequest(xid, t.mergedBlock(), handle), Set.of(app), false)
-                    .thenApply(m -> mapRules(((ReadResponse) m).result(), rules, app, block, t)));
+        for (int i = 0; i < read.size(); i++) {
+            HandlePlanner.ReadPlan p = plans.get(i);
+            answers.add(readAll(app, read.get(i), p.handles()).thenApply(p.combine()));
+        }
+        if (answers.isEmpty()) {
+            return CompletableFuture.failedFuture(new ProtocolException(ErrorSubtype.UNSUPPORTED_OTHER,
+                    "no merged block implementing block '" + block + "' of application '" + app
+                            + "' on an OBI that is up answers '" + handle + "' (its rules may have been folded away)"));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
                 .thenApply(x -> ResultCombiner.combine(answers.stream().map(CompletableFuture::join).toList()));
@@ -84,68 +140,99 @@ public class HandleRouter {
         if (targets.isEmpty()) {
             return CompletableFuture.failedFuture(notDeployed(app, block));
         }
+        HandlePlanner planner = new HandlePlanner(modules.catalogue());
+        List<Target> written = new ArrayList<>();
+        List<List<String>> handles = new ArrayList<>();
+        try {
+            for (Target t : targets) {
+                HandleName h = HandleName.write(planner.descriptor(t.appBlock()), block, handle);
+                planner.checkIndex(t.appBlock(), h);
+                List<String> hs = planner.write(app, t.appBlock(), h, t.merged(), t.graph().origins());
+                if (!hs.isEmpty()) {
+                    written.add(t);
+                    handles.add(hs);
+                }
+            }
+            if (written.isEmpty()) {
+                throw new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT, "no merged block implementing block '"
+                        + block + "' of application '" + app + "' on an OBI that is up takes '" + handle + "'");
+            }
+            checkIsolation(app, block, handle, written, "write of");
+        } catch (ProtocolException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         List<CompletableFuture<?>> answers = new ArrayList<>();
-        for (Target t : targets) {
-            answers.add(t.obi().client()
-                    .request(xid -> new WriteRequest(xid, t.mergedBlock(), handle, value), Set.of(app), false));
+        for (int i = 0; i < written.size(); i++) {
+            Target t = written.get(i);
+            for (String h : handles.get(i)) {
+                answers.add(t.obi().client().request(xid -> new WriteRequest(xid, t.merged().name(), h, value),
+                        Set.of(app), false));
+            }
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new));
     }
 
+    /** Refuses the request when a merged block it reaches also implements another block. */
+    private static void checkIsolation(String app, String block, String handle, List<Target> written, String what) {
+        BlockRef own = new BlockRef(app, block);
+        List<String> conflicts = new ArrayList<>();
+        Set<String> otherApps = new LinkedHashSet<>();
+        for (Target t : written) {
+            List<BlockRef> others = t.graph().origins().originsOf(t.merged().name()).stream()
+                    .filter(o -> !o.equals(own)).toList();
+            if (!others.isEmpty()) {
+                others.stream().map(BlockRef::app).filter(a -> !a.equals(app)).forEach(otherApps::add);
+                conflicts.add("OBI " + t.obi().dpid() + " merged block '" + t.merged().name() + "' also implements "
+                        + others.stream().map(o -> o.app() + "." + o.block()).toList());
+            }
+        }
+        if (!conflicts.isEmpty()) {
+            String who = otherApps.isEmpty() ? "other blocks of the same application" : "application(s) " + otherApps;
+            String why = what.startsWith("write") ? "whose behaviour it would change"
+                    : "whose packets its value would include";
+            throw new ProtocolException(ErrorSubtype.NOT_PERMITTED, what + " '" + handle + "' of block '" + block
+                    + "' of application '" + app + "' refused: the block is merged with blocks of " + who
+                    + ", " + why + " (" + String.join("; ", conflicts) + ")");
+        }
+    }
+
+    private static CompletableFuture<List<JsonNode>> readAll(String app, Target t, List<String> handles) {
+        List<CompletableFuture<JsonNode>> reads = new ArrayList<>();
+        for (String h : handles) {
+            reads.add(t.obi().client()
+                    .request(xid -> new ReadRequest(xid, t.merged().name(), h), Set.of(app), false)
+                    .thenApply(m -> ((ReadResponse) m).result()));
+        }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                .thenApply(x -> reads.stream().map(CompletableFuture::join).toList());
+    }
+
     private List<Target> targets(String app, String block) {
-        List<Target> out = new ArrayList<>();
-        for (ObiSession s : obis.upSessions()) {
-            DeployedGraph g = aggregator.current(s.dpid());
-            for (String merged : g.origins().mergedBlocksOf(app, block)) {
-                out.add(new Target(s, merged, g.origins()));
-            }
-        }
-        return out;
-    }
-
-    /** Per-rule arrays: the application's rule r gets the sum of its merged rules. */
-    private static JsonNode mapRules(JsonNode result, int rules, String app, String block, Target t) {
-        if (rules <= 0 || result == null) {
-            return result;
-        }
-        if (!result.isArray()) {
-            // a merged block that implements only part of a classifier (e.g. the Discard of its
-            // "no match" path) has no per-rule answer to contribute
-            return null;
-        }
-        ArrayNode out = JsonNodeFactory.instance.arrayNode();
-        for (int r = 0; r < rules; r++) {
-            List<JsonNode> parts = new ArrayList<>();
-            for (int merged : t.origins().mergedRulesOf(app, block, r, t.mergedBlock())) {
-                if (merged >= 0 && merged < result.size()) {
-                    parts.add(result.get(merged));
-                }
-            }
-            out.add(parts.isEmpty() ? JsonNodeFactory.instance.numberNode(0) : ResultCombiner.combine(parts));
-        }
-        return out;
-    }
-
-    /** Number of rules of the application's classifier block, or 0 when it has none. */
-    private int ruleCount(String app, String block) {
         Optional<AppEntry> entry = catalog.get(app);
         if (entry.isEmpty()) {
-            return 0;
+            return List.of();
         }
-        for (PlacedGraph g : entry.get().graphs()) {
-            for (Block b : g.graph().blocks()) {
-                if (b.name().equals(block) && b.config() != null) {
-                    for (String f : RULE_FIELDS) {
-                        JsonNode rules = b.config().get(f);
-                        if (rules != null && rules.isArray()) {
-                            return rules.size();
-                        }
-                    }
-                    return 0;
-                }
+        Topology topo = topology.topology();
+        List<Target> out = new ArrayList<>();
+        List<ObiSession> up = new ArrayList<>(obis.upSessions());
+        up.sort(Comparator.comparingLong(ObiSession::dpid));
+        for (ObiSession s : up) {
+            DeployedGraph g = aggregator.current(s.dpid());
+            List<String> merged = g.origins().mergedBlocksOf(app, block);
+            if (merged.isEmpty()) {
+                continue;
+            }
+            Optional<Block> appBlock = entry.get().graphFor(s.dpid(), topo)
+                    .flatMap(p -> p.graph().blocks().stream().filter(b -> b.name().equals(block)).findFirst());
+            if (appBlock.isEmpty()) {
+                continue;
+            }
+            for (String name : merged) {
+                g.graph().blocks().stream().filter(b -> b.name().equals(name)).findFirst()
+                        .ifPresent(m -> out.add(new Target(s, g, m, appBlock.get())));
             }
         }
-        return 0;
+        return out;
     }
 
     private static IllegalArgumentException notDeployed(String app, String block) {

@@ -53,13 +53,13 @@ public class ManagementController {
 
     @GetMapping("/obis")
     public List<ObiView> obis() {
-        return obis.sessions().stream().map(s -> ObiView.of(s, aggregator.current(s.dpid()))).toList();
+        return obis.sessions().stream().map(s -> ObiView.of(s, aggregator.current(s.dpid()), aggregator.excluded(s.dpid()))).toList();
     }
 
     @GetMapping("/obis/{dpid}")
     public ObiDetail obi(@PathVariable("dpid") long dpid) {
         ObiSession s = session(dpid);
-        return new ObiDetail(ObiView.of(s, aggregator.current(dpid)), s.capabilities());
+        return new ObiDetail(ObiView.of(s, aggregator.current(dpid), aggregator.excluded(dpid)), s.capabilities());
     }
 
     @GetMapping("/obis/{dpid}/graph")

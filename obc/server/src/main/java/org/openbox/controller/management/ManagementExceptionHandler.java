@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import org.openbox.controller.obi.ObiErrorException;
 import org.openbox.controller.obi.ObiUnreachableException;
+import org.openbox.protocol.ProtocolException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -13,18 +14,26 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Maps failures of OBI queries to JSON answers: an OBI Error is 502 with the spec
  * type/subtype, an unreachable OBI 502, no answer in time 504, a block the application
- * does not have (on any OBI that is up) 404.
+ * does not have (on any OBI that is up) 404, a request the controller refuses itself
+ * (unknown handle, out-of-range rule index: 400; NOT_PERMITTED: 403) with type/subtype.
  */
 @RestControllerAdvice(assignableTypes = ManagementController.class)
 public class ManagementExceptionHandler {
 
     @ExceptionHandler({ObiErrorException.class, ObiUnreachableException.class, TimeoutException.class,
-            CompletionException.class, IllegalArgumentException.class})
+            CompletionException.class, IllegalArgumentException.class, ProtocolException.class})
     public ResponseEntity<Map<String, Object>> obiFailure(Exception e) {
         Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         if (t instanceof ObiErrorException err) {
             return ResponseEntity.status(HttpStatus.BAD_GATEWAY).body(Map.of("error", String.valueOf(err.getMessage()),
                     "error_type", err.errorType().name(), "error_subtype", err.errorSubtype().name()));
+        }
+        if (t instanceof ProtocolException refused) {
+            // refused by the controller itself (e.g. a handle the block does not have)
+            HttpStatus status = refused.type() == org.openbox.protocol.ErrorType.FORBIDDEN
+                    ? HttpStatus.FORBIDDEN : HttpStatus.BAD_REQUEST;
+            return ResponseEntity.status(status).body(Map.of("error", String.valueOf(refused.getMessage()),
+                    "error_type", refused.type().name(), "error_subtype", refused.subtype().name()));
         }
         if (t instanceof IllegalArgumentException) {
             return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", String.valueOf(t.getMessage())));

@@ -4,7 +4,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.Gauge;
 import java.net.URI;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -16,11 +23,19 @@ import java.util.concurrent.TimeUnit;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
+import org.openbox.api.CustomModule;
+import org.openbox.controller.apps.AppState;
 import org.openbox.controller.apps.AppsChanged;
+import org.openbox.controller.apps.ModuleRegistry;
 import org.openbox.controller.events.AppEvents;
 import org.openbox.controller.metrics.ControllerMetrics;
 import org.openbox.controller.southbound.Rejection;
 import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ErrorType;
+import org.openbox.protocol.message.AddCustomModuleRequest;
+import org.openbox.protocol.message.ErrorMessage;
+import org.openbox.protocol.message.Message;
+import org.openbox.protocol.message.RemoveCustomModuleRequest;
 import org.openbox.protocol.MessageCodec;
 import org.openbox.protocol.message.BarrierRequest;
 import org.openbox.protocol.message.Hello;
@@ -50,6 +65,11 @@ import org.springframework.stereotype.Service;
  *     BAD_REQUEST / ILLEGAL_STATE so the OBI starts over with Hello.</li>
  * <li>Application changes: every OBI's graph is recomputed; changed graphs are pushed to
  *     the OBIs that are UP (the others get theirs when they return).</li>
+ * <li>Custom modules: before a graph is pushed, the custom modules of its applications
+ *     are installed (AddCustomModuleRequest, waiting for the answer); an application whose
+ *     module is refused gets an Error event and is left out of that OBI's graph only.
+ *     Modules are sent again after a Hello (the OBI may have restarted) and removed
+ *     (RemoveCustomModuleRequest) once no application on the OBI needs them.</li>
  * </ul>
  */
 @Service
@@ -65,6 +85,8 @@ public class ObiManager implements DisposableBean {
     private final OpenboxProperties props;
     private final GraphAggregator aggregator;
     private final AppEvents events;
+    private final ModuleRegistry modules;
+    private static final String MODULE_CONTENT_TYPE = "application/x-sharedlib";
     // connection set-up and graph recomputation run here, so Hello is answered at once
     private final java.util.concurrent.ExecutorService setup = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "obi-setup");
@@ -78,7 +100,8 @@ public class ObiManager implements DisposableBean {
     });
 
     public ObiManager(ObiHttp http, MessageCodec codec, PendingRequests pending, ControllerMetrics metrics,
-                      OpenboxProperties props, GraphAggregator aggregator, AppEvents events) {
+                      OpenboxProperties props, GraphAggregator aggregator, AppEvents events, ModuleRegistry modules) {
+        this.modules = modules;
         this.http = http;
         this.codec = codec;
         this.pending = pending;
@@ -129,7 +152,7 @@ public class ObiManager implements DisposableBean {
         if (created[0] || cameBack) {
             events.instanceUp(hello.dpid());
         }
-        setup.execute(() -> pushState(s));
+        setup.execute(() -> pushState(s, true));
     }
 
     /** KeepAlive: refused for an unknown dpid (the OBI has to say Hello first). */
@@ -153,55 +176,176 @@ public class ObiManager implements DisposableBean {
         if (s.state() == ObiState.DOWN && s.transition(ObiState.UP, now)) {
             log.info("OBI {} is back up", dpid);
             events.instanceUp(dpid);
-            setup.execute(() -> pushState(s));
+            setup.execute(() -> pushState(s, false));
         }
     }
 
     @EventListener
     public void onAppsChanged(AppsChanged change) {
-        setup.execute(this::refreshAll);
+        setup.execute(() -> {
+            // a (re)started application gets another chance for its modules everywhere
+            if (change.state() == AppState.RUNNING) {
+                modules.modulesOf(List.of(change.app())).keySet()
+                        .forEach(m -> sessions.values().forEach(s -> s.retryModule(m)));
+            }
+            refreshAll();
+        });
     }
 
-    /** Recomputes every OBI's graph and pushes those that changed to OBIs that are UP. */
+    /** Recomputes every OBI's graph and deploys those that changed to OBIs that are UP. */
     public void refreshAll() {
         for (ObiSession s : sessions.values()) {
-            Optional<DeployedGraph> changed = aggregator.refresh(s.dpid());
-            if (changed.isPresent() && s.state() == ObiState.UP) {
-                pushGraph(s, changed.get());
+            if (s.state() == ObiState.UP) {
+                deploy(s, false);
+            } else {
+                aggregator.refresh(s.dpid());   // kept current for when it returns
             }
         }
     }
 
-    /** Full state for a (re)connected OBI: parameters, graph, barrier. Runs on the set-up thread. */
-    private void pushState(ObiSession s) {
+    /** Full state for a (re)connected OBI: parameters, modules, graph, barrier. Runs on the set-up thread. */
+    private void pushState(ObiSession s, boolean restarted) {
         try {
-            pushStateNow(s);
+            if (restarted) {
+                s.restarted();
+                s.pushedGraph(null);
+            }
+            s.retryModules();
+            ObjectNode params = codec.mapper().createObjectNode();
+            params.put("keepalive_interval", props.keepaliveIntervalSeconds());
+            s.client().request(xid -> new SetParametersRequest(xid, params), Set.of(), true)
+                    .whenComplete((m, e) -> {
+                        if (e != null) {
+                            failed(s, "SetParametersRequest", e);
+                        }
+                    });
+            deploy(s, true);
         } catch (RuntimeException e) {
             failed(s, "connection set-up", e);
         }
     }
 
-    private void pushStateNow(ObiSession s) {
-        ObjectNode params = codec.mapper().createObjectNode();
-        params.put("keepalive_interval", props.keepaliveIntervalSeconds());
-        s.client().request(xid -> new SetParametersRequest(xid, params), Set.of(), true)
-                .whenComplete((m, e) -> {
-                    if (e != null) {
-                        failed(s, "SetParametersRequest", e);
-                    }
-                });
-        aggregator.refresh(s.dpid());
-        DeployedGraph g = aggregator.current(s.dpid());
-        if (!g.isEmpty()) {
-            pushGraph(s, g);
+    /**
+     * Brings the OBI to its current graph. Custom modules the graph's applications need are
+     * installed first, each waiting for its AddCustomModuleResponse; an application whose
+     * module the OBI refuses gets an Error event and is left out of this OBI's graph (the
+     * graph is recomputed without it, the other applications are deployed). The graph is
+     * pushed when it differs from the last one sent (always when {@code force}, unless it is
+     * empty), followed by a BarrierRequest; then modules no application there needs any
+     * more are removed. Runs on the set-up thread only.
+     */
+    private void deploy(ObiSession s, boolean force) {
+        Set<String> excluded = new HashSet<>();
+        for (String a : aggregator.excluded(s.dpid())) {
+            // still excluded only while one of its modules stays refused
+            if (modules.modulesOf(List.of(a)).keySet().stream().anyMatch(m -> s.moduleFailure(m) != null)) {
+                excluded.add(a);
+            }
+        }
+        while (true) {
+            aggregator.exclude(s.dpid(), excluded);
+            aggregator.refresh(s.dpid());
+            DeployedGraph g = aggregator.current(s.dpid());
+            Map<String, CustomModule> needed = modules.modulesOf(g.apps());
+            Set<String> refused = new HashSet<>();
+            for (CustomModule m : needed.values()) {
+                if (!s.installed(m.name()) && !install(s, m, modules.appsNeeding(m.name(), g.apps()))) {
+                    refused.addAll(modules.appsNeeding(m.name(), g.apps()));
+                }
+            }
+            if (!refused.isEmpty() && excluded.addAll(refused)) {
+                continue;   // recompute without the applications whose modules are missing
+            }
+            CompletableFuture<?> pushed = CompletableFuture.completedFuture(null);
+            boolean changed = !Objects.equals(g.graph(), s.pushedGraph()) && !(g.isEmpty() && s.pushedGraph() == null);
+            if ((force && !g.isEmpty()) || changed) {
+                pushed = pushGraph(s, g);
+            }
+            removeUnneeded(s, needed.keySet(), pushed);
+            return;
         }
     }
 
-    private void pushGraph(ObiSession s, DeployedGraph g) {
+    /** Sends AddCustomModuleRequest and waits for the answer; false (and Error events) when it failed. */
+    private boolean install(ObiSession s, CustomModule m, List<String> apps) {
+        String known = s.moduleFailure(m.name());
+        if (known != null) {
+            return false;   // refused before; retried when the OBI or the application starts over
+        }
+        String content = Base64.getEncoder().encodeToString(m.content());
+        try {
+            s.client().request(xid -> new AddCustomModuleRequest(xid, m.name(), content, MODULE_CONTENT_TYPE,
+                    "base64", m.translation()), Set.of(), true).get(waitMillis(), TimeUnit.MILLISECONDS);
+            s.moduleInstalled(m.name());
+            log.info("OBI {}: custom module '{}' installed for {}", s.dpid(), m.name(), apps);
+            return true;
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof ObiErrorException err && err.errorSubtype() == ErrorSubtype.ILLEGAL_STATE
+                    && String.valueOf(err.getMessage()).contains("already")) {
+                s.moduleInstalled(m.name());   // still there from before (the OBI did not restart)
+                return true;
+            }
+            ErrorType type = cause instanceof ObiErrorException err ? err.errorType() : ErrorType.INTERNAL_ERROR;
+            ErrorSubtype subtype = cause instanceof ObiErrorException err ? err.errorSubtype() : ErrorSubtype.ADD_MODULE_FAILED;
+            String why = cause instanceof TimeoutException ? "no answer within " + waitMillis() + " ms" : cause.getMessage();
+            String text = "custom module '" + m.name() + "' could not be installed on OBI " + s.dpid() + " (" + why
+                    + "); the graph of " + apps + " is not deployed there";
+            s.moduleFailed(m.name(), text);
+            s.lastError(text);
+            log.warn(text);
+            events.onObiError(s.dpid(), new ErrorMessage(0, type, subtype, text, null), Set.copyOf(apps));
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Removes modules installed on the OBI that none of its applications needs, once the new graph is in. */
+    private void removeUnneeded(ObiSession s, Set<String> needed, CompletableFuture<?> pushed) {
+        List<String> unneeded = s.installedModules().stream().filter(m -> !needed.contains(m)).sorted().toList();
+        if (unneeded.isEmpty()) {
+            return;
+        }
+        try {
+            pushed.get(waitMillis(), TimeUnit.MILLISECONDS);   // the graph that used them must be gone first
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("OBI {}: custom modules {} kept: the graph push did not complete", s.dpid(), unneeded);
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        for (String m : unneeded) {
+            try {
+                s.client().request(xid -> new RemoveCustomModuleRequest(xid, m), Set.of(), true)
+                        .get(waitMillis(), TimeUnit.MILLISECONDS);
+                s.moduleRemoved(m);
+                log.info("OBI {}: custom module '{}' removed (no application there needs it)", s.dpid(), m);
+            } catch (ExecutionException | TimeoutException e) {
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                if (cause instanceof ObiErrorException) {
+                    s.moduleRemoved(m);   // the OBI does not have it (any more)
+                }
+                failed(s, "RemoveCustomModuleRequest " + m, cause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private long waitMillis() {
+        return props.requestTimeout().toMillis() + 500;
+    }
+
+    private CompletableFuture<Message> pushGraph(ObiSession s, DeployedGraph g) {
+        s.pushedGraph(g.graph());
         s.graphStatus("pushing (" + g.graph().blocks().size() + " blocks)");
-        s.client().request(xid -> new SetProcessingGraphRequest(xid, List.of(), g.graph().blocks(),
-                        g.graph().connectors(), null), Set.copyOf(g.apps()), true)
-                .whenComplete((m, e) -> {
+        CompletableFuture<Message> answer = s.client().request(xid -> new SetProcessingGraphRequest(xid, List.of(),
+                        g.graph().blocks(), g.graph().connectors(), null), Set.copyOf(g.apps()), true);
+        answer.whenComplete((m, e) -> {
                     if (e == null) {
                         s.graphStatus("running (" + g.graph().blocks().size() + " blocks)");
                     } else {
@@ -214,6 +358,7 @@ public class ObiManager implements DisposableBean {
                 failed(s, "BarrierRequest", e);
             }
         });
+        return answer;
     }
 
     private void failed(ObiSession s, String what, Throwable e) {

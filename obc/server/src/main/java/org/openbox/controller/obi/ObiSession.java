@@ -2,6 +2,10 @@ package org.openbox.controller.obi;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.openbox.protocol.graph.Graph;
 
 /**
  * What the controller knows about one OBI: its endpoint client, Hello details, liveness
@@ -23,6 +27,11 @@ public final class ObiSession {
     private volatile int downCount;
     private volatile String graphStatus = "none";
     private volatile String lastError;
+    // custom modules: what the controller installed there, and what the OBI refused (name -> reason)
+    private final Set<String> installedModules = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> failedModules = new ConcurrentHashMap<>();
+    // the graph last sent (set-up thread only); null when none since the OBI said Hello
+    private Graph pushedGraph;
 
     ObiSession(long dpid, ObiClient client, Instant now, long nowNanos) {
         this.dpid = dpid;
@@ -70,6 +79,28 @@ public final class ObiSession {
         }
         return true;
     }
+
+    /** Custom modules installed on the OBI by the controller. */
+    public Set<String> installedModules() { return Set.copyOf(installedModules); }
+    /** Custom modules the OBI refused, with the reason. */
+    public Map<String, String> failedModules() { return Map.copyOf(failedModules); }
+
+    boolean installed(String module) { return installedModules.contains(module); }
+    void moduleInstalled(String module) { installedModules.add(module); failedModules.remove(module); }
+    void moduleRemoved(String module) { installedModules.remove(module); }
+    String moduleFailure(String module) { return failedModules.get(module); }
+    void moduleFailed(String module, String reason) { failedModules.put(module, reason); }
+    void retryModule(String module) { failedModules.remove(module); }
+    void retryModules() { failedModules.clear(); }
+
+    /** A Hello: the OBI may have restarted, with no module and no graph. */
+    void restarted() {
+        installedModules.clear();
+        failedModules.clear();
+    }
+
+    Graph pushedGraph() { return pushedGraph; }
+    void pushedGraph(Graph g) { this.pushedGraph = g; }
 
     void graphStatus(String status) { this.graphStatus = status; }
     void lastError(String error) { this.lastError = error; }

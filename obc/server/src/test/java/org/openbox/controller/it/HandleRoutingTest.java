@@ -14,6 +14,8 @@ import org.openbox.controller.testobi.TestObi;
 import java.math.BigInteger;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
+import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.message.ReadRequest;
 import org.openbox.protocol.message.SetProcessingGraphRequest;
@@ -106,6 +108,9 @@ class HandleRoutingTest extends ControllerTestBase {
                     }
                 }
                 assertThat(got.get(rule).bigIntegerValue()).as(app.name() + " rule " + rule).isEqualTo(expected);
+                // the indexed spelling count_<rule> is the same rule's value
+                JsonNode one = app.context.handles().read("cls", "count_" + rule).get(5, TimeUnit.SECONDS);
+                assertThat(one.bigIntegerValue()).as(app.name() + " count_" + rule).isEqualTo(expected);
                 assertThat(expected).as(app.name() + " rule " + rule + " is implemented").isPositive();
             }
             // the application's rules split the merged rules between them: no merged rule counted twice
@@ -125,5 +130,43 @@ class HandleRoutingTest extends ControllerTestBase {
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has no block 'ips_alert'");
+    }
+
+    /**
+     * On OBI 71 fw's and lb's classifiers are one merged classifier: resetting it for one
+     * application would reset the other's counts, so the write is refused, naming the other
+     * owner, and nothing is sent, not even to OBI 46 where fw's classifier is its own.
+     */
+    @Test
+    void writeToABlockMergedWithAnotherApplicationsBlockIsRefused() throws Exception {
+        TestObi shared = connected(TestApps.LoadBalancer.DPID);
+        TestObi alone = connected(46);
+        awaitOnlyUp(Set.of(TestApps.LoadBalancer.DPID, 46L));
+        DeployedGraph d = aggregator.current(TestApps.LoadBalancer.DPID);
+        assertThat(d.origins().mergedBlocksOf("fw", "cls")).as("fw.cls and lb.cls are combined")
+                .containsAnyElementsOf(d.origins().mergedBlocksOf("lb", "cls"));
+
+        assertThatThrownBy(() -> fw.context.handles().write("cls", "reset_counts", J.nullNode()).get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("application(s) [lb]").hasMessageContaining("OBI 71")
+                .satisfies(e -> assertThat(((ProtocolException) e).subtype()).isEqualTo(ErrorSubtype.NOT_PERMITTED));
+        assertThatThrownBy(() -> lb.context.handles().write("cls", "reset_counts", J.nullNode()).get(5, TimeUnit.SECONDS))
+                .cause().isInstanceOf(ProtocolException.class).hasMessageContaining("application(s) [fw]");
+        Thread.sleep(200);   // a wrongly sent write would have arrived by now
+        assertThat(shared.received(WriteRequest.class)).isEmpty();
+        assertThat(alone.received(WriteRequest.class)).isEmpty();
+    }
+
+    @Test
+    void handleTheBlockDoesNotHaveIsRefusedWithItsName() throws Exception {
+        connected(47);
+        awaitOnlyUp(Set.of(47L));
+        assertThatThrownBy(() -> fw.context.handles().read("cls", "cont").get(5, TimeUnit.SECONDS))
+                .cause().isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("block 'cls' (HeaderClassifier) has no read handle 'cont'");
+        assertThatThrownBy(() -> fw.context.handles().read("cls", "count_2").get(5, TimeUnit.SECONDS))
+                .cause().isInstanceOf(ProtocolException.class).hasMessageContaining("has 2 rule(s)");
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/cls/cont").then().statusCode(400)
+                .body("error_subtype", org.hamcrest.Matchers.equalTo("ILLEGAL_ARGUMENT"));
     }
 }

@@ -23,12 +23,16 @@ class ManagementApiTest extends ControllerTestBase {
     @Test
     void healthAndPrometheusRespond() throws Exception {
         connected(61);
+        given().get("/api/obis/61").then().statusCode(200);
         given().get("/actuator/health").then().statusCode(200).body("status", equalTo("UP"));
         given().get("/actuator/prometheus").then().statusCode(200)
                 .body(containsString("openbox_obis{state=\"up\""))
                 .body(containsString("openbox_obis{state=\"down\""))
                 .body(containsString("openbox_messages_total{direction=\"up\",type=\"Hello\""))
-                .body(containsString("openbox_roundtrip_seconds_count{type=\"SetProcessingGraphRequest\""));
+                .body(containsString("openbox_roundtrip_seconds_count{type=\"SetProcessingGraphRequest\""))
+                // the southbound hot path is counted by openbox_messages_total only, the API by Spring too
+                .body(org.hamcrest.Matchers.not(containsString("uri=\"/message/{type}\"")))
+                .body(containsString("uri=\"/api/obis/{dpid}\""));
     }
 
     @Test

@@ -1,10 +1,17 @@
 package org.openbox.controller.it;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.openbox.api.CustomModule;
+import org.openbox.api.ProcessingGraph;
 import org.openbox.api.GraphBuilder;
 import org.openbox.api.Location;
 import org.openbox.api.Statement;
 import org.openbox.api.blocks.Alert;
+import org.openbox.api.blocks.CustomBlock;
 import org.openbox.api.blocks.Discard;
 import org.openbox.api.blocks.FromDevice;
 import org.openbox.api.blocks.HeaderClassifier;
@@ -21,6 +28,7 @@ import org.springframework.context.annotation.Bean;
  * <li>{@code ips} (priority 100, everywhere): in -> ips_alert -> out</li>
  * <li>{@code lb} (priority 50, OBI 71 only): in -> cls [10.0.0.1 -> a, 10.0.0.2 -> b]; on OBI 71
  *     its classifier can be combined with fw's</li>
+ * <li>{@code modapp} (priority 10, OBIs 91 and 92): uses the block type of its custom module</li>
  * <li>{@code broken}: its graph connects a port that does not exist; must be refused</li>
  * </ul>
  */
@@ -69,6 +77,45 @@ class TestApps {
         }
     }
 
+    /**
+     * {@code modapp} (priority 10, OBIs 91 and 92): in -> counter (TestCounter, a block type
+     * of its custom module) -> out. The test OBIs load nothing, so the module's content is
+     * just bytes.
+     */
+    static final class ModuleUser extends RecordingApp {
+        static final long DPID = 91;
+        static final long REFUSING_DPID = 92;
+        static final String MODULE = "sample_counter";
+        static final byte[] CONTENT = "\u007fELF not really a shared object".getBytes(StandardCharsets.UTF_8);
+
+        static CustomModule module() {
+            try {
+                return new CustomModule(MODULE, CONTENT, List.of(new ObjectMapper().readTree(
+                        "{\"name\": \"TestCounter\", \"class\": \"static\", \"spec\": \"extension\","
+                        + " \"description\": \"Counts packets.\", \"config\": [],"
+                        + " \"read_handles\": [{\"name\": \"count\", \"type\": \"integer\"}],"
+                        + " \"write_handles\": [], \"inputs\": 1, \"outputs\": 1}")));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private static ProcessingGraph graph(CustomModule m) {
+            return new GraphBuilder(m.catalogue())
+                    .chain(new FromDevice("in", "eth0"), new CustomBlock("TestCounter", "counter"),
+                            new ToDevice("out", "eth1"))
+                    .build();
+        }
+
+        @Override public String name() { return "modapp"; }
+        @Override public int priority() { return 10; }
+        @Override public List<CustomModule> customModules() { return List.of(module()); }
+        @Override public List<Statement> statements() {
+            CustomModule m = module();
+            return List.of(new Statement(Location.obi(DPID), graph(m)), new Statement(Location.obi(REFUSING_DPID), graph(m)));
+        }
+    }
+
     static final class Broken extends RecordingApp {
         @Override public String name() { return "broken"; }
         @Override public List<Statement> statements() {
@@ -82,4 +129,5 @@ class TestApps {
     @Bean Ips ips() { return new Ips(); }
     @Bean LoadBalancer lb() { return new LoadBalancer(); }
     @Bean Broken broken() { return new Broken(); }
+    @Bean ModuleUser moduleUser() { return new ModuleUser(); }
 }

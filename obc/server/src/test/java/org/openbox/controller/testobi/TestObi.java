@@ -24,6 +24,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.openbox.protocol.MessageCodec;
 import org.openbox.protocol.ProtocolException;
+import org.openbox.protocol.message.AddCustomModuleRequest;
+import org.openbox.protocol.message.AddCustomModuleResponse;
 import org.openbox.protocol.message.Alert;
 import org.openbox.protocol.message.AlertEntry;
 import org.openbox.protocol.message.ErrorMessage;
@@ -40,6 +42,8 @@ import org.openbox.protocol.message.LogEntry;
 import org.openbox.protocol.message.Message;
 import org.openbox.protocol.message.ReadRequest;
 import org.openbox.protocol.message.ReadResponse;
+import org.openbox.protocol.message.RemoveCustomModuleRequest;
+import org.openbox.protocol.message.RemoveCustomModuleResponse;
 import org.openbox.protocol.message.SetParametersRequest;
 import org.openbox.protocol.message.SetParametersResponse;
 import org.openbox.protocol.message.SetProcessingGraphRequest;
@@ -53,7 +57,8 @@ import org.openbox.protocol.message.WriteResponse;
  * body), records the message, and then sends the proper answer message to the controller
  * as its own POST with the same xid (SetParametersResponse, SetProcessingGraphResponse,
  * ReadResponse, WriteResponse, GlobalStatsResponse, GetParametersResponse (keeps the
- * keepalive_interval it was given), ListCapabilitiesResponse; nothing for BarrierRequest).
+ * keepalive_interval it was given), ListCapabilitiesResponse, Add/RemoveCustomModuleResponse
+ * (it records modules but loads nothing); nothing for BarrierRequest).
  * It also sends Hello, KeepAlive, Alert and Log on demand. What it answers to
  * reads and whether it refuses a request can be set per test.
  */
@@ -197,6 +202,10 @@ public final class TestObi implements AutoCloseable {
             ObjectNode params = codec.mapper().createObjectNode();
             params.put("keepalive_interval", keepaliveInterval);
             return Optional.of(new GetParametersResponse(r.xid(), params));
+        } else if (m instanceof AddCustomModuleRequest r) {
+            return Optional.of(new AddCustomModuleResponse(r.xid()));
+        } else if (m instanceof RemoveCustomModuleRequest r) {
+            return Optional.of(new RemoveCustomModuleResponse(r.xid()));
         } else if (m instanceof ListCapabilitiesRequest r) {
             return Optional.of(new ListCapabilitiesResponse(r.xid(), codec.mapper().createObjectNode()));
         }

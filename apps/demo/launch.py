@@ -1,0 +1,105 @@
+"""Starting OpenBox processes the same way everywhere: the controller with a set of
+application jars and their config files, OBIs with their device maps, and waiting on the
+controller's management API. Used by the demo (run_demo.py) and the system tests
+(tests/system/).
+
+Every function builds or runs plain commands, so a caller can prefix them (for example
+with `ip netns exec NS`) to run a process elsewhere.
+"""
+import json
+import os
+import shutil
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.environ.get("OPENBOX_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SAMPLE = os.path.join(ROOT, "apps", "demo", "sample")
+OBI_BIN = os.path.join(ROOT, "build", "obi", "obi")
+
+
+class Timeout(SystemExit):
+    """A wait_for that ran out of time (a SystemExit, so a script ends with its message)."""
+
+
+def http_json(url, data=None, timeout=5):
+    """GET (or POST data as JSON) and decode the JSON answer."""
+    req = urllib.request.Request(url, data=None if data is None else json.dumps(data).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return json.loads(r.read().decode() or "null")
+
+
+def wait_for(what, check, timeout, who="openbox", poll=0.25):
+    """Calls check() until it returns something true (returned) or timeout seconds pass
+    (Timeout naming `what` and the last error). Connection and decoding errors count as
+    "not yet"."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            v = check()
+            if v:
+                return v
+        except (urllib.error.URLError, ConnectionError, OSError, ValueError, KeyError) as e:
+            last = e
+        time.sleep(poll)
+    raise Timeout("%s: timed out after %g s waiting for %s%s" % (who, timeout, what, " (%s)" % last if last else ""))
+
+
+def controller_jar():
+    """The controller's executable jar (built by ./openbox build)."""
+    d = os.path.join(ROOT, "obc", "server", "target")
+    jars = sorted(j for j in (os.listdir(d) if os.path.isdir(d) else [])
+                  if j.startswith("openbox-controller-") and j.endswith(".jar")
+                  and "original" not in j and "sources" not in j)
+    if not jars:
+        raise SystemExit("controller jar not built in %s (run ./openbox build)" % d)
+    return os.path.join(d, jars[0])
+
+
+def app_jar(module):
+    """The jar of the sample application in apps/<module>."""
+    d = os.path.join(ROOT, "apps", module, "target")
+    jars = sorted(j for j in (os.listdir(d) if os.path.isdir(d) else [])
+                  if j.endswith(".jar") and "sources" not in j and "original" not in j)
+    if not jars:
+        raise SystemExit("application jar of %s not built in %s (run ./openbox build)" % (module, d))
+    return os.path.join(d, jars[0])
+
+
+def controller_command(apps, apps_dir, port, settings=(), heap="512m"):
+    """Copies the jars of `apps` into apps_dir and returns the controller command line.
+    A sample config apps/demo/sample/<app>.properties is passed when it exists;
+    `settings` are extra controller options such as "--openbox.keepalive-interval=1s"."""
+    os.makedirs(apps_dir, exist_ok=True)
+    props = []
+    for a in apps:
+        shutil.copy(app_jar(a), apps_dir)
+        cfg = os.path.join(SAMPLE, "%s.properties" % a)
+        if os.path.exists(cfg):
+            props.append("-Dopenbox.app.%s.config=%s" % (a, cfg))
+    return (["java", "-Xmx" + heap] + props + ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir]
+            + list(settings))
+
+
+def obi_command(dpid, listen, controller, devices, workers=1):
+    """Command line of an OBI; devices maps graph device names to targets
+    (interface name, dpdk:N or pcap:FILE)."""
+    if not os.access(OBI_BIN, os.X_OK):
+        raise SystemExit("OBI not built at %s (run ./openbox build)" % OBI_BIN)
+    return [OBI_BIN, "--dpid", str(dpid), "--listen", listen, "--controller", controller,
+            "--workers", str(workers), "--device-map", ",".join("%s=%s" % kv for kv in devices.items())]
+
+
+def controller_up(base):
+    """True when the controller's health endpoint says UP."""
+    return http_json(base + "/actuator/health").get("status") == "UP"
+
+
+def running_obis(base, dpids):
+    """The /api/obis entries of `dpids` when every one is UP with its graph running, else None."""
+    views = {o["dpid"]: o for o in http_json(base + "/api/obis")}
+    ok = [views[d] for d in dpids if d in views and views[d]["state"] == "UP"
+          and str(views[d].get("graphStatus")).startswith("running")]
+    return ok if len(ok) == len(dpids) else None
