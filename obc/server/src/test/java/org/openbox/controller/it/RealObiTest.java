@@ -238,6 +238,8 @@ class RealObiTest extends ControllerTestBase {
             // fw drops the ssh packet; the two others pass ips and reach the module's block
             await().atMost(REAL_WAIT).until(() -> app.alerts.size() == 2);
             assertThat(app.alerts).extracting(AlertEvent::block).containsExactly("seen", "seen");
+            // the module's block is counting's alone: its read handle answers through the module's code
+            assertThat(app.context.handles().read("counter", "count").get(5, TimeUnit.SECONDS).asLong()).isEqualTo(2);
             // the merge shares the final Discard with fw's: its count is not counting's to read
             assertThatThrownBy(() -> app.context.handles().read("sink", "count").get(5, TimeUnit.SECONDS))
                     .cause().isInstanceOf(org.openbox.protocol.ProtocolException.class)
