@@ -29,9 +29,9 @@ void HeaderClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const O
   uint16_t outs[kBatchSize];
   classifier_.classify_batch(batch.pkts, batch.n, rule);
   for (uint32_t i = 0; i < batch.n; ++i) outs[i] = rule[i] < 0 ? kDropOutput : static_cast<uint16_t>(rule[i]);
-  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, const Batch& b) {
-    if (o == kDropOutput) no_match_[ctx.worker].add(b.n);
-    else stats_.add(ctx.worker, o, b.n, b.bytes(), ctx.now_ns);
+  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
+    if (o == kDropOutput) no_match_[ctx.worker].add(packets);
+    else stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
   });
 }
 

@@ -227,8 +227,8 @@ void HeaderPayloadClassifierElement::push(uint16_t, Batch& batch, Context& ctx, 
     int32_t r = classify(*batch.pkts[i], s, ctx.worker);
     outs[i] = r < 0 ? kDropOutput : static_cast<uint16_t>(r);
   }
-  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, const Batch& b) {
-    if (o != kDropOutput) stats_.add(ctx.worker, o, b.n, b.bytes(), ctx.now_ns);
+  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
+    if (o != kDropOutput) stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
   });
 }
 

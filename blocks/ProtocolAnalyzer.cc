@@ -116,8 +116,8 @@ void ProtocolAnalyzerElement::push(uint16_t, Batch& batch, Context& ctx, const O
       if (bits >> list_[j] & 1) { o = static_cast<uint16_t>(j + 1); break; }
     outs[i] = o;
   }
-  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, const Batch& b) {
-    stats_.add(ctx.worker, o, b.n, b.bytes(), ctx.now_ns);
+  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
+    stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
   });
 }
 

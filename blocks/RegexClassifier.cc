@@ -34,8 +34,8 @@ void RegexClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const Ou
     });
     outs[i] = static_cast<uint16_t>(best);
   }
-  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, const Batch& b) {
-    if (o != kDropOutput) stats_.add(ctx.worker, o, b.n, b.bytes(), ctx.now_ns);
+  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
+    if (o != kDropOutput) stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
   });
 }
 

@@ -33,8 +33,8 @@ void RegexMatcherElement::push(uint16_t, Batch& batch, Context& ctx, const Outpu
     db_->scan(ctx.worker, r.data, r.len, [&](unsigned, uint64_t, uint64_t) { return ++hits >= need; });
     outs[i] = hits >= need ? 0 : 1;
   }
-  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, const Batch& b) {
-    stats_.add(ctx.worker, o, b.n, b.bytes(), ctx.now_ns);
+  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
+    stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
   });
 }
 

@@ -96,8 +96,8 @@ void SessionClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const 
     if (rules_.empty() || !flow_key(p, k, reversed)) continue;
     if (auto* e = table.lookup(k, ctx.now_ns, false)) outs[i] = classify(p, e->value);
   }
-  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, const Batch& b) {
-    stats_.add(ctx.worker, o, b.n, b.bytes(), ctx.now_ns);
+  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
+    stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
   });
 }
 

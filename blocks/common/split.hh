@@ -2,12 +2,16 @@
 // each output's packets on as one sub-batch (arrival order kept within an output).
 //
 //   uint16_t outs[kBatchSize];            // per packet: output, or kDropOutput
-//   emit_by_output(batch, outs, ctx, out, [&](uint16_t o, const Batch& b) { count... });
+//   emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {...});
 //
-// on_group(output, sub_batch) runs for each output's group before packets leave (also
-// for kDropOutput, whose packets then go to ctx.drop). Packets then leave grouped by
-// destination (block and input port): outputs connected to the same input send one
-// batch. The common case of one output for the whole batch forwards the batch itself.
+// on_group(output, packets, bytes) runs once per output used by the batch, in order of
+// first appearance, before packets leave (also for kDropOutput, whose packets then go to
+// ctx.drop). Packets then leave grouped by destination (block and input port): outputs
+// connected to the same input send one batch, so a firewall's many "allow" rules that
+// lead to the next block push it once. Groups leave in order of first appearance.
+// The work is linear in the batch (a counting sort over its distinct outputs), not in
+// packets x outputs: a merged classifier with many rules splits batches into many groups.
+// The common case of one output for the whole batch forwards the batch itself.
 #pragma once
 
 #include <cstdint>
@@ -20,47 +24,69 @@ inline constexpr uint16_t kDropOutput = 0xffff;
 
 template <typename OnGroup>
 void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outputs& out, OnGroup&& on_group) {
-  static_assert(kBatchSize <= 64, "a 64-bit mask tracks the packets already sent");
+  static_assert(kBatchSize <= 255, "group indexes are bytes");
   const uint32_t n = batch.n;
   if (n == 0) return;
   bool same = true;
   for (uint32_t i = 1; i < n && same; ++i) same = outs[i] == outs[0];
   if (same) {
-    on_group(outs[0], static_cast<const Batch&>(batch));
+    on_group(outs[0], n, batch.bytes());
     if (outs[0] == kDropOutput) ctx.drop(batch); else out.emit(outs[0], batch, ctx);
     return;
   }
-  // Counters per output.
-  uint64_t done = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (done >> i & 1) continue;
-    const uint16_t o = outs[i];
-    Batch sub;
-    for (uint32_t j = i; j < n; ++j)
-      if (!(done >> j & 1) && outs[j] == o) { sub.add(batch.pkts[j]); done |= uint64_t(1) << j; }
-    on_group(o, static_cast<const Batch&>(sub));
-  }
-  // Packets per destination: outputs wired to the same input (a firewall's many "allow"
-  // rules all leading to the next block) travel on as one batch, in arrival order, so
-  // the next block is not pushed once per rule.
-  const Link* dest[kBatchSize];
+
+  // Distinct outputs in order of first appearance, with their totals.
+  uint16_t key[kBatchSize];
+  uint32_t packets[kBatchSize];
+  uint64_t bytes[kBatchSize];
+  uint8_t group_of[kBatchSize];   // packet -> index into key
+  uint32_t groups = 0, last = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const uint16_t o = outs[i];
-    dest[i] = (o < out.count && out.links[o].node) ? &out.links[o] : nullptr;
-  }
-  done = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (done >> i & 1) continue;
-    const Link* l = dest[i];
-    Batch sub;
-    for (uint32_t j = i; j < n; ++j) {
-      if (done >> j & 1) continue;
-      const Link* m = dest[j];
-      if (m == l || (m && l && m->node == l->node && m->port == l->port)) { sub.add(batch.pkts[j]); done |= uint64_t(1) << j; }
+    uint32_t g = last;
+    if (groups == 0 || key[g] != o) {
+      for (g = 0; g < groups && key[g] != o; ++g) {}
+      if (g == groups) { key[g] = o; packets[g] = 0; bytes[g] = 0; ++groups; }
+      last = g;
     }
+    group_of[i] = static_cast<uint8_t>(g);
+    ++packets[g];
+    bytes[g] += batch.pkts[i]->len;
+  }
+  for (uint32_t g = 0; g < groups; ++g) on_group(key[g], packets[g], bytes[g]);
+
+  // Outputs -> destinations (unconnected outputs and kDropOutput share "drop").
+  const Link* dest[kBatchSize];
+  uint8_t dest_of[kBatchSize];    // output group -> destination group
+  uint32_t size[kBatchSize];
+  uint32_t dests = 0;
+  for (uint32_t g = 0; g < groups; ++g) {
+    const uint16_t o = key[g];
+    const Link* l = (o < out.count && out.links[o].node) ? &out.links[o] : nullptr;
+    uint32_t d = 0;
+    for (; d < dests; ++d) {
+      const Link* m = dest[d];
+      if (m == l || (m && l && m->node == l->node && m->port == l->port)) break;
+    }
+    if (d == dests) { dest[d] = l; size[d] = 0; ++dests; }
+    dest_of[g] = static_cast<uint8_t>(d);
+    size[d] += packets[g];
+  }
+
+  // Stable counting sort of the packets by destination, then one push per destination.
+  Packet* sorted[kBatchSize];
+  uint32_t start[kBatchSize + 1], fill[kBatchSize];
+  start[0] = 0;
+  for (uint32_t d = 0; d < dests; ++d) { start[d + 1] = start[d] + size[d]; fill[d] = start[d]; }
+  for (uint32_t i = 0; i < n; ++i) sorted[fill[dest_of[group_of[i]]]++] = batch.pkts[i];
+  batch.n = 0;
+  Batch sub;
+  for (uint32_t d = 0; d < dests; ++d) {
+    sub.n = size[d];
+    for (uint32_t k = 0; k < size[d]; ++k) sub.pkts[k] = sorted[start[d] + k];
+    const Link* l = dest[d];
     if (!l) ctx.drop(sub); else l->node->element->push(l->port, sub, ctx, l->node->outputs);
   }
-  batch.n = 0;
 }
 
 }  // namespace obi::blocks
