@@ -21,6 +21,12 @@ from launch import (ROOT, SAMPLE, controller_command, controller_up, http_json, 
                     running_obis, wait_for)
 
 APPS = {"firewall": "firewall", "ips": "ips", "webcache": "webcache", "loadbalancer": "loadbalancer"}
+# Devices packets leave by: "out" (firewall, IPS, web cache), "out0"/"out1" (the load
+# balancer's two servers, see sample/loadbalancer.properties), and "in" itself: the web
+# cache answers clients through the device their requests came in by; the OBI writes what
+# leaves by "in" to back-N.pcap (binding "in/tx").
+OUT_DEVICES = ("out", "out0", "out1")
+BACK = "back"
 
 START = time.monotonic()
 
@@ -93,13 +99,14 @@ def main():
         wait_for("the controller", lambda: controller_up(base), 60, who="demo")
         progress("controller up on port %d with apps: %s" % (args.port, ", ".join(apps)))
 
-        # 3. two OBIs; their "in"/"out" interfaces are pcap files
+        # 3. two OBIs; every interface the sample apps use is a pcap file
         for dpid in (1, 2):
             log = open(os.path.join(out, "obi-%d.log" % dpid), "w")
+            devices = {"in": "pcap:" + os.path.join(out, "in-%d.pcap" % dpid),
+                       "in/tx": "pcap:" + os.path.join(out, "%s-%d.pcap" % (BACK, dpid))}
+            devices.update({d: "pcap:" + os.path.join(out, "%s-%d.pcap" % (d, dpid)) for d in OUT_DEVICES})
             procs.append(subprocess.Popen(
-                obi_command(dpid, "127.0.0.1:%d" % (3640 + dpid), base,
-                            {"in": "pcap:" + os.path.join(out, "in-%d.pcap" % dpid),
-                             "out": "pcap:" + os.path.join(out, "out-%d.pcap" % dpid)}),
+                obi_command(dpid, "127.0.0.1:%d" % (3640 + dpid), base, devices),
                 stdout=log, stderr=subprocess.STDOUT))
 
         obis = wait_for("both OBIs to receive their graph", lambda: running_obis(base, [1, 2]), 60, who="demo")
@@ -128,13 +135,18 @@ def main():
         for o in http_json(base + "/api/obis"):
             dpid = o["dpid"]
             g = http_json(base + "/api/obis/%d/graph" % dpid)
+            with open(os.path.join(out, "merged-graph-%d.json" % dpid), "w") as f:
+                json.dump(g["graph"], f, indent=1)
             n_in, b_in = pcap_count(os.path.join(out, "in-%d.pcap" % dpid))
-            n_out, _ = pcap_count(os.path.join(out, "out-%d.pcap" % dpid))
+            outs = {d: pcap_count(os.path.join(out, "%s-%d.pcap" % (d, dpid)))[0] for d in OUT_DEVICES}
+            n_out = sum(outs.values())
+            n_back, _ = pcap_count(os.path.join(out, "%s-%d.pcap" % (BACK, dpid)))
             report["obis"].append({
                 "dpid": dpid, "state": o["state"], "apps": o.get("apps"),
                 "merged_blocks": len(g["graph"]["blocks"]), "merged_connectors": len(g["graph"]["connectors"]),
                 "merge_report": g.get("report"),
                 "packets_in": n_in, "packets_out": n_out, "packets_dropped": n_in - n_out,
+                "packets_out_by_device": {d: n for d, n in outs.items() if n}, "cache_responses": n_back,
                 "seconds": round(done[dpid] - t_graph, 3),
                 "mbps": round(b_in * 8 / 1e6 / max(done[dpid] - t_graph, 1e-3), 1),
             })
@@ -158,12 +170,17 @@ def main():
                 print("  (one classification pass per packet instead of one per application)")
             print("  packets: in %d, out %d, dropped %d; trace replayed in %.2f s (%.1f Mbit/s, wall clock "
                   "incl. polling)" % (o["packets_in"], o["packets_out"], o["packets_dropped"], o["seconds"], o["mbps"]))
+            if len(o["packets_out_by_device"]) > 1:
+                print("  out by device: %s" % ", ".join("%s %d" % kv for kv in o["packets_out_by_device"].items()))
+            if o["cache_responses"]:
+                print("  web cache: %d response packets sent back to the clients (requests answered from "
+                      "the cache count as dropped)" % o["cache_responses"])
         for app in apps:
             got = report["alerts"].get(app, [])
             print("alerts for %s: %d" % (app, len(got)))
             for a in got[:4]:
                 print("  dpid %s %s: %s" % (a.get("dpid"), a.get("block"), a.get("message")))
-        print("\noutput pcaps and report.json in %s" % out)
+        print("\noutput pcaps, merged graphs and report.json in %s" % out)
     finally:
         stop_all()
     progress("done")

@@ -22,7 +22,8 @@ void bind_device(BlockSpec& b, const DeviceMap& devices) {
   if (!from && b.type != "ToDevice") return;
   auto dn = b.config.find("devname");
   if (dn == b.config.end() || !dn->is_string()) return;   // the catalogue check reports it
-  auto it = devices.find(dn->get<std::string>());
+  auto it = devices.find(dn->get<std::string>() + (from ? "/rx" : "/tx"));
+  if (it == devices.end()) it = devices.find(dn->get<std::string>());
   if (it == devices.end()) return;
   const std::string& target = it->second;
   if (target.rfind("pcap:", 0) == 0) {

@@ -30,6 +30,9 @@ namespace obi {
 // to this OBI's real devices: "in" -> "veth3" or "dpdk:0" renames the device, and
 // "in" -> "pcap:FILE" reads (FromDevice) or writes (ToDevice) the pcap file FILE instead,
 // so the same application graph runs on interfaces in production and on traces in tests.
+// "in/rx" binds only the FromDevice side of "in", "in/tx" only the ToDevice side, and take
+// precedence over "in": a graph that replies through its input device (a web cache
+// answering clients) can read one trace and write its replies to another file.
 using DeviceMap = std::map<std::string, std::string>;
 
 // Parses "NAME=TARGET[,NAME=TARGET...]"; throws std::invalid_argument naming the bad item.

@@ -227,6 +227,33 @@ TEST(DeviceMap, PcapBoundDevicesReadAndWriteFiles) {
   fs::remove(out);
 }
 
+TEST(DeviceMap, DirectionBindingsSplitOneDeviceIntoTwoFiles) {
+  // a graph that sends its packets back through the device they came in by
+  json graph = {{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "in"}}}},
+                            {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "in"}}}}}},
+                {"connectors", {{{"src", "rx"}, {"src_port", 0}, {"dst", "tx"}, {"dst_port", 0}}}}};
+  std::string in = tmp("dir_in.pcap"), back = tmp("dir_back.pcap");
+  {
+    io::PcapWriter w(in);
+    for (int i = 0; i < 50; ++i) {
+      Bytes b = udp4("10.0.0.1", "10.0.0.2", 2000 + i, 53, std::string(i, 'r'));
+      w.write(b.data(), static_cast<uint32_t>(b.size()), 1700000000ull * 1000000000ull + i);
+    }
+  }
+  auto before = records(in);
+  RuntimeOptions o;
+  o.workers = 1;
+  o.devices = parse_device_map("in=pcap:" + in + ",in/tx=pcap:" + back);
+  Runtime rt(o);
+  rt.set_graph(graph);
+  run_until_done(rt);
+  EXPECT_EQ(rt.read("rx", "count").get<uint64_t>(), 50u);
+  EXPECT_EQ(records(in), before);    // the input trace is read, not overwritten
+  EXPECT_EQ(records(back), before);  // what left by "in" went to the tx file
+  fs::remove(in);
+  fs::remove(back);
+}
+
 TEST(DeviceMap, UnboundDevicesAreLeftAlone) {
   RuntimeOptions o;
   o.workers = 1;

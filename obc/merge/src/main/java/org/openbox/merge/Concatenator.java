@@ -2,6 +2,7 @@ package org.openbox.merge;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,8 @@ import org.openbox.protocol.graph.Graph;
  * (higher first, then list order); every output terminal (ToDevice, ToDump) of the graph so
  * far is removed and the connectors into it lead to what the next application's input
  * terminal fed (its only input terminal, or, when it has several, the FromDevice with the
- * same devname; an output terminal without a match stays an exit). The joined input
+ * same devname; an output terminal without a match, or a ToDevice on one of its own
+ * application's input devices (a reply, {@link ChainExits}), stays an exit). The joined input
  * terminals are removed too; an input terminal that fed nothing turns the join into a drop
  * (an unconnected output). Blocks are named {@code app.block}, each with its one origin;
  * classifier rules keep their indexes.
@@ -65,9 +67,14 @@ public final class Concatenator {
         List<Edge> edges = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int blocksBefore = 0, connectorsBefore = 0, rulesBefore = 0;
+        Map<String, Set<String>> inputDevices = new HashMap<>();   // app -> devnames of its input terminals
         for (AppGraph g : ordered) {
             TreeBuilder.Checked c = tb.check(g);
             String app = g.app();
+            for (String in : c.inputs()) {
+                String dev = devname(c.blocks().get(in));
+                if (dev != null) inputDevices.computeIfAbsent(app, a -> new HashSet<>()).add(dev);
+            }
             blocksBefore += c.blocks().size();
             connectorsBefore += g.graph().connectors().size();
             Set<String> previousExits = new java.util.LinkedHashSet<>();
@@ -97,6 +104,8 @@ public final class Concatenator {
             if (inputs.size() == 1) joined.add(inputs.get(0));
             int exits = 0;
             for (String exit : previousExits) {
+                Set<String> own = inputDevices.getOrDefault(origins.get(exit).app(), Set.of());
+                if (ChainExits.repliesToInput(devname(blocks.get(exit)), own)) continue;
                 String entry = entryFor(blocks.get(exit), inputs, blocks);
                 if (entry == null) continue;
                 joined.add(entry);

@@ -2,6 +2,7 @@ package org.openbox.merge;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +22,8 @@ import org.openbox.merge.core.Rule;
  * <p>Chain: applications run in priority order (higher first, then list order). Every
  * output terminal (ToDevice, ToDump) of the graph so far leads into the next application:
  * into its only input terminal, or, when it has several, into the FromDevice with the same
- * devname (an output terminal without a match stays an exit).
+ * devname (an output terminal without a match stays an exit). A ToDevice on one of its own
+ * application's input devices is a reply and stays an exit ({@link ChainExits}).
  *
  * <p>Distinct: applications whose input terminals are the same (type and config) share it
  * through one front classifier holding each application's front rules in priority order
@@ -86,12 +88,20 @@ public final class GraphMerger {
     // ------------------------------------------------------------------ chain
 
     private static List<Node> chain(List<List<Node>> forests) {
+        Map<String, Set<String>> inputDevices = new HashMap<>();   // app -> devnames of its input terminals
+        for (List<Node> forest : forests) {
+            for (Node root : forest) {
+                String dev = devname(root);
+                if (dev == null) continue;
+                for (Origin o : root.origins) inputDevices.computeIfAbsent(o.app(), a -> new HashSet<>()).add(dev);
+            }
+        }
         List<Node> roots = new ArrayList<>(forests.get(0));
         for (int k = 1; k < forests.size(); k++) {
             List<Node> next = forests.get(k);
             Set<Node> consumed = new HashSet<>();
             Set<Node> visited = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            for (Node r : roots) link(r, next, consumed, visited);
+            for (Node r : roots) link(r, next, inputDevices, consumed, visited);
             if (next.size() == 1) consumed.add(next.get(0));
             for (Node n : next) if (!consumed.contains(n)) roots.add(n);
         }
@@ -103,12 +113,14 @@ public final class GraphMerger {
      * one input share its subtree (a DAG from here on; the compressor and the emitter work
      * by identity, so a shared subtree is compressed and written once).
      */
-    private static void link(Node n, List<Node> next, Set<Node> consumed, Set<Node> visited) {
+    private static void link(Node n, List<Node> next, Map<String, Set<String>> inputDevices, Set<Node> consumed,
+                             Set<Node> visited) {
         if (!visited.add(n)) return;
         for (int i = 0; i < n.out.length; i++) {
             Node c = n.out[i];
             if (c == null) continue;
             if (c.kind == Kind.OUTPUT) {
+                if (repliesToInput(c, inputDevices)) continue;
                 Node entry = entryFor(c, next);
                 if (entry != null) {
                     consumed.add(entry);
@@ -116,9 +128,17 @@ public final class GraphMerger {
                     n.inPort[i] = entry.out.length == 0 ? 0 : entry.inPort[0];
                 }
             } else {
-                link(c, next, consumed, visited);
+                link(c, next, inputDevices, consumed, visited);
             }
         }
+    }
+
+    private static boolean repliesToInput(Node exit, Map<String, Set<String>> inputDevices) {
+        String dev = devname(exit);
+        for (Origin o : exit.origins) {
+            if (ChainExits.repliesToInput(dev, inputDevices.getOrDefault(o.app(), Set.of()))) return true;
+        }
+        return false;
     }
 
     /** The input terminal an output terminal leads into, or null when it stays an exit. */

@@ -40,6 +40,30 @@ class GraphMergerTest {
         TestSupport.assertEquivalent(List.of(a, b), Composition.CHAIN, r, PacketGen.packets(1, 500));
     }
 
+    /** A reply through the application's own input device leaves there; the rest goes on. */
+    @Test
+    void replyThroughTheInputDeviceIsNotChained() {
+        // a cache: web requests are answered back through eth0, where they came in; the rest goes on by eth1
+        AppGraph cache = new AppGraph("cache", 10, G.of("{'blocks':[" + G.block("FromDevice", "in", "{'devname':'eth0'}")
+                + "," + G.block("HeaderClassifier", "c", "{'match':[{'eth_type':'0x800','ip_proto':6,'tcp_dst':80},{}]}")
+                + "," + G.block("ToDevice", "back", "{'devname':'eth0'}") + "," + G.block("ToDevice", "out", "{'devname':'eth1'}")
+                + "],'connectors':[" + G.conn("in", 0, "c") + "," + G.conn("c", 0, "back") + "," + G.conn("c", 1, "out") + "]}"));
+        AppGraph lb = classifierApp("lb", "{'eth_type':'0x800','ipv4_dst':'10.0.0.0/8'}", "{}");
+        List<MergeResult> results = List.of(merger.merge(List.of(cache, lb), Composition.CHAIN, MergeOptions.defaults()),
+                new Concatenator(TestSupport.INFO).concat(List.of(cache, lb)));
+        for (MergeResult r : results) {
+            String json = r.merged().toJson().toString();
+            List<String> devices = r.merged().blocks().stream().filter(b -> b.type().equals("ToDevice"))
+                    .map(b -> b.config().get("devname").asText()).sorted().toList();
+            // the reply keeps its own exit; only the forward exit was replaced by the load balancer
+            assertEquals(List.of("eth0", "eth1"), devices, json);
+            assertTrue(r.provenance().originsOf(r.merged().blocks().stream()
+                    .filter(b -> b.type().equals("ToDevice") && b.config().get("devname").asText().equals("eth0"))
+                    .findFirst().orElseThrow().name()).contains(new Origin("cache", "back")), json);
+            TestSupport.assertEquivalent(List.of(cache, lb), Composition.CHAIN, r, PacketGen.packets(5, 500));
+        }
+    }
+
     @Test
     void outputIsDeterministic() {
         AppGraph a = classifierApp("fw", "{'eth_type':'0x800','ip_proto':6,'tcp_dst':'[1:1024]'}", "{'eth_type':'0x806'}");

@@ -18,7 +18,9 @@ import org.openbox.protocol.graph.Block;
  * <ul>
  * <li>CHAIN (priority order, higher first): a packet leaving application k by an output
  *     terminal enters application k+1 at its only input terminal, or at the FromDevice with
- *     the same devname when it has several (none: the packet leaves there).</li>
+ *     the same devname when it has several (none: the packet leaves there). A ToDevice on
+ *     one of application k's own input devices is a reply: the packet leaves there
+ *     ({@link org.openbox.merge.ChainExits}).</li>
  * <li>DISTINCT: applications sharing an input terminal are offered the packet in priority
  *     order; the first whose first non-static block is not a classifier, or is a classifier
  *     with a matching rule, processes it; when none takes it, it is dropped.</li>
@@ -81,7 +83,7 @@ public final class Reference {
         collect(k);
         if (composition == Composition.DISTINCT) return named(k, out);
         while (out.exit() != null && k + 1 < apps.size()) {
-            String in = entryFor(graphs.get(k).block(out.exit()), graphs.get(k + 1));
+            String in = entryFor(graphs.get(k), graphs.get(k).block(out.exit()), graphs.get(k + 1));
             if (in == null) break;
             k++;
             out = graphs.get(k).run(in, out.packet(), new ArrayList<>(out.effects()));
@@ -104,17 +106,22 @@ public final class Reference {
         return o.exit() == null ? o : new Outcome(apps.get(k) + "." + o.exit(), o.packet(), o.effects());
     }
 
-    private static String entryFor(Block exit, Interpreter next) {
+    private static String entryFor(Interpreter own, Block exit, Interpreter next) {
+        String dev = devname(exit);
+        List<String> ownInputs = own.inputs().stream().map(i -> devname(own.block(i))).filter(d -> d != null).toList();
+        if (org.openbox.merge.ChainExits.repliesToInput(dev, ownInputs)) return null;
         List<String> ins = next.inputs();
         if (ins.size() == 1) return ins.get(0);
-        if (exit.config() == null || !exit.type().endsWith("Device")) return null;
-        String dev = exit.config().path("devname").asText(null);
+        if (dev == null) return null;
         for (String in : ins) {
-            Block b = next.block(in);
-            if (b.type().endsWith("Device") && b.config() != null && dev != null
-                    && dev.equals(b.config().path("devname").asText(null))) return in;
+            if (dev.equals(devname(next.block(in)))) return in;
         }
         return null;
+    }
+
+    private static String devname(Block b) {
+        if (b == null || b.config() == null || !b.type().endsWith("Device")) return null;
+        return b.config().path("devname").asText(null);
     }
 
     private static boolean takes(Interpreter g, String input, byte[] packet) {

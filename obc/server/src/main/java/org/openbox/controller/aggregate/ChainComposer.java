@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.openbox.merge.ChainExits;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
 import org.openbox.protocol.graph.Graph;
@@ -12,7 +13,8 @@ import org.openbox.protocol.graph.Graph;
  * Composition without optimisation: the application graphs are concatenated as a service
  * chain (correct, but nothing is merged). Every output terminal (ToDevice, ToDump) of the
  * chain so far is replaced by the successors of the next graph's single input terminal
- * (FromDevice, FromDump); a graph with zero or several input terminals is placed beside
+ * (FromDevice, FromDump), except a ToDevice on one of its own graph's input devices, a
+ * reply that stays an exit ({@link ChainExits}); a graph with zero or several input terminals is placed beside
  * the others instead. With more than one application, block names get the prefix
  * {@code <app>.} so they stay unique.
  */
@@ -34,6 +36,7 @@ public final class ChainComposer implements GraphComposer {
             List<Block> inputs = part.graph().blocks().stream().filter(b -> INPUTS.contains(b.type())).toList();
             boolean joins = !blocks.isEmpty() && !openOutputs.isEmpty() && inputs.size() == 1;
             String joinedInput = joins ? inputs.get(0).name() : null;
+            List<String> inputDevices = inputs.stream().map(ChainComposer::devname).filter(d -> d != null).toList();
             if (joins) {
                 List<Connector> intoOutputs = connectors.stream().filter(c -> openOutputs.contains(c.dst())).toList();
                 List<Connector> fromInput = part.graph().connectors().stream()
@@ -57,7 +60,7 @@ public final class ChainComposer implements GraphComposer {
                 }
                 blocks.add(new Block(b.type(), p + b.name(), b.config()));
                 origins.add(p + b.name(), new BlockRef(part.app(), b.name()));
-                if (OUTPUTS.contains(b.type())) {
+                if (OUTPUTS.contains(b.type()) && !ChainExits.repliesToInput(devname(b), inputDevices)) {
                     openOutputs.add(p + b.name());
                 }
             }
@@ -68,5 +71,10 @@ public final class ChainComposer implements GraphComposer {
             }
         }
         return new Composed(new Graph(List.copyOf(blocks), List.copyOf(connectors)), origins, report.toString());
+    }
+
+    private static String devname(Block b) {
+        if (!b.type().endsWith("Device") || b.config() == null || !b.config().has("devname")) return null;
+        return b.config().get("devname").asText();
     }
 }

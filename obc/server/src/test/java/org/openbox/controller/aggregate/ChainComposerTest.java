@@ -43,4 +43,22 @@ class ChainComposerTest {
         assertThat(c.origins().originsOf("a.out")).isEmpty();
         assertThat(c.origins().all()).containsOnlyKeys("a.in", "a.cls", "a.drop", "b.al", "b.out");
     }
+
+    private static Block device(String type, String name, String devname) {
+        return new Block(type, name, JsonNodeFactory.instance.objectNode().put("devname", devname));
+    }
+
+    @Test
+    void replyThroughTheInputDeviceStaysAnExit() {
+        // a cache answering clients through its input device "in", forwarding the rest by "out"
+        Graph cache = new Graph(
+                List.of(device("FromDevice", "rx", "in"), b("HeaderClassifier", "cls"), device("ToDevice", "back", "in"),
+                        device("ToDevice", "fwd", "out")),
+                List.of(new Connector("rx", 0, "cls", 0), new Connector("cls", 0, "back", 0), new Connector("cls", 1, "fwd", 0)));
+        Composed c = new ChainComposer().compose(List.of(new AppPart("cache", 2, cache), new AppPart("b", 1, B)));
+        assertThat(c.graph().blocks()).extracting(Block::name)
+                .containsExactly("cache.rx", "cache.cls", "cache.back", "b.al", "b.out");
+        assertThat(c.graph().connectors()).contains(
+                new Connector("cache.cls", 0, "cache.back", 0), new Connector("cache.cls", 1, "b.al", 0));
+    }
 }
