@@ -27,8 +27,13 @@ packets hit an alert, log or drop rule and every rule is still hit. Same argumen
 same bytes.
 """
 import argparse
+import os
 import random
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from frames import checksum as csum, ip_bytes as ip4  # noqa: E402
 
 SRC = ["10.66.1.2", "192.0.2.10", "192.0.2.11", "10.1.5.7", "172.16.0.9"]
 DST = ["10.1.0.100", "10.1.2.3", "198.51.100.7", "10.1.1.1"]
@@ -46,19 +51,6 @@ PAYLOADS = [
 ]
 MAC_DST = bytes.fromhex("020000000002")
 MAC_SRC = bytes.fromhex("020000000001")
-
-
-def ip4(s):
-    return bytes(int(x) for x in s.split("."))
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
 
 
 def ipv4(src, dst, proto, ttl, l4, ident):
