@@ -1,0 +1,51 @@
+// MultiClassifier: first-match classification of a packet against several header rule
+// sets ("sets", up to kMaxSets) in one pass.
+//
+// A HeaderClassifier uses one set (its own rules). A classifier fused with the
+// classifiers after it (design/merge.md, step 3) uses one set per fused block: one
+// lookup answers its own first match and theirs, so a service chain of classifiers
+// costs one classification instead of one per network function, and no product table
+// of rule pairs is ever built.
+//
+// compile() is called on the control thread; classify_batch() on the workers, any
+// number at once, without locks or allocation.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/fields.hh"
+
+namespace obi::blocks {
+
+class MultiClassifier {
+ public:
+  static constexpr unsigned kMaxSets = 16;
+
+  MultiClassifier();
+  ~MultiClassifier();
+  MultiClassifier(const MultiClassifier&) = delete;
+  MultiClassifier& operator=(const MultiClassifier&) = delete;
+
+  // Replace the rule sets (control thread). Rule i of a set has priority i (0 first).
+  // At most kMaxSets sets.
+  void compile(std::vector<std::vector<openbox::HeaderMatch>> sets);
+
+  unsigned set_count() const;
+  uint32_t rule_count(unsigned set) const;
+  const openbox::HeaderMatch& rule(unsigned set, uint32_t i) const;
+
+  // For n <= kBatchSize packets: out[i * set_count() + k] = index of the first rule of set
+  // k that packet i matches, or -1.
+  void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const;
+
+  // Which structure answers lookups right now (read handle `engine` of the blocks).
+  const char* engine() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace obi::blocks
