@@ -1,137 +1,261 @@
 #!/usr/bin/env bash
-# NF chains: each network function alone, and chains of them as the naive concatenation
-# (`./openbox merge --concat`, variant "chained") vs the merged graph (`--chain`, variant
-# "merged"), measured in one run with `obi bench` (one worker, packets preloaded).
+# NF chains as in the OpenBox paper's Table 2, on one OBI worker: each network function
+# alone, each chain as the naive concatenation (`./openbox merge --concat`, variant
+# "chained") and as the merged graph (`merge --chain`, variant "merged"), all measured in
+# one run with `obi bench --workers 1` (packets preloaded), interleaved per run; then, per
+# merged graph, the time until it is live: merge time (in one JVM after warm-up), the OBI's
+# compile time and its swap time under traffic.
 #
-#   bench/chains.sh [--seconds S] [--runs R]      (default 2 s, 5 runs)
+#   bench/chains.sh [--seconds S] [--runs R] [--swaps K] [--no-swap]   (default 2 s, 5 runs, 5 swaps)
 #
-# Workloads (graphs from ../shared/data by tests/system/equiv_graphs.py, under
-# build/chains/bench, never stored in the repository):
-#   firewall   4,562-rule firewall (ClassBench fw-4560 + 2 site rules)   fw-4560.trace.pcap
-#   ips        Snort web rules (one regex per rule, alert + drop)        http-trace.pcap
-#   fw_fw      firewall -> firewall (a second instance)                  fw-4560.trace.pcap
-#   fw_ips     firewall -> IPS                                           http-trace.pcap
-#   4nf        obc/merge/examples/four-nf-chain (gateway FW, web cache,  crafted pcap, mostly
-#              department FW, L3 LB), naive vs merged                    legitimate traffic (90%)
-#   4nf_rules  the same graphs on the crafted pcap alone (every rule     crafted pcap
-#              hit, 35% of the packets alert, log or are dropped)        (tests/system/equiv_pcap.py)
-# Output terminals become Discard; obi bench replaces the input terminal by the replayed
-# pcap. Each run measures every graph once, chained and merged back to back; stdout gets
-# one JSON line per workload and variant with the medians over the runs (and the spread
-# of mpps), then one ratio line per workload: the median over the runs of merged/chained
-# throughput ("mpps") and of chained/merged per-packet time ("ns_p50": the time of a
-# batch through the graph divided by its packets, less sensitive to the other processes
-# of a shared machine than wall-clock throughput); for fw_ips also merged vs ips alone.
-# Every single measurement is kept in build/chains/bench/raw.jsonl.
-# OBI: the obi binary (default build/obi/obi, built if missing).
+# Workloads (the real applications' graphs, made at run time under build/chains/bench from
+# ../shared/data by bench/AppGraph.java, never stored in the repository):
+#   firewall     apps/firewall, ClassBench fw-4560 (classbench.action=alert, default allow)
+#   ips          apps/ips, snort-web.rules with snort-vars.conf                 http-trace.pcap
+#   fw_fw_split  fw-4560 split evenly: firewall with rules 1-2280, then a second
+#                firewall with rules 2281-4560                                    fw-4560.trace.pcap
+#   fw_fw        firewall fw-4560, then a second with the first 4560 rules of
+#                fw1-10000                                                        fw-4560.trace.pcap
+#   fw_ips       firewall (fw-4560) then IPS                                      http-trace.pcap
+#   4nf          obc/merge/examples/four-nf-chain (gateway FW, web cache,         crafted pcap + 90 %
+#                department FW, L3 LB)                                            legitimate traffic
+#   4nf_rules    the same graphs on the crafted pcap alone (every rule hit)       crafted pcap
+# Every NF of a chain is also measured alone on the chain's trace (workload: the NF's name,
+# variant "alone"; "firewall@http" is the fw-4560 firewall on the HTTP trace). Output terminals become Discard; obi
+# bench replaces the input terminal by the replayed pcap. Graphs the OBI cannot compile as
+# the application writes them are adapted by bench/chains_tool.py obi-compat (empty regex
+# repeats dropped, rules it still rejects removed; reported in build/chains/bench/compat.jsonl).
+#
+# stdout, JSON lines: one per workload and variant (medians over the runs, mpps spread),
+# then one per chain ("ratio": "merged/chained"): the median over the runs of merged /
+# chained throughput ("mpps") and of chained / merged ns per packet ("ns_p50"), merged /
+# each NF alone ("merged_vs_alone"), the merge figures (merge_ms: GraphMerger.merge, median
+# wall time after warm-up; merge_cli_ms: the whole `merge --chain` in-process), obi_compile_ms
+# (obi bench's compile of the merged graph), swap_ms / swap_first_ms (control_bench: POST of
+# SetProcessingGraph -> response, alternating the graph and its header rules reversed while
+# traffic runs / the first install), the merge report and the merged graph's classifiers
+# (and whether one is configured to fuse). stderr: progress and a table. Every single
+# measurement is kept in build/chains/bench/raw.jsonl.
+# OBI: the obi binary (default build/obi/obi); CONTROL_BENCH (default next to it).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${OPENBOX_DATA:-$ROOT/../shared/data}"
 SECS=2
 RUNS=5
+SWAPS=5
+SWAP=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) SECS="$2"; shift 2 ;;
     --runs) RUNS="$2"; shift 2 ;;
+    --swaps) SWAPS="$2"; shift 2 ;;
+    --no-swap) SWAP=0; shift ;;
     --json) shift ;;   # output is always JSON lines
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "chains.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
+say() { echo "chains.sh: $*" >&2; }
 
 OBI="${OBI:-$ROOT/build/obi/obi}"
 if [ ! -x "$OBI" ]; then
   cmake -S "$ROOT/obi" -B "$ROOT/build/obi" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$ROOT/build/obi" --target obi -j2 >/dev/null
 fi
-if [ ! -d "$ROOT/obc/merge/target/classes" ] || [ ! -d "$ROOT/obc/merge/target/lib" ]; then
-  (cd "$ROOT" && mvn -B -q -pl obc/merge -am install -DskipTests) >&2
-fi
-merge() { java -cp "$ROOT/obc/merge/target/classes:$ROOT/obc/merge/target/lib/*" org.openbox.merge.cli.MergeCli "$@"; }
+CONTROL_BENCH="${CONTROL_BENCH:-$(dirname "$OBI")/control_bench}"
+for d in obc/merge/target/classes obc/merge/target/lib obc/api/target/classes apps/firewall/target/classes \
+         apps/ips/target/classes; do
+  if [ ! -d "$ROOT/$d" ]; then
+    (cd "$ROOT" && mvn -B -q -pl obc/merge,apps/firewall,apps/ips -am install -DskipTests) >&2
+    break
+  fi
+done
+MCP="$ROOT/obc/merge/target/classes:$ROOT/obc/merge/target/lib/*"
+ACP="$ROOT/apps/firewall/target/classes:$ROOT/apps/ips/target/classes:$ROOT/obc/api/target/classes:$MCP"
+# The Java classes may be rebuilt by a concurrent build: wait for them for a while.
+for i in $(seq 60); do
+  [ -f "$ROOT/obc/merge/target/classes/org/openbox/merge/cli/MergeCli.class" ] \
+    && [ -d "$ROOT/apps/firewall/target/classes/org" ] && [ -d "$ROOT/apps/ips/target/classes/org" ] && break
+  [ "$i" = 1 ] && say "waiting for the Java classes (obc/merge, apps) to be built"
+  sleep 5
+done
+merge() { java -cp "$MCP" org.openbox.merge.cli.MergeCli "$@"; }
+tool() { python3 "$ROOT/bench/chains_tool.py" "$@"; }
 
 OUT="$ROOT/build/chains/bench"
-mkdir -p "$OUT"
+NF="$OUT/nf"
+rm -rf "$OUT"
+mkdir -p "$NF"
 T="$ROOT/tests/system"
-python3 "$T/equiv_graphs.py" --data "$DATA" --out "$OUT/nf" 2>/dev/null
-python3 "$T/equiv_pcap.py" "$OUT/crafted.pcap"
-python3 "$T/equiv_pcap.py" "$OUT/mostly-clean.pcap" --mostly-clean
 FW_PCAP="$DATA/fw-4560.trace.pcap"
 HTTP_PCAP="$DATA/pcap/generated/http-trace.pcap"
 EX="$ROOT/obc/merge/examples/four-nf-chain"
+python3 "$T/equiv_pcap.py" "$OUT/crafted.pcap"
+python3 "$T/equiv_pcap.py" "$OUT/mostly-clean.pcap" --mostly-clean
 
-discard() { python3 "$T/equiv_terminals.py" "$1" "$2" --discard-outputs; }
-discard "$OUT/nf/firewall.json" "$OUT/firewall.alone.json"
-discard "$OUT/nf/ips.json" "$OUT/ips.alone.json"
-pair() {   # pair NAME G1 G2 ...: NAME.chained.json and NAME.merged.json, merge report kept
+# ---- the applications' graphs
+tool subset "$DATA/fw-4560.classbench" "$NF/fw-4560-first.classbench" 0 2280
+tool subset "$DATA/fw-4560.classbench" "$NF/fw-4560-last.classbench" 2280 2280
+tool subset "$DATA/fw1-10000.classbench" "$NF/fw1-10000-4560.classbench" 0 4560
+fw_props() {   # fw_props RULES OUT
+  printf 'rules.format = classbench\nrules.file = %s\nclassbench.action = alert\ndefault.action = allow\n' "$1" > "$2"
+}
+fw_props "$DATA/fw-4560.classbench" "$NF/firewall.properties"
+fw_props "$NF/fw-4560-first.classbench" "$NF/fw_first.properties"
+fw_props "$NF/fw-4560-last.classbench" "$NF/fw_last.properties"
+fw_props "$NF/fw1-10000-4560.classbench" "$NF/fw1.properties"
+{
+  printf 'rules.file = %s\n' "$DATA/snort-web.rules"
+  [ -f "$DATA/snort-vars.conf" ] && printf 'variables.file = %s\n' "$DATA/snort-vars.conf"
+  true
+} > "$NF/ips.properties"
+FWC=org.openbox.apps.firewall.FirewallApp
+java -cp "$ACP" "$ROOT/bench/AppGraph.java" \
+  $FWC "$NF/firewall.properties" "$NF/firewall.app.json" \
+  $FWC "$NF/fw_first.properties" "$NF/fw_first.app.json" \
+  $FWC "$NF/fw_last.properties" "$NF/fw_last.app.json" \
+  $FWC "$NF/fw1.properties" "$NF/fw1.app.json" \
+  org.openbox.apps.ips.IpsApp "$NF/ips.properties" "$NF/ips.app.json" \
+  > "$OUT/apps.jsonl" 2> "$OUT/apps.log"
+: > "$OUT/compat.jsonl"
+for nf in firewall fw_first fw_last fw1; do
+  tool obi-compat "$NF/$nf.app.json" "$NF/$nf.json" "$OBI" "$FW_PCAP" >> "$OUT/compat.jsonl"
+done
+tool obi-compat "$NF/ips.app.json" "$NF/ips.json" "$OBI" "$HTTP_PCAP" >> "$OUT/compat.jsonl"
+say "$(python3 - "$OUT/apps.jsonl" "$OUT/compat.jsonl" <<'PY'
+import json, sys
+apps = [json.loads(l) for l in open(sys.argv[1])]
+compat = [json.loads(l) for l in open(sys.argv[2])]
+parts = []
+for a, c in zip(apps, compat):
+    s = "%s %d blocks" % (a["out"].rsplit("/", 1)[-1].replace(".app.json", ""), a["blocks"])
+    if c["empty_repeats_dropped"] or c["rules_removed"]:
+        s += " (OBI: %d empty repeats dropped, %d rules removed)" % (c["empty_repeats_dropped"], c["rules_removed"])
+    parts.append(s)
+print("application graphs: " + "; ".join(parts))
+PY
+)"
+for nf in firewall fw_first fw_last fw1 ips; do
+  python3 "$T/equiv_terminals.py" "$NF/$nf.json" "$OUT/$nf.alone.json" --discard-outputs
+done
+i=0
+for f in "$EX"/*.json; do
+  i=$((i + 1))
+  python3 "$T/equiv_terminals.py" "$f" "$OUT/4nf_$i.alone.json" --discard-outputs
+done
+
+# ---- chains: naive concatenation and merge, reports kept
+pair() {   # pair NAME G1 G2 ...
   local name=$1; shift
   merge --concat "$@" -o "$OUT/$name.chained.raw.json" 2>"$OUT/$name.concat.txt"
   merge --chain "$@" -o "$OUT/$name.merged.raw.json" 2>"$OUT/$name.merge.txt"
-  discard "$OUT/$name.chained.raw.json" "$OUT/$name.chained.json"
-  discard "$OUT/$name.merged.raw.json" "$OUT/$name.merged.json"
-  echo "chains.sh: $name: $(sed -n 's/^after: *//p' "$OUT/$name.concat.txt") chained," \
-       "$(sed -n 's/^after: *//p' "$OUT/$name.merge.txt") merged" >&2
+  python3 "$T/equiv_terminals.py" "$OUT/$name.chained.raw.json" "$OUT/$name.chained.json" --discard-outputs
+  python3 "$T/equiv_terminals.py" "$OUT/$name.merged.raw.json" "$OUT/$name.merged.json" --discard-outputs
+  say "$name: $(sed -n 's/^after: *//p' "$OUT/$name.concat.txt") chained," \
+      "$(sed -n 's/^after: *//p' "$OUT/$name.merge.txt") merged"
 }
-pair fw_fw "$OUT/nf/firewall.json" "$OUT/nf/firewall2.json"
-pair fw_ips "$OUT/nf/firewall.json" "$OUT/nf/ips.json"
+pair fw_fw_split "$NF/fw_first.json" "$NF/fw_last.json"
+pair fw_fw "$NF/firewall.json" "$NF/fw1.json"
+pair fw_ips "$NF/firewall.json" "$NF/ips.json"
 pair 4nf "$EX"/*.json
 
-# workload variant graph pcap
+# ---- what each workload is made of: META lines {workload, nfs, chained/merged pcaps}
+META="$OUT/meta.jsonl"
+: > "$META"
+meta() { echo "$1" >> "$META"; }
+meta '{"workload":"firewall","nfs":[]}'
+meta '{"workload":"ips","nfs":[]}'
+meta '{"workload":"fw_fw_split","nfs":["fw_first","fw_last"]}'
+meta '{"workload":"fw_fw","nfs":["firewall","fw1"]}'
+meta '{"workload":"fw_ips","nfs":["firewall@http","ips"]}'
+meta '{"workload":"4nf","nfs":["4nf_1","4nf_2","4nf_3","4nf_4"]}'
+meta '{"workload":"4nf_rules","nfs":[]}'
+
+# workload variant graph pcap: measured in this order in every run
 CASES="firewall alone firewall.alone $FW_PCAP
 ips alone ips.alone $HTTP_PCAP
+fw_first alone fw_first.alone $FW_PCAP
+fw_last alone fw_last.alone $FW_PCAP
+fw_fw_split chained fw_fw_split.chained $FW_PCAP
+fw_fw_split merged fw_fw_split.merged $FW_PCAP
+fw1 alone fw1.alone $FW_PCAP
 fw_fw chained fw_fw.chained $FW_PCAP
 fw_fw merged fw_fw.merged $FW_PCAP
+firewall@http alone firewall.alone $HTTP_PCAP
 fw_ips chained fw_ips.chained $HTTP_PCAP
 fw_ips merged fw_ips.merged $HTTP_PCAP
+4nf_1 alone 4nf_1.alone $OUT/mostly-clean.pcap
+4nf_2 alone 4nf_2.alone $OUT/mostly-clean.pcap
+4nf_3 alone 4nf_3.alone $OUT/mostly-clean.pcap
+4nf_4 alone 4nf_4.alone $OUT/mostly-clean.pcap
 4nf chained 4nf.chained $OUT/mostly-clean.pcap
 4nf merged 4nf.merged $OUT/mostly-clean.pcap
 4nf_rules chained 4nf.chained $OUT/crafted.pcap
 4nf_rules merged 4nf.merged $OUT/crafted.pcap"
+NCASES=$(echo "$CASES" | wc -l)
 
+# ---- time until live of each merged graph: merge (one JVM, after warm-up), OBI swap
+say "merge time (in-process, warmed up)"
+join() { local IFS=,; echo "$*"; }
+java -cp "$MCP" "$ROOT/bench/MergeTime.java" --runs 5 --warmup 3 \
+  "fw_fw_split=$(join "$NF/fw_first.json" "$NF/fw_last.json")" \
+  "fw_fw=$(join "$NF/firewall.json" "$NF/fw1.json")" \
+  "fw_ips=$(join "$NF/firewall.json" "$NF/ips.json")" \
+  "4nf=$(join "$EX"/*.json)" > "$OUT/merge_time.jsonl" 2> "$OUT/merge_time.log" \
+  || say "merge timing failed (see $OUT/merge_time.log)"
+while read -r l; do [ -n "$l" ] && meta "$l"; done < "$OUT/merge_time.jsonl"
+for w in fw_fw_split fw_fw fw_ips 4nf; do
+  python3 - "$w" "$OUT/$w.merge.txt" "$OUT/$w.concat.txt" "$OUT/$w.merged.raw.json" "$OUT/$w.chained.raw.json" \
+      "$ROOT/bench/chains_tool.py" >> "$META" <<'PY'
+import json, subprocess, sys
+w, rep, crep, merged, chained, tool = sys.argv[1:]
+info = lambda g: json.loads(subprocess.run([sys.executable, tool, "info", g], capture_output=True, text=True, check=True).stdout)
+m, c = info(merged), info(chained)
+print(json.dumps({"workload": w, "report": open(rep).read().strip().splitlines(),
+                  "classifiers_merged": m["classifiers"], "classifiers_chained": c["classifiers"],
+                  "fused": m["fused"], "blocks_merged": m["blocks"], "blocks_chained": c["blocks"]}))
+PY
+done
+if [ "$SWAP" = 1 ] && [ -x "$CONTROL_BENCH" ]; then
+  for spec in "fw_fw_split:$FW_PCAP" "fw_fw:$FW_PCAP" "fw_ips:$HTTP_PCAP" "4nf:$OUT/mostly-clean.pcap"; do
+    w="${spec%%:*}"; pcap="${spec#*:}"
+    say "$w: swap of the merged graph under traffic ($SWAPS swaps)"
+    tool swap-graph "$OUT/$w.merged.raw.json" "$OUT/$w.swap.json"
+    timeout 300 "$CONTROL_BENCH" --obi "$OBI" --firewall "$OUT/$w.swap.json" --module "" --swaps "$SWAPS" \
+      --n 5 --pps 5000 --pcap "$pcap" > "$OUT/$w.swap.txt" 2>&1 || true
+    python3 - "$w" "$OUT/$w.swap.txt" >> "$META" <<'PY'
+import json, sys
+w, path = sys.argv[1:]
+for l in open(path):
+    if l.startswith("{") and '"SetProcessingGraph"' in l:
+        s = json.loads(l)
+        print(json.dumps({"workload": w, "swap_ms": s["p50_ms"], "swap_ms_p99": s["p99_ms"],
+                          "swap_first_ms": s["first_install_ms"], "swap_zero_loss": s.get("zero_loss")}))
+        break
+else:
+    print(json.dumps({"workload": w, "swap_error": open(path).read().strip()[-300:]}))
+PY
+  done
+elif [ "$SWAP" = 1 ]; then
+  say "no $CONTROL_BENCH: swap times skipped"
+fi
+
+# ---- throughput, one worker, every graph once per run
 RAW="$OUT/raw.jsonl"
 : > "$RAW"
-echo "chains.sh: $RUNS run(s) x 10 graphs x $SECS s on one worker; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+say "$RUNS run(s) x $NCASES graphs x $SECS s on one worker; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for run in $(seq "$RUNS"); do
   while read -r workload variant graph pcap; do
-    line=$("$OBI" bench --graph "$OUT/$graph.json" --pcap "$pcap" --seconds "$SECS" --workers 1 --name "$graph" --json)
-    echo "{\"workload\":\"$workload\",\"variant\":\"$variant\",\"run\":$run,\"bench\":$line}" >> "$RAW"
+    if line=$("$OBI" bench --graph "$OUT/$graph.json" --pcap "$pcap" --seconds "$SECS" --workers 1 --name "$graph" \
+                --json 2>"$OUT/bench.err"); then
+      echo "{\"workload\":\"$workload\",\"variant\":\"$variant\",\"run\":$run,\"bench\":$line}" >> "$RAW"
+    else   # kept as an error line; the summary reports it
+      python3 -c 'import json,sys; print(json.dumps({"workload": sys.argv[1], "variant": sys.argv[2], "run": int(sys.argv[3]),
+                  "error": open(sys.argv[4]).read().strip()}))' "$workload" "$variant" "$run" "$OUT/bench.err" >> "$RAW"
+      [ "$run" = 1 ] && say "$workload $variant: obi bench failed: $(head -c 300 "$OUT/bench.err")"
+    fi
   done <<< "$CASES"
 done
-echo "chains.sh: load average after the runs $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+say "load average after the runs $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$RAW" <<'PY'
-import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-order, by = [], {}
-for r in rows:
-    k = (r["workload"], r["variant"])
-    if k not in by:
-        order.append(k)
-        by[k] = {}
-    by[k][r["run"]] = r["bench"]
-med = lambda xs: round(statistics.median(xs), 3)
-summary = {}
-for k in order:
-    b = list(by[k].values())
-    line = {"workload": k[0], "variant": k[1], "mpps": med([x["mpps"] for x in b]), "gbps": med([x["gbps"] for x in b]),
-            "ns_p50": med([x["ns_p50"] for x in b]), "ns_p99": med([x["ns_p99"] for x in b]),
-            "mpps_min": min(x["mpps"] for x in b), "mpps_max": max(x["mpps"] for x in b),
-            "rss_mb": max(x["rss_mb"] for x in b), "compile_ms": med([x["compile_ms"] for x in b]), "runs": len(b)}
-    summary[k] = line
-    print(json.dumps(line))
-
-
-def ratio(a, b):
-    """Medians over the runs of a/b throughput (mpps) and b/a per-packet time (ns_p50), back to back."""
-    runs = sorted(set(by[a]) & set(by[b]))
-    return (med([by[a][r]["mpps"] / by[b][r]["mpps"] for r in runs]),
-            med([by[b][r]["ns_p50"] / by[a][r]["ns_p50"] for r in runs]))
-
-
-for w in dict.fromkeys(k[0] for k in order):
-    if (w, "merged") in summary and (w, "chained") in summary:
-        m, p = ratio((w, "merged"), (w, "chained"))
-        r = {"workload": w, "ratio": "merged/chained", "mpps": m, "ns_p50": p}
-        if w == "fw_ips" and ("ips", "alone") in summary:
-            r["merged_vs_ips_alone"] = dict(zip(("mpps", "ns_p50"), ratio((w, "merged"), ("ips", "alone"))))
-        print(json.dumps(r))
-PY
+tool summary "$RAW" "$META"

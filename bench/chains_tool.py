@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Helpers of bench/chains.sh (graph preparation and the summary).
+
+  chains_tool.py subset SRC.classbench OUT FIRST COUNT
+      rules FIRST .. FIRST+COUNT-1 (0-based, in file order) of a ClassBench set
+  chains_tool.py swap-graph IN.json OUT.json
+      the graph in the form control_bench swaps (its source named "in" as FromDump, its
+      output terminals Discard, the first named "out", the first HeaderClassifier "fw")
+  chains_tool.py info GRAPH.json
+      one JSON object: blocks, connectors, classifiers with their rule counts, and whether
+      a classifier is configured as fused (config key "fuse")
+  chains_tool.py obi-compat IN.json OUT.json OBI PCAP
+      the graph as the OBI compiles it: empty repeats ("(?s:.{0,0})", "(?s:.){0,0}",
+      ".{0,0}") dropped from payload patterns (same language), then every classifier rule
+      the OBI still rejects removed with the blocks only it fed (as the application skips
+      rules it cannot express); one JSON line on stdout says what was changed
+  chains_tool.py summary RAW.jsonl META.jsonl
+      medians over the runs, ratios, and a table on stderr
+"""
+import json
+import re
+import statistics
+import sys
+
+
+def subset(src, out, first, count):
+    rules = [l for l in open(src) if l.strip().startswith("@")]
+    first, count = int(first), int(count)
+    part = rules[first:first + count]
+    if len(part) != count:
+        sys.exit("chains_tool: %s has %d rules, cannot take %d from %d" % (src, len(rules), count, first))
+    with open(out, "w") as f:
+        f.writelines(part)
+
+
+def swap_graph(src, out):
+    g = json.load(open(src))
+    names = {b["name"] for b in g["blocks"]}
+    ren, sink_named, fw_named = {}, False, "fw" in names
+    for b in g["blocks"]:
+        t = b["type"]
+        if t in ("FromDevice", "FromDump") and "in" not in ren.values():
+            ren[b["name"]] = "in"
+            b["type"], b["config"] = "FromDump", {"filename": "replayed"}
+        elif t in ("ToDevice", "Discard"):
+            if not sink_named and "out" not in names:
+                ren[b["name"]] = "out"
+                sink_named = True
+            b["type"], b["config"] = "Discard", {}
+        elif t == "HeaderClassifier" and not fw_named:
+            ren[b["name"]] = "fw"
+            fw_named = True
+    taken = set(names) - set(ren)
+    for old, new in ren.items():
+        if new in taken:
+            sys.exit("chains_tool: %s: block name %r already taken" % (src, new))
+    for b in g["blocks"]:
+        b["name"] = ren.get(b["name"], b["name"])
+    for c in g["connectors"]:
+        c["src"] = ren.get(c["src"], c["src"])
+        c["dst"] = ren.get(c["dst"], c["dst"])
+    json.dump(g, open(out, "w"))
+
+
+EMPTY_REPEATS = ("(?s:.{0,0})", "(?s:.){0,0}", ".{0,0}")
+
+
+def remove_rule(g, block, i):
+    """Drops rule i of classifier `block`, its connector and the blocks only it fed."""
+    b = next(x for x in g["blocks"] if x["name"] == block)
+    del b["config"]["match"][i]
+    conns = []
+    for c in g["connectors"]:
+        if c["src"] == block and c["src_port"] == i:
+            continue
+        if c["src"] == block and c["src_port"] > i:
+            c = dict(c, src_port=c["src_port"] - 1)
+        conns.append(c)
+    g["connectors"] = conns
+    sources = ("FromDevice", "FromDump")
+    while True:
+        fed = {c["dst"] for c in g["connectors"]}
+        dead = {x["name"] for x in g["blocks"] if x["type"] not in sources and x["name"] not in fed}
+        if not dead:
+            return
+        g["blocks"] = [x for x in g["blocks"] if x["name"] not in dead]
+        g["connectors"] = [c for c in g["connectors"] if c["src"] not in dead]
+
+
+def obi_compat(src, out, obi, pcap):
+    import os
+    import subprocess
+    import tempfile
+    g = json.load(open(src))
+    repeats = 0
+    for b in g["blocks"]:
+        for r in b.get("config", {}).get("match", []) if b["type"].endswith("Classifier") else []:
+            for p in r.get("payload_match", []):
+                s = p["pattern"]
+                for e in EMPTY_REPEATS:
+                    s = s.replace(e, "")
+                repeats += s != p["pattern"]
+                p["pattern"] = s
+    removed = []
+    fd, tmp = tempfile.mkstemp(suffix=".json")
+    os.close(fd)
+    try:
+        while True:
+            t = json.loads(json.dumps(g))
+            for b in t["blocks"]:
+                if b["type"] == "ToDevice":
+                    b["type"], b["config"] = "Discard", {}
+            json.dump(t, open(tmp, "w"))
+            p = subprocess.run([obi, "bench", "--graph", tmp, "--pcap", pcap, "--seconds", "0.01", "--json"],
+                               capture_output=True, text=True)
+            if p.returncode == 0:
+                break
+            m = re.search(r"block '([^']+)' \(\w*Classifier\): rule (\d+)", p.stderr)
+            if not m or len(removed) > 200:
+                sys.exit("chains_tool: %s: the OBI rejects the graph: %s" % (src, p.stderr.strip()))
+            b = next(x for x in g["blocks"] if x["name"] == m.group(1))
+            removed.append({"block": m.group(1), "rule": int(m.group(2)),
+                            "why": p.stderr.strip().split(": ", 3)[-1][:160],
+                            "to": sorted({c["dst"] for c in g["connectors"]
+                                          if c["src"] == m.group(1) and c["src_port"] == int(m.group(2))})})
+            remove_rule(g, m.group(1), int(m.group(2)))
+    finally:
+        os.unlink(tmp)
+    json.dump(g, open(out, "w"))
+    print(json.dumps({"graph": src, "empty_repeats_dropped": repeats, "rules_removed": len(removed),
+                      "removed": removed}))
+
+
+def info(path):
+    g = json.load(open(path))
+    cls = []
+    for b in g["blocks"]:
+        if b["type"].endswith("Classifier"):
+            cfg = b.get("config", {})
+            cls.append({"name": b["name"], "type": b["type"], "rules": len(cfg.get("match", [])),
+                        "fuse": "fuse" in cfg})
+    print(json.dumps({"blocks": len(g["blocks"]), "connectors": len(g["connectors"]),
+                      "classifiers": cls, "fused": any(c["fuse"] for c in cls)}))
+
+
+def med(xs):
+    return round(statistics.median(xs), 3) if xs else None
+
+
+def summary(raw, meta_path):
+    rows = [json.loads(l) for l in open(raw) if l.strip()]
+    errors = {}
+    for r in rows:
+        if "error" in r:
+            errors.setdefault((r["workload"], r["variant"]), r["error"])
+    rows = [r for r in rows if "error" not in r]
+    for (w, v), e in errors.items():
+        print(json.dumps({"workload": w, "variant": v, "error": e}))
+    meta = {}
+    for l in open(meta_path):
+        if l.strip():
+            m = json.loads(l)
+            meta.setdefault(m["workload"], {}).update(m)
+    order, by = [], {}
+    for r in rows:
+        k = (r["workload"], r["variant"])
+        if k not in by:
+            order.append(k)
+            by[k] = {}
+        by[k][r["run"]] = r["bench"]
+    summ = {}
+    for k in order:
+        b = list(by[k].values())
+        line = {"workload": k[0], "variant": k[1], "mpps": med([x["mpps"] for x in b]),
+                "gbps": med([x["gbps"] for x in b]), "ns_p50": med([x["ns_p50"] for x in b]),
+                "ns_p99": med([x["ns_p99"] for x in b]), "mpps_min": min(x["mpps"] for x in b),
+                "mpps_max": max(x["mpps"] for x in b), "rss_mb": max(x["rss_mb"] for x in b),
+                "compile_ms": med([x["compile_ms"] for x in b]), "runs": len(b)}
+        for extra in ("packet_path", "preparsed"):   # newer obi bench fields, passed through
+            if extra in b[0]:
+                line[extra] = b[0][extra]
+        summ[k] = line
+        print(json.dumps(line))
+
+    def ratio(a, b):
+        runs = sorted(set(by.get(a, {})) & set(by.get(b, {})))
+        if not runs:
+            return None
+        return {"mpps": med([by[a][r]["mpps"] / by[b][r]["mpps"] for r in runs]),
+                "ns_p50": med([by[b][r]["ns_p50"] / by[a][r]["ns_p50"] for r in runs])}
+
+    ratios = {}
+    for w in dict.fromkeys(k[0] for k in order):
+        if (w, "merged") not in summ:
+            continue
+        m = meta.get(w, {})
+        r = {"workload": w, "ratio": "merged/chained"}
+        r.update(ratio((w, "merged"), (w, "chained")) or {})
+        # merged vs each NF alone (the slowest NF bounds a chain of separate OBIs in series)
+        alone = {}
+        for nf in m.get("nfs", []):
+            x = ratio((w, "merged"), (nf, "alone"))
+            if x:
+                alone[nf] = x
+        if alone:
+            r["merged_vs_alone"] = alone
+        for key in ("merge_ms", "merge_cpu_ms", "merge_cli_ms", "swap_ms", "swap_first_ms", "obi_compile_ms",
+                    "fused", "classifiers_merged", "classifiers_chained", "report"):
+            if key in m:
+                r[key] = m[key]
+        if (w, "merged") in summ:
+            r["obi_compile_ms"] = summ[(w, "merged")]["compile_ms"]
+        ratios[w] = r
+        print(json.dumps(r))
+
+    # The table (stderr).
+    e = sys.stderr
+    e.write("\n%-16s %-8s %9s %9s %8s | %8s %8s %s\n" % ("workload", "variant", "Mpps", "Gbps", "ns p50",
+                                                     "m/ch", "m/alone", ""))
+    for (w, v), err in errors.items():
+        e.write("%-16s %-8s   failed: %s\n" % (w, v, err[:100]))
+    for k in order:
+        s = summ[k]
+        r = ratios.get(k[0], {}) if k[1] == "merged" else {}
+        mc = "%.2f" % r["mpps"] if "mpps" in r else ""
+        ma = " ".join("%s %.2f" % (nf, v["mpps"]) for nf, v in r.get("merged_vs_alone", {}).items())
+        e.write("%-16s %-8s %9.3f %9.3f %8.1f | %8s %s\n" % (k[0], k[1], s["mpps"], s["gbps"], s["ns_p50"], mc, ma))
+    e.write("\n%-16s %10s %10s %10s %10s %6s  %s\n" % ("merged graph", "merge ms", "compile ms", "swap ms",
+                                                     "live ms", "fused", "classifiers (rules)"))
+    for w, r in ratios.items():
+        def f(key):
+            v = r.get(key)
+            return "%.1f" % v if isinstance(v, (int, float)) else "-"
+        live = r.get("merge_ms", 0) + r.get("swap_ms", 0) if "swap_ms" in r and "merge_ms" in r else None
+        cl = ", ".join("%s %d" % (c["name"], c["rules"]) for c in r.get("classifiers_merged", []))
+        e.write("%-16s %10s %10s %10s %10s %6s  %s\n" % (w, f("merge_ms"), f("obi_compile_ms"), f("swap_ms"),
+                                                      "%.1f" % live if live is not None else "-",
+                                                      r.get("fused", "-"), cl))
+
+
+if __name__ == "__main__":
+    cmd, args = sys.argv[1], sys.argv[2:]
+    {"subset": subset, "swap-graph": swap_graph, "obi-compat": obi_compat, "info": info, "summary": summary}[cmd](*args)
