@@ -26,10 +26,14 @@
 # the application writes them are adapted by bench/chains_tool.py obi-compat (empty regex
 # repeats dropped, rules it still rejects removed; reported in build/chains/bench/compat.jsonl).
 #
+# Merged graphs whose classifiers are configured to fuse (one multi-result classification
+# pass, HeaderClassifier key "fuse") are also measured without the key (variant
+# "merged_nofuse", the classifiers in sequence), which an OBI without fusion runs too.
 # stdout, JSON lines: one per workload and variant (medians over the runs, mpps spread),
 # then one per chain ("ratio": "merged/chained"): the median over the runs of merged /
 # chained throughput ("mpps") and of chained / merged ns per packet ("ns_p50"), merged /
-# each NF alone ("merged_vs_alone"), the merge figures (merge_ms: GraphMerger.merge, median
+# each NF alone ("merged_vs_alone"; "two_obi_estimate": 2 x merged / slowest NF alone, the
+# paper's merged-on-two-OBIs vs NFs-in-series gain), the merge figures (merge_ms: GraphMerger.merge, median
 # wall time after warm-up; merge_cli_ms: the whole `merge --chain` in-process), obi_compile_ms
 # (obi bench's compile of the merged graph), swap_ms / swap_first_ms (control_bench: POST of
 # SetProcessingGraph -> response, alternating the graph and its header rules reversed while
@@ -51,7 +55,7 @@ while [ $# -gt 0 ]; do
     --swaps) SWAPS="$2"; shift 2 ;;
     --no-swap) SWAP=0; shift ;;
     --json) shift ;;   # output is always JSON lines
-    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "chains.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -151,9 +155,15 @@ pair() {   # pair NAME G1 G2 ...
   merge --chain "$@" -o "$OUT/$name.merged.raw.json" 2>"$OUT/$name.merge.txt"
   python3 "$T/equiv_terminals.py" "$OUT/$name.chained.raw.json" "$OUT/$name.chained.json" --discard-outputs
   python3 "$T/equiv_terminals.py" "$OUT/$name.merged.raw.json" "$OUT/$name.merged.json" --discard-outputs
+  if tool strip-fuse "$OUT/$name.merged.json" "$OUT/$name.merged_nofuse.json"; then
+    FUSED="$FUSED $name"
+  else
+    rm -f "$OUT/$name.merged_nofuse.json"
+  fi
   say "$name: $(sed -n 's/^after: *//p' "$OUT/$name.concat.txt") chained," \
       "$(sed -n 's/^after: *//p' "$OUT/$name.merge.txt") merged"
 }
+FUSED=""
 pair fw_fw_split "$NF/fw_first.json" "$NF/fw_last.json"
 pair fw_fw "$NF/firewall.json" "$NF/fw1.json"
 pair fw_ips "$NF/firewall.json" "$NF/ips.json"
@@ -192,6 +202,11 @@ fw_ips merged fw_ips.merged $HTTP_PCAP
 4nf merged 4nf.merged $OUT/mostly-clean.pcap
 4nf_rules chained 4nf.chained $OUT/crafted.pcap
 4nf_rules merged 4nf.merged $OUT/crafted.pcap"
+# A merged graph with fused classifiers is also measured without the fusion (variant
+# "merged_nofuse": the classifiers in sequence), right after the merged one.
+for w in $FUSED; do
+  CASES=$(echo "$CASES" | awk -v w="$w" '{print} $1 == w && $2 == "merged" {print w, "merged_nofuse", w ".merged_nofuse", $4}')
+done
 NCASES=$(echo "$CASES" | wc -l)
 
 # ---- time until live of each merged graph: merge (one JVM, after warm-up), OBI swap
@@ -221,16 +236,23 @@ if [ "$SWAP" = 1 ] && [ -x "$CONTROL_BENCH" ]; then
     w="${spec%%:*}"; pcap="${spec#*:}"
     say "$w: swap of the merged graph under traffic ($SWAPS swaps)"
     tool swap-graph "$OUT/$w.merged.raw.json" "$OUT/$w.swap.json"
-    timeout 300 "$CONTROL_BENCH" --obi "$OBI" --firewall "$OUT/$w.swap.json" --module "" --swaps "$SWAPS" \
-      --n 5 --pps 5000 --pcap "$pcap" > "$OUT/$w.swap.txt" 2>&1 || true
-    python3 - "$w" "$OUT/$w.swap.txt" >> "$META" <<'PY'
+    swap_graph=merged
+    for try in merged merged_nofuse; do
+      [ "$try" = merged ] || tool strip-fuse "$OUT/$w.swap.json" "$OUT/$w.swap.json" || break
+      swap_graph=$try
+      timeout 300 "$CONTROL_BENCH" --obi "$OBI" --firewall "$OUT/$w.swap.json" --module "" --swaps "$SWAPS" \
+        --n 5 --pps 5000 --pcap "$pcap" > "$OUT/$w.swap.txt" 2>&1 || true
+      grep -q '"SetProcessingGraph"' "$OUT/$w.swap.txt" && break
+    done
+    python3 - "$w" "$OUT/$w.swap.txt" "$swap_graph" >> "$META" <<'PY'
 import json, sys
-w, path = sys.argv[1:]
+w, path, graph = sys.argv[1:]
 for l in open(path):
     if l.startswith("{") and '"SetProcessingGraph"' in l:
         s = json.loads(l)
         print(json.dumps({"workload": w, "swap_ms": s["p50_ms"], "swap_ms_p99": s["p99_ms"],
-                          "swap_first_ms": s["first_install_ms"], "swap_zero_loss": s.get("zero_loss")}))
+                          "swap_first_ms": s["first_install_ms"], "swap_zero_loss": s.get("zero_loss"),
+                          "swap_graph": graph}))
         break
 else:
     print(json.dumps({"workload": w, "swap_error": open(path).read().strip()[-300:]}))

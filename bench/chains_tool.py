@@ -6,6 +6,8 @@
   chains_tool.py swap-graph IN.json OUT.json
       the graph in the form control_bench swaps (its source named "in" as FromDump, its
       output terminals Discard, the first named "out", the first HeaderClassifier "fw")
+  chains_tool.py strip-fuse IN.json OUT.json
+      the graph with no classifier configured to fuse (exit status 1 when none was)
   chains_tool.py info GRAPH.json
       one JSON object: blocks, connectors, classifiers with their rule counts, and whether
       a classifier is configured as fused (config key "fuse")
@@ -131,6 +133,18 @@ def obi_compat(src, out, obi, pcap):
                       "removed": removed}))
 
 
+def strip_fuse(src, out):
+    """The graph without the classifiers' "fuse" key (they then run in sequence); exit 1 if none had it."""
+    g = json.load(open(src))
+    n = 0
+    for b in g["blocks"]:
+        if "fuse" in b.get("config", {}):
+            del b["config"]["fuse"]
+            n += 1
+    json.dump(g, open(out, "w"))
+    sys.exit(0 if n else 1)
+
+
 def info(path):
     g = json.load(open(path))
     cls = []
@@ -190,12 +204,16 @@ def summary(raw, meta_path):
                 "ns_p50": med([by[b][r]["ns_p50"] / by[a][r]["ns_p50"] for r in runs])}
 
     ratios = {}
-    for w in dict.fromkeys(k[0] for k in order):
-        if (w, "merged") not in summ:
-            continue
+    chains = [w for w in dict.fromkeys([k[0] for k in order] + [k[0] for k in errors] + list(meta))
+              if (w, "merged") in summ or (w, "merged") in errors or "report" in meta.get(w, {})]
+    for w in chains:
         m = meta.get(w, {})
         r = {"workload": w, "ratio": "merged/chained"}
+        if (w, "merged") in errors:
+            r["merged_error"] = errors[(w, "merged")]
         r.update(ratio((w, "merged"), (w, "chained")) or {})
+        if (w, "merged_nofuse") in summ:
+            r["merged_nofuse/chained"] = ratio((w, "merged_nofuse"), (w, "chained"))
         # merged vs each NF alone (the slowest NF bounds a chain of separate OBIs in series)
         alone = {}
         for nf in m.get("nfs", []):
@@ -204,7 +222,13 @@ def summary(raw, meta_path):
                 alone[nf] = x
         if alone:
             r["merged_vs_alone"] = alone
-        for key in ("merge_ms", "merge_cpu_ms", "merge_cli_ms", "swap_ms", "swap_first_ms", "obi_compile_ms",
+            # the paper's setup: chained = NFs on separate OBIs in series (the slowest NF
+            # bounds it), merged = the merged graph on two OBIs with the traffic split
+            slowest = min(alone, key=lambda nf: summ[(nf, "alone")]["mpps"])
+            r["slowest_nf"] = slowest
+            r["two_obi_estimate"] = round(2 * alone[slowest]["mpps"], 3)
+        for key in ("merge_ms", "merge_cpu_ms", "merge_cli_ms", "swap_ms", "swap_ms_p99", "swap_first_ms",
+                    "swap_error", "swap_graph", "obi_compile_ms",
                     "fused", "classifiers_merged", "classifiers_chained", "report"):
             if key in m:
                 r[key] = m[key]
@@ -226,13 +250,18 @@ def summary(raw, meta_path):
         ma = " ".join("%s %.2f" % (nf, v["mpps"]) for nf, v in r.get("merged_vs_alone", {}).items())
         e.write("%-16s %-8s %9.3f %9.3f %8.1f | %8s %s\n" % (k[0], k[1], s["mpps"], s["gbps"], s["ns_p50"], mc, ma))
     e.write("\n%-16s %10s %10s %10s %10s %6s  %s\n" % ("merged graph", "merge ms", "compile ms", "swap ms",
-                                                     "live ms", "fused", "classifiers (rules)"))
+                                                     "live ms", "fused", "classifiers of the merged graph (rules)"))
     for w, r in ratios.items():
         def f(key):
             v = r.get(key)
             return "%.1f" % v if isinstance(v, (int, float)) else "-"
         live = r.get("merge_ms", 0) + r.get("swap_ms", 0) if "swap_ms" in r and "merge_ms" in r else None
-        cl = ", ".join("%s %d" % (c["name"], c["rules"]) for c in r.get("classifiers_merged", []))
+        cl = ", ".join("%s %d" % (c["type"].replace("Classifier", ""), c["rules"])
+                       for c in r.get("classifiers_merged", []))
+        if r.get("swap_graph") == "merged_nofuse":
+            cl += "  (swap: without fuse)"
+        if "swap_error" in r:
+            cl += "  (swap failed: %s)" % r["swap_error"].splitlines()[-1][-90:]
         e.write("%-16s %10s %10s %10s %10s %6s  %s\n" % (w, f("merge_ms"), f("obi_compile_ms"), f("swap_ms"),
                                                       "%.1f" % live if live is not None else "-",
                                                       r.get("fused", "-"), cl))
@@ -240,4 +269,4 @@ def summary(raw, meta_path):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"subset": subset, "swap-graph": swap_graph, "obi-compat": obi_compat, "info": info, "summary": summary}[cmd](*args)
+    {"subset": subset, "swap-graph": swap_graph, "obi-compat": obi_compat, "strip-fuse": strip_fuse, "info": info, "summary": summary}[cmd](*args)
