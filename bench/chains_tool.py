@@ -190,9 +190,10 @@ def summary(raw, meta_path):
                 "ns_p99": med([x["ns_p99"] for x in b]), "mpps_min": min(x["mpps"] for x in b),
                 "mpps_max": max(x["mpps"] for x in b), "rss_mb": max(x["rss_mb"] for x in b),
                 "compile_ms": med([x["compile_ms"] for x in b]), "runs": len(b)}
-        for extra in ("packet_path", "preparsed"):   # newer obi bench fields, passed through
-            if extra in b[0]:
-                line[extra] = b[0][extra]
+        known = {"graph", "packets", "bytes", "seconds", "mpps", "gbps", "ns_p50", "ns_p99", "rss_mb", "workers",
+                 "compile_ms", "trace_packets"}
+        for extra in sorted(set(b[0]) - known):   # other obi bench fields (e.g. packet_path), as reported
+            line[extra] = b[0][extra]
         summ[k] = line
         print(json.dumps(line))
 
@@ -215,42 +216,57 @@ def summary(raw, meta_path):
         if (w, "merged_nofuse") in summ:
             r["merged_nofuse/chained"] = ratio((w, "merged_nofuse"), (w, "chained"))
         # merged vs each NF alone (the slowest NF bounds a chain of separate OBIs in series)
-        alone = {}
-        for nf in m.get("nfs", []):
-            x = ratio((w, "merged"), (nf, "alone"))
-            if x:
-                alone[nf] = x
-        if alone:
-            r["merged_vs_alone"] = alone
-            # the paper's setup: chained = NFs on separate OBIs in series (the slowest NF
-            # bounds it), merged = the merged graph on two OBIs with the traffic split
-            slowest = min(alone, key=lambda nf: summ[(nf, "alone")]["mpps"])
-            r["slowest_nf"] = slowest
-            r["two_obi_estimate"] = round(2 * alone[slowest]["mpps"], 3)
+        for v, suffix in (("merged", ""), ("merged_nofuse", "_nofuse")):
+            alone = {}
+            for nf in m.get("nfs", []):
+                x = ratio((w, v), (nf, "alone"))
+                if x:
+                    alone[nf] = x
+            if alone:
+                r["merged%s_vs_alone" % suffix] = alone
+                # the paper's setup: chained = NFs on separate OBIs in series (the slowest NF
+                # bounds it), merged = the merged graph on two OBIs with the traffic split
+                slowest = min(alone, key=lambda nf: summ[(nf, "alone")]["mpps"])
+                r["slowest_nf"] = slowest
+                r["two_obi_estimate%s" % suffix] = round(2 * alone[slowest]["mpps"], 3)
         for key in ("merge_ms", "merge_cpu_ms", "merge_cli_ms", "swap_ms", "swap_ms_p99", "swap_first_ms",
                     "swap_error", "swap_graph", "obi_compile_ms",
                     "fused", "classifiers_merged", "classifiers_chained", "report"):
             if key in m:
                 r[key] = m[key]
-        if (w, "merged") in summ:
-            r["obi_compile_ms"] = summ[(w, "merged")]["compile_ms"]
+        for v in ("merged_nofuse", "merged"):
+            if (w, v) in summ:
+                r["obi_compile_ms"] = summ[(w, v)]["compile_ms"]
+                r["obi_compile_graph"] = v
         ratios[w] = r
         print(json.dumps(r))
 
     # The table (stderr).
     e = sys.stderr
-    e.write("\n%-16s %-8s %9s %9s %8s | %8s %8s %s\n" % ("workload", "variant", "Mpps", "Gbps", "ns p50",
-                                                     "m/ch", "m/alone", ""))
+    e.write("\n%-14s %-13s %8s %8s %8s | %6s %6s  %s\n" % ("workload", "variant", "Mpps", "Gbps", "ns p50",
+                                                        "m/ch", "2xm/sl", "merged / each NF alone"))
     for (w, v), err in errors.items():
-        e.write("%-16s %-8s   failed: %s\n" % (w, v, err[:100]))
+        e.write("%-14s %-13s failed: %s\n" % (w, v, err[:100]))
     for k in order:
         s = summ[k]
-        r = ratios.get(k[0], {}) if k[1] == "merged" else {}
-        mc = "%.2f" % r["mpps"] if "mpps" in r else ""
-        ma = " ".join("%s %.2f" % (nf, v["mpps"]) for nf, v in r.get("merged_vs_alone", {}).items())
-        e.write("%-16s %-8s %9.3f %9.3f %8.1f | %8s %s\n" % (k[0], k[1], s["mpps"], s["gbps"], s["ns_p50"], mc, ma))
-    e.write("\n%-16s %10s %10s %10s %10s %6s  %s\n" % ("merged graph", "merge ms", "compile ms", "swap ms",
-                                                     "live ms", "fused", "classifiers of the merged graph (rules)"))
+        r = ratios.get(k[0], {})
+        sfx = {"merged": "", "merged_nofuse": "_nofuse"}.get(k[1])
+        mc = ma = two = ""
+        if sfx is not None:
+            x = r.get("mpps") if sfx == "" else (r.get("merged_nofuse/chained") or {}).get("mpps")
+            mc = "%.2f" % x if x is not None else ""
+            ma = " ".join("%s %.2f" % (nf, v["mpps"]) for nf, v in r.get("merged%s_vs_alone" % sfx, {}).items())
+            two = "%.2f" % r["two_obi_estimate" + sfx] if "two_obi_estimate" + sfx in r else ""
+        e.write("%-14s %-13s %8.3f %8.3f %8.1f | %6s %6s  %s\n" % (k[0], k[1], s["mpps"], s["gbps"], s["ns_p50"],
+                                                               mc, two, ma))
+    e.write("(m/ch: merged / chained, one worker; 2xm/sl: 2 x merged / slowest NF alone, the estimate of the "
+            "paper's merged on two OBIs vs NFs on separate OBIs in series)\n")
+    e.write("\n%-14s %9s %9s %10s %9s %9s %9s %6s  %s\n" % ("merged graph", "merge ms", "merge cpu", "compile ms",
+                                                               "swap ms", "1st inst", "live ms", "fused",
+                                                               "classifiers of the merged graph (rules)"))
+    e.write("(merge: GraphMerger wall / CPU ms; compile: obi bench; swap: control_bench SetProcessingGraph p50 "
+            "under traffic, only changed blocks rebuilt; 1st inst: the first install, every block built; "
+            "live: merge + swap)\n")
     for w, r in ratios.items():
         def f(key):
             v = r.get(key)
@@ -258,11 +274,12 @@ def summary(raw, meta_path):
         live = r.get("merge_ms", 0) + r.get("swap_ms", 0) if "swap_ms" in r and "merge_ms" in r else None
         cl = ", ".join("%s %d" % (c["type"].replace("Classifier", ""), c["rules"])
                        for c in r.get("classifiers_merged", []))
-        if r.get("swap_graph") == "merged_nofuse":
-            cl += "  (swap: without fuse)"
+        if r.get("swap_graph") == "merged_nofuse" or r.get("obi_compile_graph") == "merged_nofuse":
+            cl += "  (compile / swap: without fuse)"
         if "swap_error" in r:
             cl += "  (swap failed: %s)" % r["swap_error"].splitlines()[-1][-90:]
-        e.write("%-16s %10s %10s %10s %10s %6s  %s\n" % (w, f("merge_ms"), f("obi_compile_ms"), f("swap_ms"),
+        e.write("%-14s %9s %9s %10s %9s %9s %9s %6s  %s\n" % (w, f("merge_ms"), f("merge_cpu_ms"), f("obi_compile_ms"),
+                                                                f("swap_ms"), f("swap_first_ms"),
                                                       "%.1f" % live if live is not None else "-",
                                                       r.get("fused", "-"), cl))
 
