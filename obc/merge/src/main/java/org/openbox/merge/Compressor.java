@@ -20,9 +20,12 @@ import org.openbox.merge.core.Rule;
  * the modifiers' other outputs) and then to C2's output j, followed by a fallback rule r1
  * leading to the path and a Discard: C2's "no match" for packets that matched r1. Empty
  * intersections are dropped. Rules of C1 whose output does not lead to C2 keep their subtree.
- * A shaper, a modifier that may change C2's fields, an opaque classifier or a whole-frame
- * regex classifier stops combining; so do the rule bound and intersections the grammar
- * cannot write (both are reported). Then unreachable rules are removed and a classifier
+ * The product is made only where its real size (non-empty intersections) fits the rule
+ * bound and, with fusion on, is not larger than C1 and C2 apart or is small
+ * ({@link ProductSize#SMALL}); otherwise the two stay in
+ * sequence and share one classification pass ({@link Fuser}). A shaper, a modifier that
+ * may change C2's fields, an opaque classifier or a whole-frame regex classifier stops
+ * combining; so do intersections the grammar cannot write (reported). Then unreachable rules are removed and a classifier
  * left with one always-matching rule is replaced by its subtree.
  */
 final class Compressor {
@@ -123,26 +126,42 @@ final class Compressor {
     }
 
     /**
-     * Whether c1 may combine with every copy of c2 (same original block) that its outputs
-     * from {@code from} on lead to, within the rule bound. Combining only the first few
-     * copies would build the largest classifier the bound allows and still leave the rest
-     * in sequence: slower than either extreme, so a classifier reached from many outputs
-     * (a firewall's allow rules all leading into an IPS) is combined everywhere or nowhere.
+     * Whether c1 combines with every copy of c2 (same original block) that its outputs from
+     * {@code from} on lead to. Combining only the first few copies would build a large
+     * classifier and still leave the rest in sequence: slower than either extreme, so a
+     * classifier reached from many outputs (a firewall's allow rules all leading into an
+     * IPS) is combined everywhere or nowhere. The decision is taken on the size of the real
+     * product ({@link ProductSize}): it must fit the rule bound and, when fusion is on, not
+     * be larger than the two classifiers apart unless it is small (kept in sequence, they
+     * share one classification pass instead).
      */
     private boolean groupFits(Node c1, int from, Node c2) {
         if (c2.rules == null) return true;   // refused per output, with its reason
-        long projected = c1.rules.size();
-        int copies = 0;
+        List<Integer> outputs = new ArrayList<>();
+        List<Node> copies = new ArrayList<>();
         for (int k = from; k < c1.out.length; k++) {
             Node d = downstreamClassifier(c1.out[k], new ArrayList<>());
             if (d != null && d.rules != null && d.origins.equals(c2.origins)) {
-                copies++;
-                projected += d.rules.size();
+                outputs.add(k);
+                copies.add(d);
             }
         }
-        if (copies < 2 || projected <= options.maxRules()) return true;
-        log.notCombined.add(c1.label() + " -> " + c2.label() + " on " + copies + " outputs: rule bound: about " + projected
-                + " rules would exceed --max-rules " + options.maxRules() + ", all kept in sequence");
+        long apart = (long) c1.rules.size() + c2.rules.size();
+        long limit = options.fuse() ? Math.min(Math.max(apart, ProductSize.SMALL), options.maxRules()) : options.maxRules();
+        ProductSize size = ProductSize.count(c1, outputs, copies, limit);
+        if (size.within()) return true;
+        String what = c1.label() + " (" + c1.rules.size() + " rules) x " + c2.label() + " (" + c2.rules.size() + " rules)"
+                + (copies.size() > 1 ? " on " + copies.size() + " outputs" : "");
+        String why;
+        if (size.outOfBudget()) {
+            why = "product not computed: more than " + ProductSize.WORK + " rule pairs to intersect";
+        } else if (options.fuse() && size.rules() > Math.max(apart, ProductSize.SMALL)) {
+            why = "the product would have more than " + Math.max(apart, ProductSize.SMALL) + " rules, more than the "
+                    + apart + " apart";
+        } else {
+            why = "rule bound: the product would have more than " + options.maxRules() + " rules (--max-rules)";
+        }
+        log.notCombined.add(what + ": " + why + ", kept in sequence");
         return false;
     }
 
@@ -153,11 +172,6 @@ final class Compressor {
             if (m.kind == Kind.MODIFIER && !ModifierEffects.disjoint(m.type, m.config, c2.rules)) {
                 return "modifier " + m.label() + " (" + m.type + ") may change the fields it reads";
             }
-        }
-        int total = c1.rules.size() + c2.rules.size();
-        if (total > options.maxRules()) {
-            return "rule bound: " + c1.rules.size() + " + " + c2.rules.size() + " rules would exceed --max-rules "
-                    + options.maxRules();
         }
         return null;
     }
@@ -173,20 +187,26 @@ final class Compressor {
             ports.add(c1.inPort[k]);
         }
         int made = 0;
-        for (int j = 0; j < c2.rules.size(); j++) {
-            Rule r = HeaderAlgebra.intersect(r1, c2.rules.get(j));
+        boolean covered = false;
+        for (int j = 0; j < c2.rules.size() && !covered; j++) {
+            Rule r2 = c2.rules.get(j);
+            if (!HeaderAlgebra.meets(r1, r2)) continue;
+            Rule r = HeaderAlgebra.intersect(r1, r2);
             if (r.isEmpty()) continue;
             rules.add(r);
             Node tail = c2.out[j];
             outs.add(Node.chain(path, tail, c2.inPort[j]));
             ports.add(path.isEmpty() ? c2.inPort[j] : c1.inPort[i]);
             made++;
+            covered = r2.patterns().isEmpty() && HeaderAlgebra.covers(r2, r1);   // later rules unreachable
         }
-        // C2's "no match" for packets that matched r1: the path's side effects, then a drop
-        Node drop = new Node("Discard", null, Kind.DROP, c2.origins, null, 0);
-        rules.add(r1);
-        outs.add(Node.chain(path, drop, 0));
-        ports.add(path.isEmpty() ? 0 : c1.inPort[i]);
+        if (!covered) {
+            // C2's "no match" for packets that matched r1: the path's side effects, then a drop
+            Node drop = new Node("Discard", null, Kind.DROP, c2.origins, null, 0);
+            rules.add(r1);
+            outs.add(Node.chain(path, drop, 0));
+            ports.add(path.isEmpty() ? 0 : c1.inPort[i]);
+        }
         for (int k = i + 1; k < c1.rules.size(); k++) {
             rules.add(c1.rules.get(k));
             outs.add(c1.out[k]);

@@ -142,7 +142,7 @@ public final class Concatenator {
             for (int k = 0; k < n; k++) prov.rule(name, o.app(), o.block(), k, k);
         }
         MergeReport report = new MergeReport(blocksBefore, connectorsBefore, rulesBefore, outBlocks.size(),
-                outConnectors.size(), rulesAfter, List.of(), List.of(), List.copyOf(notes));
+                outConnectors.size(), rulesAfter, List.of(), List.of(), List.of(), notes);
         return new MergeResult(new Graph(outBlocks, outConnectors), prov.build(), report);
     }
 

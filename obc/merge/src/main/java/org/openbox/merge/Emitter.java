@@ -37,6 +37,7 @@ final class Emitter {
         List<List<RuleRef>> ruleRefs;      // per merged rule; null when not a classifier with rules
         int[] child;                        // shared ids, -1 = unconnected
         int[] port;
+        int[] fuse;                         // shared ids of the classifiers it performs the lookups of
         String name;
     }
 
@@ -47,7 +48,10 @@ final class Emitter {
     private final IdentityHashMap<ObjectNode, String> configText = new IdentityHashMap<>();
     private final ClassifierRules.WireCache wire = new ClassifierRules.WireCache();
 
-    record Output(Graph graph, Provenance provenance, int rules) {}
+    /**
+     * @param fused one line per classifier that performs other classifiers' lookups
+     */
+    record Output(Graph graph, Provenance provenance, int rules, List<String> fused) {}
 
     Output emit(List<Node> roots, java.util.Collection<Origin> folded) {
         List<Integer> rootIds = new ArrayList<>();
@@ -63,6 +67,7 @@ final class Emitter {
         Provenance.Builder prov = new Provenance.Builder();
         prov.folded(folded);
         int rules = 0;
+        List<String> fused = new ArrayList<>();
         for (int id : order) {
             Shared s = shared.get(id);
             String base = baseName(s);
@@ -76,7 +81,8 @@ final class Emitter {
         }
         for (int id : order) {
             Shared s = shared.get(id);
-            blocks.add(new Block(s.type, s.name, s.config));
+            ObjectNode config = s.fuse == null ? s.config : withFuse(s, fused);
+            blocks.add(new Block(s.type, s.name, config));
             prov.block(s.name, new ArrayList<>(s.origins));
             if (s.ruleRefs != null) {
                 rules += s.ruleRefs.size();
@@ -90,7 +96,36 @@ final class Emitter {
                 if (s.child[p] >= 0) connectors.add(new Connector(s.name, p, shared.get(s.child[p]).name, s.port[p]));
             }
         }
-        return new Output(new Graph(blocks, connectors), prov.build(), rules);
+        return new Output(new Graph(blocks, connectors), prov.build(), rules, fused);
+    }
+
+    /**
+     * The config of a fusing classifier: its own, plus {@code fuse} naming the written
+     * targets (each once, at most {@link Fuser#MAX_TARGETS}); adds the report line.
+     */
+    private ObjectNode withFuse(Shared s, List<String> fused) {
+        java.util.LinkedHashSet<Integer> targets = new java.util.LinkedHashSet<>();
+        for (int t : s.fuse) {
+            Shared x = shared.get(t);
+            boolean fits = x.type.equals("HeaderClassifier") || x.type.equals("HeaderPayloadClassifier");
+            if (fits && x != s && targets.size() < Fuser.MAX_TARGETS) targets.add(t);
+        }
+        if (targets.isEmpty() || !s.type.equals("HeaderClassifier")) return s.config;
+        ObjectNode c = s.config == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                : s.config.deepCopy();
+        var names = c.putArray("fuse");
+        StringBuilder line = new StringBuilder(s.name).append(" (").append(rulesOf(s)).append(" rules)");
+        for (int t : targets) {
+            Shared x = shared.get(t);
+            names.add(x.name);
+            line.append(" + ").append(x.name).append(" (").append(rulesOf(x)).append(" rules)");
+        }
+        fused.add(line.append(": one classification pass (multi-result lookup), no product").toString());
+        return c;
+    }
+
+    private static int rulesOf(Shared s) {
+        return s.ruleRefs != null ? s.ruleRefs.size() : s.child.length;
     }
 
     private void visit(int id, boolean[] seen, List<Integer> order) {
@@ -124,6 +159,12 @@ final class Emitter {
         StringBuilder key = new StringBuilder(64).append(type).append('\u0001')
                 .append(config == null ? "" : configText.computeIfAbsent(config, ObjectNode::toString)).append('\u0001');
         for (int i = 0; i < child.length; i++) key.append(child[i]).append(':').append(n.inPort[i]).append(',');
+        int[] fuse = null;
+        if (n.fuse != null) {
+            fuse = new int[n.fuse.size()];
+            for (int i = 0; i < fuse.length; i++) fuse[i] = id(n.fuse.get(i));
+            key.append("\u0001fuse").append(java.util.Arrays.toString(fuse));
+        }
         if (n.kind == Kind.STATIC) key.append('\u0001').append(new TreeSet<>(n.origins));
         Integer id = byKey.get(key.toString());
         Shared s;
@@ -134,6 +175,7 @@ final class Emitter {
             s.kind = n.kind;
             s.child = child;
             s.port = n.inPort.clone();
+            s.fuse = fuse;
             if (n.isClassifierWithRules()) {
                 s.ruleRefs = new ArrayList<>();
                 for (Rule r : n.rules) s.ruleRefs.add(new ArrayList<>(r.refs()));

@@ -78,10 +78,14 @@ public final class GraphMerger {
                 for (int i = 0; i < r.out.length; i++) r.out[i] = splitter.split(r.out[i]);
             }
         }
+        if (options.fuse()) {
+            Fuser fuser = new Fuser();
+            for (Node r : roots) fuser.mark(r);
+        }
         Emitter.Output out = new Emitter().emit(roots, log.folded);
         MergeReport report = new MergeReport(blocksBefore, connectorsBefore, rulesBefore,
                 out.graph().blocks().size(), out.graph().connectors().size(), out.rules(),
-                List.copyOf(log.combined), List.copyOf(log.notCombined), List.copyOf(log.notes));
+                log.combined, log.notCombined, out.fused(), log.notes);
         return new MergeResult(out.graph(), out.provenance(), report);
     }
 

@@ -16,11 +16,21 @@ import java.util.List;
  * @param rulesAfter       classifier rules in the merged graph
  * @param combined         one line per classifier combination made
  * @param notCombined      one line per combination refused, with the reason
+ * @param fused            one line per classifier that performs, in one classification pass,
+ *                         the header lookups of the classifiers kept in sequence behind it
  * @param notes            other simplifications (unreachable rules or blocks, folds)
  */
 public record MergeReport(int blocksBefore, int connectorsBefore, int rulesBefore,
                           int blocksAfter, int connectorsAfter, int rulesAfter,
-                          List<String> combined, List<String> notCombined, List<String> notes) {
+                          List<String> combined, List<String> notCombined, List<String> fused,
+                          List<String> notes) {
+
+    public MergeReport {
+        combined = List.copyOf(combined);
+        notCombined = List.copyOf(notCombined);
+        fused = List.copyOf(fused);
+        notes = List.copyOf(notes);
+    }
 
     /** A multi-line human summary (the CLI prints it on stderr). */
     public String summary() {
@@ -32,6 +42,10 @@ public record MergeReport(int blocksBefore, int connectorsBefore, int rulesBefor
         if (!notCombined.isEmpty()) {
             sb.append(String.format("kept in sequence: %d%n", notCombined.size()));
             notCombined.forEach(s -> sb.append("  - ").append(s).append(System.lineSeparator()));
+        }
+        if (!fused.isEmpty()) {
+            sb.append(String.format("fused %d classifier group(s)%n", fused.size()));
+            fused.forEach(s -> sb.append("  = ").append(s).append(System.lineSeparator()));
         }
         notes.forEach(s -> sb.append("  note: ").append(s).append(System.lineSeparator()));
         return sb.toString();

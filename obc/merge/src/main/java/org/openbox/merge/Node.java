@@ -22,6 +22,8 @@ final class Node {
     boolean rulesChanged;
     Node[] out;
     int[] inPort;
+    /** Downstream classifiers this one performs the header lookups of ({@link Fuser}); null: none. */
+    List<Node> fuse;
 
     Node(String type, ObjectNode config, Kind kind, List<Origin> origins, List<Rule> rules, int outputs) {
         this.type = type;
@@ -79,6 +81,11 @@ final class Node {
             if (r.whole() && !r.patterns().isEmpty()) return true;
         }
         return false;
+    }
+
+    /** The block type this node is written as. */
+    String emittedType() {
+        return isClassifierWithRules() && rulesChanged ? org.openbox.merge.core.ClassifierRules.typeOf(rules) : type;
     }
 
     String label() {

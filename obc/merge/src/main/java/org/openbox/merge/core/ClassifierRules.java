@@ -168,6 +168,21 @@ public final class ClassifierRules {
         }
     }
 
+    /** The block type {@link #emit} writes the rules as. */
+    public static String typeOf(List<Rule> rules) {
+        boolean noPatterns = true, allSinglePayload = true;
+        for (Rule r : rules) {
+            if (!r.patterns().isEmpty()) noPatterns = false;
+            if (!r.header().isEmpty() || r.patterns().size() != 1) allSinglePayload = false;
+        }
+        if (noPatterns) return "HeaderClassifier";
+        if (allSinglePayload) {
+            boolean whole = rules.get(0).whole();
+            if (rules.stream().allMatch(r -> r.whole() == whole)) return "RegexClassifier";
+        }
+        return "HeaderPayloadClassifier";
+    }
+
     /** The simplest block that implements the rules (first match wins, no match drops). */
     public static Emitted emit(List<Rule> rules) {
         return emit(rules, new WireCache());

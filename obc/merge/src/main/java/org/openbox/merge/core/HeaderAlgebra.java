@@ -37,6 +37,44 @@ public final class HeaderAlgebra {
         return new Rule(h, pats, whole, Rule.union(r1.refs(), r2.refs()));
     }
 
+    /**
+     * Whether some packet may match both rules' headers, without building the intersection.
+     * Exact except for a range partly overlapping a non-prefix mask, where it answers true
+     * (an over-estimate: callers use it to count intersections).
+     */
+    public static boolean meets(Rule r1, Rule r2) {
+        Map<MatchField, List<Term>> small = r1.header().size() <= r2.header().size() ? r1.header() : r2.header();
+        Map<MatchField, List<Term>> other = small == r1.header() ? r2.header() : r1.header();
+        for (Map.Entry<MatchField, List<Term>> e : small.entrySet()) {
+            List<Term> b = other.get(e.getKey());
+            if (b == null) continue;
+            boolean any = false;
+            for (Term x : e.getValue()) {
+                for (Term y : b) {
+                    if (overlaps(e.getKey(), x, y)) { any = true; break; }
+                }
+                if (any) break;
+            }
+            if (!any) return false;
+        }
+        return true;
+    }
+
+    /** x AND y is not empty (true when unsure). */
+    static boolean overlaps(MatchField f, Term x, Term y) {
+        if (x instanceof Term.Masked a && y instanceof Term.Masked b) {
+            return a.value().xor(b.value()).and(a.mask()).and(b.mask()).signum() == 0;
+        }
+        if (x instanceof Term.Range a && y instanceof Term.Range b) {
+            return a.min().max(b.min()).compareTo(a.max().min(b.max())) <= 0;
+        }
+        Term.Masked m = (Term.Masked) (x instanceof Term.Masked ? x : y);
+        Term.Range r = (Term.Range) (x instanceof Term.Range ? x : y);
+        BigInteger lo = m.value().and(m.mask());
+        BigInteger hi = lo.or(f.fullMask().andNot(m.mask()));
+        return r.max().compareTo(lo) >= 0 && r.min().compareTo(hi) <= 0;
+    }
+
     /** Union a AND union b, as a union of terms (empty list = no value). */
     public static List<Term> intersect(MatchField f, List<Term> a, List<Term> b) throws Inexpressible {
         List<Term> out = new ArrayList<>();
