@@ -9,10 +9,20 @@
 //
 // compile() is called on the control thread; classify_batch() on the workers, any
 // number at once, without locks or allocation.
+//
+// Two structures answer: right after compile() a bit-vector classifier per set
+// (RuleClassifier, compiled in milliseconds); meanwhile a shared background thread
+// builds one rte_acl context over all sets (AclClassifier, one category per set), and
+// when it is ready lookups switch to it through an atomic pointer read once per batch.
+// Both give the same answers. Environment: OBI_CLASSIFIER=bitvector keeps the
+// bit-vector structure only (no DPDK), =acl reports every ACL failure on stderr,
+// =auto (default) notes only the first one.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/fields.hh"
@@ -40,8 +50,25 @@ class MultiClassifier {
   // k that packet i matches, or -1.
   void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const;
 
-  // Which structure answers lookups right now (read handle `engine` of the blocks).
+  // Which structure answers lookups right now (read handle `engine` of the blocks):
+  // "acl" or "bitvector".
   const char* engine() const;
+
+  // Why the ACL structure is not (yet) answering: "building", "disabled (OBI_CLASSIFIER)",
+  // the build failure, or "" when it answers.
+  std::string engine_reason() const;
+
+  // Waits until the ACL structure answers (true) or its build ended otherwise or the
+  // timeout passed (false). For tests and benchmarks.
+  bool wait_ready(std::chrono::milliseconds timeout) const;
+
+  struct Stats {
+    double compile_ms = 0;      // bit-vector structures, in compile()
+    double acl_build_ms = -1;   // background ACL build (key layout, expansion, rte_acl_build); -1 if none
+    uint32_t acl_rules = 0;     // ACL rules after multi-term expansion
+    unsigned key_bytes = 0;     // per-packet ACL key
+  };
+  Stats stats() const;
 
  private:
   struct Impl;

@@ -1,6 +1,9 @@
 #include "io/dpdk.hh"
 
+#include <pthread.h>
 #include <rte_eal.h>
+#include <rte_log.h>
+#include <sched.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
@@ -17,6 +20,8 @@ namespace {
 std::mutex g_mu;
 bool g_ready = false;
 std::map<uint16_t, DpdkPort> g_ports;
+bool g_light_failed = false;
+std::string g_light_why;
 
 }  // namespace
 
@@ -31,6 +36,35 @@ void dpdk_init(const std::vector<std::string>& args) {
   if (rte_eal_init(static_cast<int>(owned.size()), argv.data()) < 0)
     throw std::runtime_error(std::string("DPDK EAL initialisation failed: ") + rte_strerror(rte_errno));
   g_ready = true;
+}
+
+bool dpdk_ensure_light(std::string& why) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (g_ready) return true;
+  if (g_light_failed) { why = g_light_why; return false; }
+  cpu_set_t saved;
+  CPU_ZERO(&saved);
+  bool have_affinity = pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0;
+  int lcore = 0;
+  if (have_affinity)
+    for (int c = 0; c < CPU_SETSIZE; ++c) if (CPU_ISSET(c, &saved)) { lcore = c; break; }
+  // -m: memory for rte_malloc (tries of large rule sets); without hugepages it is
+  // anonymous memory, committed only when touched.
+  std::vector<std::string> owned{"obi", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf", "--no-telemetry",
+                                 "-l", std::to_string(lcore), "--log-level=4"};
+  std::vector<char*> argv;
+  for (auto& s : owned) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  int rc = rte_eal_init(static_cast<int>(owned.size()), argv.data());
+  if (have_affinity) pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);   // EAL pinned this thread
+  if (rc < 0) {
+    g_light_failed = true;
+    g_light_why = std::string("DPDK EAL initialisation failed: ") + rte_strerror(rte_errno);
+    why = g_light_why;
+    return false;
+  }
+  g_ready = true;
+  return true;
 }
 
 bool dpdk_ready() {

@@ -19,6 +19,13 @@ namespace obi::io {
 void dpdk_init(const std::vector<std::string>& args);
 bool dpdk_ready();
 
+// For libraries that only need DPDK memory (rte_acl), when no --dpdk option initialised
+// the EAL: initialises it once with light defaults (no hugepages, no PCI, no shared
+// config files so that several processes coexist, one lcore, quiet log), restoring the calling thread's
+// CPU affinity afterwards. Returns false with `why` when the EAL is unavailable (the
+// first failure is final). Slow (tens of ms): call it off the packet path.
+bool dpdk_ensure_light(std::string& why);
+
 // Port `port` configured for `queues` RX/TX queue pairs and started. Throws
 // openbox::ProtocolError(BAD_BLOCK) naming `block` when DPDK is not initialised or the
 // port does not exist / cannot be configured.

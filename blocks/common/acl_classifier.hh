@@ -1,0 +1,85 @@
+// AclClassifier: first-match classification of several header rule sets at once with
+// DPDK's rte_acl (multi-bit tries walked for a whole batch with SIMD).
+//
+// Rule set k becomes rte_acl category k; rule i of a set gets priority (max - i) so the
+// first rule wins, and userdata i + 1 (0 = no match). Per packet a key is built from the
+// parsed headers:
+//   * presence bytes: one bit per "layer" a rule can require (IPv4 header, TCP header,
+//     ARP body, ...); each rule requires, with a BITMASK field, the bits of the fields it
+//     constrains, so a rule on a field the packet lacks never matches (absent fields are
+//     zero in the key). ETH_TYPE = 0x0800 / 0x86dd alone becomes a presence bit too;
+//   * one slot per field in network byte order; mutually exclusive fields share a slot
+//     (TCP/UDP/SCTP ports, ICMPv4/ICMPv6 type and code);
+//   * fields over 32 bits are cut into 4-byte (and one 2-byte) ACL fields; 1- and 2-byte
+//     fields are packed into 4-byte input groups, the first group being the one-byte
+//     presence field, as rte_acl requires.
+// Value forms: masks -> BITMASK; ranges -> RANGE (prefix masks on such a field become
+// ranges, other masks a few ranges); on fields over 32 bits ranges become prefixes.
+// Multi-term values and such splits expand one rule into several ACL rules with the same
+// priority and userdata, within bounds. What cannot be expressed makes build() fail
+// with a reason, and the caller keeps its bit-vector classifier.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/fields.hh"
+
+struct rte_acl_ctx;
+
+namespace obi::blocks {
+
+class AclClassifier {
+ public:
+  static constexpr unsigned kMaxSets = 16;
+  static constexpr unsigned kMaxKeyBytes = 256;
+  static constexpr uint32_t kMaxExpansionPerRule = 1024;
+  static constexpr uint32_t kMaxAclRules = 200000;
+
+  // The rules of set k are rules[k][0 .. counts[k]). Needs an initialised EAL. Returns
+  // null with `why` set when the sets cannot be expressed or rte_acl fails; `cancel`
+  // (may be null) is polled between steps.
+  using RuleAt = const openbox::HeaderMatch& (*)(const void* ctx, unsigned set, uint32_t i);
+  static std::unique_ptr<AclClassifier> build(unsigned sets, const std::vector<uint32_t>& counts, RuleAt rule,
+                                              const void* ctx, std::string& why,
+                                              const std::atomic<bool>* cancel = nullptr);
+  ~AclClassifier();
+  AclClassifier(const AclClassifier&) = delete;
+  AclClassifier& operator=(const AclClassifier&) = delete;
+
+  // out[i * set_count() + k] = first rule of set k matching packet i, or -1 (n <= kBatchSize).
+  void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const;
+
+  unsigned set_count() const { return sets_; }
+  uint32_t acl_rules() const { return acl_rules_; }
+  unsigned key_bytes() const { return key_len_; }
+  unsigned acl_fields() const { return nfields_; }
+
+ private:
+  AclClassifier() = default;
+
+  // One field the key builder extracts: where its value goes and which presence bit.
+  struct Extract {
+    MatchField field;
+    uint8_t presence_byte, presence_bit;
+    uint8_t nparts;
+    uint8_t part_off[4];       // key offset of each part (most significant first)
+    uint8_t part_size[4];      // bytes of each part
+  };
+  // Presence bits that are not "field extracts": ETH_TYPE is IPv4 / IPv6.
+  int etype4_byte_ = -1, etype6_byte_ = -1;
+  uint8_t etype4_bit_ = 0, etype6_bit_ = 0;
+
+  void build_key(Packet& p, uint8_t* key) const;
+
+  rte_acl_ctx* ctx_ = nullptr;
+  unsigned sets_ = 0, categories_ = 1;
+  unsigned key_len_ = 0, stride_ = 0, nfields_ = 0;
+  uint32_t acl_rules_ = 0;
+  std::vector<Extract> extracts_;
+};
+
+}  // namespace obi::blocks
