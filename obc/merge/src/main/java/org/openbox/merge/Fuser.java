@@ -22,12 +22,14 @@ final class Fuser {
     static final int MAX_TARGETS = 15;
 
     private final Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Written type per node (a combined classifier's depends on all its rules). */
+    private final IdentityHashMap<Node, String> types = new IdentityHashMap<>();
 
     /** Marks every fusing classifier under n (n included). */
     void mark(Node n) {
         if (n == null || !seen.add(n)) return;
         for (Node c : n.out) mark(c);
-        if (n.kind != Kind.CLASSIFIER || !n.isClassifierWithRules() || !"HeaderClassifier".equals(n.emittedType())) return;
+        if (n.kind != Kind.CLASSIFIER || !n.isClassifierWithRules() || !"HeaderClassifier".equals(type(n))) return;
         Set<Node> found = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Node> targets = new ArrayList<>();
         for (Node c : n.out) {
@@ -38,9 +40,13 @@ final class Fuser {
         if (!targets.isEmpty()) n.fuse = targets;
     }
 
-    private static boolean fusable(Node t) {
+    private String type(Node n) {
+        return types.computeIfAbsent(n, Node::emittedType);
+    }
+
+    private boolean fusable(Node t) {
         if (!t.isClassifierWithRules()) return false;
-        String type = t.emittedType();
+        String type = type(t);
         return type.equals("HeaderClassifier") || type.equals("HeaderPayloadClassifier");
     }
 }

@@ -31,14 +31,19 @@ record ProductSize(long rules, boolean within, boolean outOfBudget) {
     static ProductSize count(Node c1, List<Integer> outputs, List<Node> copies, long limit) {
         long size = (long) c1.rules.size() - outputs.size();
         long work = 0;
+        HeaderBoxes first = new HeaderBoxes(c1.rules);
+        java.util.IdentityHashMap<List<Rule>, HeaderBoxes> seconds = new java.util.IdentityHashMap<>();
         for (int o = 0; o < outputs.size(); o++) {
-            Rule r1 = c1.rules.get(outputs.get(o));
+            int i = outputs.get(o);
+            Rule r1 = c1.rules.get(i);
             List<Rule> r2 = copies.get(o).rules;
+            HeaderBoxes second = seconds.computeIfAbsent(r2, HeaderBoxes::new);
             boolean covered = false;
-            for (Rule r : r2) {
+            for (int j = 0; j < r2.size(); j++) {
                 if (++work > WORK) return new ProductSize(size, false, true);
-                if (!HeaderAlgebra.meets(r1, r)) continue;
+                if (!HeaderBoxes.meets(first, i, second, j)) continue;
                 if (++size > limit) return new ProductSize(size, false, false);
+                Rule r = r2.get(j);
                 if (r.patterns().isEmpty() && HeaderAlgebra.covers(r, r1)) {
                     covered = true;
                     break;

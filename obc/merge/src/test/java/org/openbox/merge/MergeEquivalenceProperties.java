@@ -41,6 +41,24 @@ class MergeEquivalenceProperties {
         TestSupport.assertEquivalent(apps, Composition.CHAIN, r, PacketGen.packets(seed, 40));
     }
 
+    @Property(tries = 600)
+    void wideClassifiersAreFusedAndEqualAThenB(@ForAll @Size(max = 80) List<@IntRange(min = 0, max = 999) Integer> a,
+                                               @ForAll @Size(max = 80) List<@IntRange(min = 0, max = 999) Integer> b,
+                                               @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 999) Integer> c,
+                                               @ForAll boolean three, @ForAll long seed) {
+        List<AppGraph> apps = new java.util.ArrayList<>(List.of(
+                new AppGraph("a", 0, GraphGen.wide(a, "a", "eth0")),
+                new AppGraph("b", 0, GraphGen.wide(b, "b", "eth0"))));
+        if (three) apps.add(new AppGraph("c", 0, GraphGen.wide(c, "c", "eth0")));
+        MergeResult r = merger.merge(apps, Composition.CHAIN, MergeOptions.defaults());
+        collect(r);
+        int fusing = TestSupport.assertFuseWellFormed(r.merged());
+        Statistics.label("fusing blocks").collect(fusing == 0 ? "0" : fusing < 3 ? "1-2" : "3+");
+        // the report lists exactly the fusing blocks
+        org.junit.jupiter.api.Assertions.assertEquals(fusing, r.report().fused().size(), r.report().summary());
+        TestSupport.assertEquivalent(apps, Composition.CHAIN, r, PacketGen.packets(seed, 40));
+    }
+
     @Property(tries = 1000)
     void chainOfThreeEqualsSequence(@ForAll @Size(max = 40) List<@IntRange(min = 0, max = 999) Integer> a,
                                     @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 999) Integer> b,
@@ -105,5 +123,6 @@ class MergeEquivalenceProperties {
         Statistics.label("crossed a modifier or static").collect(
                 r.report().combined().stream().anyMatch(s -> s.contains("moved behind")));
         Statistics.label("refused").collect(r.report().notCombined().isEmpty() ? "none" : "some");
+        Statistics.label("fused").collect(r.report().fused().isEmpty() ? "none" : "some");
     }
 }

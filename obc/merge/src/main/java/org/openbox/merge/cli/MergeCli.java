@@ -31,13 +31,13 @@ import org.openbox.protocol.graph.Graph;
  *
  * <p>Each graph file is one application (named after the file, without .json), in chain
  * order. The merged graph file goes to stdout or to -o; the report (sizes before and
- * after, combinations made and refused) goes to stderr. With --dot, Graphviz of the merged
+ * after, combinations made, refused and fused) goes to stderr. With --dot, Graphviz of the merged
  * graph goes to stdout (instead of the JSON when there is no -o); a single graph with --dot
  * is rendered as it is, without merging. Exit codes: 0 ok, 1 bad graph, 2 bad arguments.
  */
 public final class MergeCli {
     static final String USAGE = """
-            usage: ./openbox merge [--chain | --distinct | --concat] G1.json G2.json ... [-o OUT.json] [--dot] [--max-rules N] [--no-fold] [--no-split]
+            usage: ./openbox merge [--chain | --distinct | --concat] G1.json G2.json ... [-o OUT.json] [--dot] [--max-rules N] [--no-fold] [--no-split] [--no-fuse]
 
               Merges the processing graphs of several applications into one equivalent graph.
               --chain          G1 then G2 then ... (default): output terminals lead into the next graph
@@ -49,15 +49,22 @@ public final class MergeCli {
               -o OUT.json      write the merged graph there (default: stdout)
               --dot            print Graphviz dot of the merged graph on stdout (instead of the JSON
                                when there is no -o); with a single graph, render it without merging
-              --max-rules N    largest classifier the merge may build (default 10000); above it the
-                               classifiers stay in sequence
+              --max-rules N    largest product of classifiers the merge may build, counted on the
+                               real intersections (default 10000); above it the classifiers stay
+                               in sequence
+              --no-fuse        no shared classification pass: no 'fuse' key, and every product
+                               within --max-rules is made (default: a product only where it is not
+                               larger than the classifiers apart or small; classifiers kept in
+                               sequence are looked up in one pass by the first, its 'fuse' key)
               --no-fold        keep classifiers whose only rule matches everything (exact per-rule
                                counts on every path)
               --no-split       keep a combined classifier that mixes header-only and payload rules
                                as one HeaderPayloadClassifier (default: a HeaderClassifier first,
                                and only packets that need a payload look-up go on to one)
               --help           this text
-            The report (blocks, connectors, rules before/after; what was combined) goes to stderr.
+            The report (blocks, connectors, rules before/after; what was combined, kept in sequence
+            and fused into one classification pass) goes to stderr. With --dot, fused classifiers
+            share a fill colour and a dashed "fused" edge leads to each target.
             Exit status: 0 ok, 1 invalid graph, 2 bad arguments.
             """;
 
@@ -76,6 +83,7 @@ public final class MergeCli {
         boolean dot = false;
         boolean fold = true;
         boolean split = true;
+        boolean fuse = true;
         int maxRules = MergeOptions.DEFAULT_MAX_RULES;
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -103,6 +111,7 @@ public final class MergeCli {
                 case "--dot" -> dot = true;
                 case "--no-fold" -> fold = false;
                 case "--no-split" -> split = false;
+                case "--no-fuse" -> fuse = false;
                 case "--max-rules" -> {
                     if (++i >= args.length) return usage(err, "--max-rules needs a number");
                     try {
@@ -151,7 +160,7 @@ public final class MergeCli {
                 return 0;
             }
             MergeResult r = concat ? new Concatenator(info).concat(apps)
-                    : new GraphMerger(info).merge(apps, composition, new MergeOptions(maxRules, fold, split));
+                    : new GraphMerger(info).merge(apps, composition, new MergeOptions(maxRules, fold, split, fuse));
             String json = mapper.writeValueAsString(r.merged().toJson()) + "\n";
             if (output != null) {
                 Files.writeString(Path.of(output), json, StandardCharsets.UTF_8);

@@ -28,6 +28,7 @@ public final class GraphGen {
     private final List<String> finished = new ArrayList<>();
     private int counter;
     private boolean sandwich;
+    private boolean wide;
 
     private GraphGen(Genome g, String tag) {
         this.g = g;
@@ -47,9 +48,22 @@ public final class GraphGen {
         return build(genes, tag, true, devs);
     }
 
+    /**
+     * A graph whose classifiers near the root have many rules (up to 24), so that the product
+     * of two applications' classifiers is larger than the two apart and they are fused.
+     */
+    public static Graph wide(List<Integer> genes, String tag, String... devs) {
+        return build(genes, tag, false, true, devs);
+    }
+
     private static Graph build(List<Integer> genes, String tag, boolean sandwich, String... devs) {
+        return build(genes, tag, sandwich, false, devs);
+    }
+
+    private static Graph build(List<Integer> genes, String tag, boolean sandwich, boolean wide, String... devs) {
         GraphGen gen = new GraphGen(new Genome(genes), tag);
         gen.sandwich = sandwich;
+        gen.wide = wide;
         for (String d : devs) {
             String in = gen.add("FromDevice", F.objectNode().put("devname", d));
             gen.connect(in, 0, gen.node(0));
@@ -70,7 +84,7 @@ public final class GraphGen {
     /** A subgraph; returns its entry block, or null for "leave unconnected". */
     private String node(int depth) {
         int c = depth >= 4 ? 0 : g.next(100);
-        if (sandwich && depth == 0) c = 40;                       // a classifier
+        if ((sandwich || wide) && depth == 0) c = 40;             // a classifier
         else if (sandwich && depth <= 2) c = 64 + c % 24;         // a static or a modifier
         if (c >= 92 && !finished.isEmpty()) return finished.get(g.next(finished.size()));
         String name;
@@ -137,14 +151,15 @@ public final class GraphGen {
     }
 
     private String classifier(int depth) {
-        int kind = g.next(10);
-        int n = 1 + g.next(3);
+        int kind = wide && depth == 0 && g.chance(70) ? 0 : g.next(10);   // wide roots: mostly header rules
+        int n = wide && depth <= 1 ? 6 + g.next(19) : 1 + g.next(3);
         String name;
         int outputs = n;
         if (kind <= 4) {
             ObjectNode c = F.objectNode();
             ArrayNode m = c.putArray("match");
-            for (int i = 0; i < n; i++) m.add(headerMatch());
+            boolean byPort = g.chance(50);
+            for (int i = 0; i < n; i++) m.add(wide && depth <= 1 ? wideMatch(i, byPort) : headerMatch());
             name = add("HeaderClassifier", c);
         } else if (kind <= 6) {
             ObjectNode c = F.objectNode();
@@ -182,11 +197,25 @@ public final class GraphGen {
         return r;
     }
 
+    /**
+     * Rule i of a wide classifier: by port, disjoint TCP port blocks (two such classifiers
+     * meet rarely: their product is small); otherwise a destination and a port term from the
+     * small universe (they meet most rules of the other kind: their product is large).
+     */
+    private ObjectNode wideMatch(int i, boolean byPort) {
+        ObjectNode m = F.objectNode().put("eth_type", "0x0800").put("ip_proto", 6);
+        if (byPort) return m.put("tcp_dst", "[" + (1024 + 2500 * i) + ":" + (1024 + 2500 * i + 2499) + "]");
+        m.put("ipv4_dst", i % 5 == 4 ? "10.0.0.0/24" : IPS[i % IPS.length]);
+        if (g.chance(50)) m.put("ipv4_src", ipTerm());
+        return m;
+    }
+
     /** A header match that meets the field prerequisites. */
     private ObjectNode headerMatch() {
         ObjectNode m = F.objectNode();
         if (g.chance(10)) m.put("vlan_vid", g.chance(50) ? "1" : "[1:2]");
         int eth = g.next(6);
+        if (eth == 0 && wide && g.chance(80)) eth = 1;           // wide classifiers: few catch-alls
         if (eth == 0) return m;                                  // any packet
         if (eth == 5) {
             m.put("eth_type", "0x0806");
