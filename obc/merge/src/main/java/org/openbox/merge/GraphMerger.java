@@ -47,6 +47,28 @@ public final class GraphMerger {
         if (graphs.isEmpty()) throw new MergeException("nothing to merge: no graph given");
         List<AppGraph> ordered = new ArrayList<>(graphs);
         ordered.sort(Comparator.comparingInt(AppGraph::priority).reversed());   // stable
+        List<List<AppGraph>> stages = new ArrayList<>();
+        if (composition == Composition.DISTINCT) {
+            stages.add(ordered);
+        } else {
+            for (AppGraph g : ordered) stages.add(List.of(g));
+        }
+        return mergeStages(stages, options);
+    }
+
+    /**
+     * Chains the stages in the given order; the applications of one stage are distinct
+     * (each packet goes through exactly one of them, split by a shared input's front
+     * classifier, in list order). A stage of one application is a link of the chain, so
+     * {@code [[a], [b]]} is the chain a then b and {@code [[a, b]]} the distinct a | b.
+     */
+    public MergeResult mergeStages(List<List<AppGraph>> stages, MergeOptions options) {
+        List<AppGraph> ordered = new ArrayList<>();
+        for (List<AppGraph> st : stages) {
+            if (st.isEmpty()) throw new MergeException("empty stage");
+            ordered.addAll(st);
+        }
+        if (ordered.isEmpty()) throw new MergeException("nothing to merge: no graph given");
         Set<String> apps = new HashSet<>();
         for (AppGraph g : ordered) {
             if (!apps.add(g.app())) throw new MergeException("application name '" + g.app() + "' is used twice");
@@ -67,7 +89,18 @@ public final class GraphMerger {
             }
             forests.add(tb.trees(c, log.notes));
         }
-        List<Node> roots = composition == Composition.CHAIN ? chain(forests) : distinct(forests, ordered);
+        List<List<Node>> stageRoots = new ArrayList<>();
+        int at = 0;
+        for (List<AppGraph> st : stages) {
+            List<List<Node>> mine = forests.subList(at, at + st.size());
+            at += st.size();
+            if (st.size() == 1) {
+                stageRoots.add(mine.get(0));
+            } else {
+                stageRoots.add(distinct(mine));
+            }
+        }
+        List<Node> roots = chain(stageRoots);
         Compressor compressor = new Compressor(options, log);
         for (Node r : roots) {
             for (int i = 0; i < r.out.length; i++) r.out[i] = compressor.compress(r.out[i]);
@@ -162,7 +195,7 @@ public final class GraphMerger {
 
     // ------------------------------------------------------------------ distinct
 
-    private static List<Node> distinct(List<List<Node>> forests, List<AppGraph> ordered) {
+    private static List<Node> distinct(List<List<Node>> forests) {
         Map<String, List<Node>> groups = new LinkedHashMap<>();
         for (List<Node> f : forests) {
             for (Node r : f) groups.computeIfAbsent(inputKey(r), k -> new ArrayList<>()).add(r);
