@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 #include <unistd.h>
 
 namespace obi::blocks {
@@ -119,36 +120,88 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   c->sets_ = sets;
   c->categories_ = sets <= 1 ? 1 : (sets + RTE_ACL_RESULTS_MULTIPLIER - 1) / RTE_ACL_RESULTS_MULTIPLIER * RTE_ACL_RESULTS_MULTIPLIER;
 
-  // 1. Which slots, which presence bits, which slots need ranges.
-  bool slot_used[kFields] = {}, slot_range[kFields] = {};
-  bool pres_used[P_COUNT] = {};
+  // 1. Which slots, which slots need ranges, which layers each rule must see. Absent
+  // fields are zero in the key, so a rule needs a presence bit for a field only when its
+  // value accepts zero, or when the slot is shared and IP_PROTO does not tell the
+  // protocols apart; ETH_TYPE = IPv4 is implied by an IPv4 address that excludes zero.
+  // Bits every rule of a set needs are checked outside the ACL (per set, per packet).
+  bool slot_used[kFields] = {}, slot_range[kFields] = {}, slot_odd_mask[kFields] = {};
   uint32_t max_count = 0;
+  std::vector<std::vector<uint32_t>> req(sets);    // per rule: Presence bits; UINT32_MAX: never matches
+  std::vector<std::vector<uint32_t>> sem(sets);    // per rule: every layer it needs to match
+  uint32_t zmask = 0, tracked = 0;
+  auto proto_pinned = [](const HeaderMatch& r, unsigned proto) {
+    const FieldMatch* pm = r.find(MatchField::IP_PROTO);
+    if (!pm) return false;
+    for (const MatchTerm& t : pm->terms)
+      if (t.kind == MatchTerm::Kind::kMasked ? !((t.mask & 0xff) == 0xff && t.value == proto) : !(t.min == proto && t.max == proto)) return false;
+    return true;
+  };
+  auto shared_proto = [](MatchField f) -> unsigned {
+    switch (f) {
+      case MatchField::TCP_SRC: case MatchField::TCP_DST: return 6;
+      case MatchField::UDP_SRC: case MatchField::UDP_DST: return 17;
+      case MatchField::SCTP_SRC: case MatchField::SCTP_DST: return 132;
+      case MatchField::ICMPV4_TYPE: case MatchField::ICMPV4_CODE: return 1;
+      case MatchField::ICMPV6_TYPE: case MatchField::ICMPV6_CODE: return 58;
+      default: return 0;
+    }
+  };
   for (unsigned k = 0; k < sets; ++k) {
     max_count = std::max(max_count, counts[k]);
-    for (uint32_t i = 0; i < counts[k]; ++i)
-      for (const FieldMatch& fm : rule_at(rctx, k, i).fields) {
-        if (int e = etype_presence(fm); e != P_NEVER) { pres_used[e] = true; continue; }
+    req[k].assign(counts[k], 0);
+    sem[k].assign(counts[k], 0);
+    for (uint32_t i = 0; i < counts[k]; ++i) {
+      const HeaderMatch& r = rule_at(rctx, k, i);
+      uint32_t need = 0;
+      bool never = false, v4_implied = false, v6_implied = false;
+      for (const FieldMatch& fm : r.fields) {
+        if (int e = etype_presence(fm); e != P_NEVER) { need |= 1u << e; sem[k][i] |= 1u << e; continue; }
         int p = presence_of(fm.field);
-        if (p == P_NEVER) continue;
-        pres_used[p] = true;
-        size_t s = static_cast<size_t>(slot_of(fm.field));
-        slot_used[s] = true;
-        if (openbox::field_info(fm.field).width <= 32)
-          for (const MatchTerm& t : fm.terms) if (t.kind == MatchTerm::Kind::kRange) slot_range[s] = true;
+        if (p == P_NEVER || fm.terms.empty()) { never = true; break; }
+        sem[k][i] |= 1u << p;
+        const bool zero = fm.contains(0);
+        if (zero || (shared_proto(fm.field) && !proto_pinned(r, shared_proto(fm.field)))) need |= 1u << p;
+        if (!zero && (fm.field == MatchField::IPV4_SRC || fm.field == MatchField::IPV4_DST)) v4_implied = true;
+        if (!zero && (fm.field == MatchField::IPV6_SRC || fm.field == MatchField::IPV6_DST)) v6_implied = true;
+        size_t sl = static_cast<size_t>(slot_of(fm.field));
+        slot_used[sl] = true;
+        if (const unsigned w = openbox::field_info(fm.field).width; w <= 32)
+          for (const MatchTerm& t : fm.terms) {
+            if (t.kind == MatchTerm::Kind::kRange) { slot_range[sl] = true; continue; }
+            u128 free_bits = ~t.mask & wmask(w);
+            if (free_bits & (free_bits + 1)) slot_odd_mask[sl] = true;
+          }
       }
+      if (v4_implied) need &= ~(1u << P_ETYPE4);
+      if (v6_implied) need &= ~(1u << P_ETYPE6);
+      req[k][i] = never ? UINT32_MAX : need;
+    }
   }
+  for (unsigned k = 0; k < sets; ++k) {
+    uint32_t common = UINT32_MAX;
+    for (uint32_t i = 0; i < counts[k]; ++i) if (req[k][i] != UINT32_MAX) common &= sem[k][i];
+    if (common == UINT32_MAX) common = 0;
+    c->set_require_[k] = common;
+    tracked |= common;
+    for (uint32_t& v : req[k]) if (v != UINT32_MAX) { v &= ~common; zmask |= v; }
+  }
+  tracked |= zmask;
   int pres_index[P_COUNT];
   unsigned npres = 0;
-  for (int p = 0; p < P_COUNT; ++p) pres_index[p] = pres_used[p] ? static_cast<int>(npres++) : -1;
-  const unsigned pres_bytes = std::max(1u, (npres + 7) / 8);
+  for (int p = 0; p < P_COUNT; ++p) pres_index[p] = (zmask >> p) & 1 ? static_cast<int>(npres++) : -1;
+  const unsigned pres_bytes = (npres + 7) / 8;
+  c->any_require_ = tracked != zmask;
+  c->track_etype4_ = (tracked >> P_ETYPE4) & 1;
+  c->track_etype6_ = (tracked >> P_ETYPE6) & 1;
 
-  // 2. Layout. Byte 0: presence byte 0 (input group 0). Then 4-byte groups from offset 4:
-  // one per 4-byte part, then 1- and 2-byte items packed, gaps filled with wildcard bytes.
+  // 2. Layout. Byte 0 (input group 0): presence byte 0, or else a one-byte field, or else
+  // a wildcard. Then 4-byte groups from offset 4: 1- and 2-byte items packed, gaps filled
+  // with wildcard bytes, and one group per 4-byte part.
   std::vector<AclField> fields;
-  fields.push_back({RTE_ACL_FIELD_TYPE_BITMASK, 1, 0, 0});
   struct Item { int kind; size_t slot; unsigned part; uint8_t size; };   // kind 0 presence byte, 1 slot part
   std::vector<Item> big, small;
-  for (unsigned b = 1; b < pres_bytes; ++b) small.push_back({0, b, 0, 1});
+  for (unsigned b = 0; b < pres_bytes; ++b) small.push_back({0, b, 0, 1});
   unsigned slot_parts[kFields] = {};
   uint8_t slot_part_size[kFields][4] = {};
   for (size_t s = 0; s < kFields; ++s) {
@@ -168,18 +221,32 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     }
   }
   std::stable_sort(small.begin(), small.end(), [](const Item& a, const Item& b) { return a.size > b.size; });
+  // the first one-byte item (presence byte 0 when there is one) goes to input group 0
+  std::optional<Item> first;
+  for (size_t j = 0; j < small.size(); ++j)
+    if (small[j].size == 1 && (!first || small[j].kind == 0)) { first = small[j]; if (small[j].kind == 0) break; }
+  if (first)
+    for (size_t j = 0; j < small.size(); ++j)
+      if (small[j].kind == first->kind && small[j].slot == first->slot && small[j].part == first->part) { small.erase(small.begin() + j); break; }
   // field index of each slot part / presence byte
   int slot_field[kFields][4];
-  int pres_field[4] = {0, -1, -1, -1};
+  int pres_field[4] = {-1, -1, -1, -1};
   std::vector<int> field_slot_range;   // per ACL field: 1 when RANGE
-  uint32_t offset = 4;
-  uint8_t input = 1;
+  uint32_t offset = 0;
+  uint8_t input = 0;
   auto add = [&](const Item& it, uint32_t off) {
-    bool range = it.kind == 1 && slot_parts[it.slot] == 1 && slot_range[it.slot];
-    fields.push_back({static_cast<uint8_t>(range ? RTE_ACL_FIELD_TYPE_RANGE : RTE_ACL_FIELD_TYPE_BITMASK), it.size, off, input});
+    // prefixes only: MASK (what DPDK's own layouts use for addresses); ranges: RANGE
+    bool one = it.kind == 1 && slot_parts[it.slot] == 1;
+    uint8_t type = one && slot_range[it.slot] ? RTE_ACL_FIELD_TYPE_RANGE
+                   : one && !slot_odd_mask[it.slot] ? RTE_ACL_FIELD_TYPE_MASK : RTE_ACL_FIELD_TYPE_BITMASK;
+    fields.push_back({type, it.size, off, input});
     if (it.kind == 0) pres_field[it.slot] = static_cast<int>(fields.size() - 1);
     else slot_field[it.slot][it.part] = static_cast<int>(fields.size() - 1);
   };
+  if (first) add(*first, 0);
+  else fields.push_back({RTE_ACL_FIELD_TYPE_BITMASK, 1, 0, 0});
+  offset = 4;
+  input = 1;
   // first-fit packing of the small items, largest first (2-byte items land 2-aligned)
   std::vector<std::vector<Item>> groups;
   std::vector<unsigned> used_bytes;
@@ -219,11 +286,25 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     auto field = static_cast<MatchField>(f);
     int p = presence_of(field);
     size_t s = static_cast<size_t>(slot_of(field));
-    if (p == P_NEVER || !slot_used[s] || pres_index[p] < 0) continue;
+    if (p == P_NEVER || !slot_used[s]) continue;
     Extract e{};
     e.field = field;
-    e.presence_byte = static_cast<uint8_t>(pres_field[pres_index[p] / 8] >= 0 ? fields[pres_field[pres_index[p] / 8]].offset : 0);
-    e.presence_bit = static_cast<uint8_t>(1u << (pres_index[p] % 8));
+    e.cls = static_cast<uint8_t>(p);
+    e.kind = kGeneric;
+    switch (field) {   // the 5-tuple, copied straight from the packet (already big-endian)
+      case MatchField::IP_PROTO: e.kind = kProto; break;
+      case MatchField::IPV4_SRC: e.kind = kV4; e.arg = 12; break;
+      case MatchField::IPV4_DST: e.kind = kV4; e.arg = 16; break;
+      case MatchField::TCP_SRC: case MatchField::UDP_SRC: case MatchField::SCTP_SRC:
+      case MatchField::TCP_DST: case MatchField::UDP_DST: case MatchField::SCTP_DST:
+        e.kind = kL4;
+        e.arg = static_cast<uint8_t>(field == MatchField::TCP_SRC || field == MatchField::UDP_SRC || field == MatchField::SCTP_SRC ? 0 : 2);
+        e.arg |= static_cast<uint8_t>(p == P_TCP ? 0 : p == P_UDP ? 4 : 8);   // bits 2-3: which protocol
+        break;
+      default: break;
+    }
+    e.presence_byte = static_cast<uint8_t>(pres_index[p] >= 0 ? fields[pres_field[pres_index[p] / 8]].offset : 0);
+    e.presence_bit = static_cast<uint8_t>(pres_index[p] >= 0 ? 1u << (pres_index[p] % 8) : 0);
     e.nparts = static_cast<uint8_t>(slot_parts[s]);
     for (unsigned j = 0; j < slot_parts[s]; ++j) {
       e.part_off[j] = static_cast<uint8_t>(fields[slot_field[s][j]].offset);
@@ -252,17 +333,17 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     for (uint32_t i = 0; i < counts[k]; ++i) {
       if ((i & 255) == 0 && cancelled()) { why = "cancelled"; return nullptr; }
       const HeaderMatch& r = rule_at(rctx, k, i);
+      if (req[k][i] == UINT32_MAX) continue;   // cannot match any packet
       uint32_t pres_bits = 0;
+      for (int p = 0; p < P_COUNT; ++p) if ((req[k][i] >> p) & 1) pres_bits |= 1u << pres_index[p];
       alts.assign(1, wildcard);
       bool never = false;
       bool slot_taken[kFields] = {};
       for (const FieldMatch& fm : r.fields) {
-        if (int e = etype_presence(fm); e != P_NEVER) { pres_bits |= 1u << pres_index[e]; continue; }
-        int p = presence_of(fm.field);
+        if (etype_presence(fm) != P_NEVER) continue;
         size_t s = static_cast<size_t>(slot_of(fm.field));
-        if (p == P_NEVER || fm.terms.empty() || slot_taken[s]) { never = true; break; }   // cannot match any packet
+        if (slot_taken[s]) { never = true; break; }   // two exclusive fields: cannot match any packet
         slot_taken[s] = true;
-        pres_bits |= 1u << pres_index[p];
         const unsigned w = openbox::field_info(fm.field).width;
         const u128 all = wmask(w);
         term_alts.clear();
@@ -301,6 +382,12 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
               u128 top = v | (tail ? ((u128(1) << tail) - 1) : 0);
               term_alts.push_back({Cons{static_cast<uint32_t>(v), static_cast<uint32_t>(top)}});
             }
+          } else if (t.kind == MatchTerm::Kind::kMasked && slot_parts[s] == 1 && !slot_odd_mask[s]) {
+            // MASK field: prefix length over the ACL field's bytes (bits above the
+            // match field's width are zero in every key, so they join the prefix)
+            const unsigned bits = slot_part_size[s][0] * 8u;
+            const u128 m = (t.mask & all) | (((u128(1) << bits) - 1) & ~all);
+            term_alts.push_back({Cons{static_cast<uint32_t>(t.value & t.mask & all), static_cast<uint32_t>(__builtin_popcountll(static_cast<uint64_t>(m)))}});
           } else if (t.kind == MatchTerm::Kind::kMasked) {
             push_masked(t.value & t.mask & all, t.mask & all);
           } else {
@@ -400,37 +487,51 @@ inline void store_part(uint8_t* at, unsigned size, uint32_t v) {
   }
 }
 
-// extract_field with the common 5-tuple fields read inline.
-inline bool fast_field(Packet& p, const Headers& h, MatchField f, u128& out) {
-  const bool ip = (h.eth_type == kEthIpv4 || h.eth_type == kEthIpv6) && h.l3 != kNoOffset;
-  switch (f) {
-    case MatchField::IP_PROTO: if (!ip) return false; out = h.ip_proto; return true;
-    case MatchField::IPV4_SRC: case MatchField::IPV4_DST:
-      if (h.eth_type != kEthIpv4 || h.l3 == kNoOffset || h.l3 + 20u > p.len) return false;
-      out = load_be32(p.data + h.l3 + (f == MatchField::IPV4_SRC ? 12 : 16));
-      return true;
-    case MatchField::TCP_SRC: case MatchField::TCP_DST: case MatchField::UDP_SRC: case MatchField::UDP_DST: {
-      uint8_t proto = (f == MatchField::TCP_SRC || f == MatchField::TCP_DST) ? 6 : 17;
-      if (!ip || h.ip_proto != proto || h.l4 == kNoOffset || h.l4 + 4u > p.len) return false;
-      out = load_be16(p.data + h.l4 + ((f == MatchField::TCP_SRC || f == MatchField::UDP_SRC) ? 0 : 2));
-      return true;
-    }
-    default: return extract_field(p, f, out);
-  }
-}
-
 }  // namespace
 
-void AclClassifier::build_key(Packet& p, uint8_t* key) const {
+uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
   std::memset(key, 0, stride_);
   const Headers& h = p.headers();
+  uint32_t layers = 0;
   if (p.len >= 14) {
-    if (etype4_byte_ >= 0 && h.eth_type == kEthIpv4) key[etype4_byte_] |= etype4_bit_;
-    if (etype6_byte_ >= 0 && h.eth_type == kEthIpv6) key[etype6_byte_] |= etype6_bit_;
+    if (track_etype4_ && h.eth_type == kEthIpv4) {
+      layers |= 1u << P_ETYPE4;
+      if (etype4_byte_ >= 0) key[etype4_byte_] |= etype4_bit_;
+    }
+    if (track_etype6_ && h.eth_type == kEthIpv6) {
+      layers |= 1u << P_ETYPE6;
+      if (etype6_byte_ >= 0) key[etype6_byte_] |= etype6_bit_;
+    }
   }
+  const bool ip = (h.eth_type == kEthIpv4 || h.eth_type == kEthIpv6) && h.l3 != kNoOffset;
+  const bool v4 = h.eth_type == kEthIpv4 && h.l3 != kNoOffset && h.l3 + 20u <= p.len;
+  const bool l4 = ip && h.l4 != kNoOffset && h.l4 + 4u <= p.len;
+  static constexpr uint8_t kL4Proto[3] = {6, 17, 132};
   for (const Extract& e : extracts_) {
+    switch (e.kind) {
+      case kProto:
+        if (!ip) continue;
+        key[e.part_off[0]] = h.ip_proto;
+        layers |= 1u << e.cls;
+        key[e.presence_byte] |= e.presence_bit;
+        continue;
+      case kV4:
+        if (!v4) continue;
+        std::memcpy(key + e.part_off[0], p.data + h.l3 + e.arg, 4);
+        layers |= 1u << e.cls;
+        key[e.presence_byte] |= e.presence_bit;
+        continue;
+      case kL4:
+        if (!l4 || h.ip_proto != kL4Proto[e.arg >> 2]) continue;
+        std::memcpy(key + e.part_off[0], p.data + h.l4 + (e.arg & 3), 2);
+        layers |= 1u << e.cls;
+        key[e.presence_byte] |= e.presence_bit;
+        continue;
+      default: break;
+    }
     u128 v;
-    if (!fast_field(p, h, e.field, v)) continue;
+    if (!extract_field(p, e.field, v)) continue;
+    layers |= 1u << e.cls;
     key[e.presence_byte] |= e.presence_bit;
     unsigned shift = 0;
     for (int j = e.nparts - 1; j >= 0; --j) {
@@ -438,6 +539,7 @@ void AclClassifier::build_key(Packet& p, uint8_t* key) const {
       shift += e.part_size[j] * 8u;
     }
   }
+  return layers;
 }
 
 void AclClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const {
@@ -445,14 +547,18 @@ void AclClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out
   alignas(64) uint8_t keys[kBatchSize * kMaxKeyBytes];
   const uint8_t* data[kBatchSize];
   uint32_t res[kBatchSize * kMaxSets];
+  uint32_t layers[kBatchSize];
   for (uint32_t i = 0; i < n; ++i) {
     uint8_t* key = keys + i * stride_;
-    build_key(*pkts[i], key);
+    layers[i] = build_key(*pkts[i], key);
     data[i] = key;
   }
   rte_acl_classify(ctx_, data, res, n, categories_);
   for (uint32_t i = 0; i < n; ++i)
-    for (unsigned k = 0; k < sets_; ++k) out[i * sets_ + k] = static_cast<int32_t>(res[i * categories_ + k]) - 1;
+    for (unsigned k = 0; k < sets_; ++k) {
+      int32_t r = static_cast<int32_t>(res[i * categories_ + k]) - 1;
+      out[i * sets_ + k] = (layers[i] & set_require_[k]) == set_require_[k] ? r : -1;
+    }
 }
 
 }  // namespace obi::blocks

@@ -64,16 +64,25 @@ class AclClassifier {
   // One field the key builder extracts: where its value goes and which presence bit.
   struct Extract {
     MatchField field;
-    uint8_t presence_byte, presence_bit;
+    uint8_t kind;                         // Kind: how the key builder reads it
+    uint8_t arg;                          // kProto/kL4: protocol; kV4/kL4: offset in the header
+    uint8_t cls;                          // its layer (bit of the packet's presence mask)
+    uint8_t presence_byte, presence_bit;  // key bit when some rule needs it, else bit 0
     uint8_t nparts;
     uint8_t part_off[4];       // key offset of each part (most significant first)
     uint8_t part_size[4];      // bytes of each part
   };
+  enum Kind : uint8_t { kGeneric, kProto, kV4, kL4 };
   // Presence bits that are not "field extracts": ETH_TYPE is IPv4 / IPv6.
   int etype4_byte_ = -1, etype6_byte_ = -1;
   uint8_t etype4_bit_ = 0, etype6_bit_ = 0;
 
-  void build_key(Packet& p, uint8_t* key) const;
+  // Fills the key; returns the packet's layers (presence mask).
+  uint32_t build_key(Packet& p, uint8_t* key) const;
+
+  uint32_t set_require_[kMaxSets] = {};   // layers every rule of the set needs (checked outside)
+  bool any_require_ = false;
+  bool track_etype4_ = false, track_etype6_ = false;
 
   rte_acl_ctx* ctx_ = nullptr;
   unsigned sets_ = 0, categories_ = 1;
