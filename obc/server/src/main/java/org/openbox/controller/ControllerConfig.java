@@ -5,6 +5,7 @@ import org.openbox.catalogue.Catalogue;
 import org.openbox.controller.aggregate.ChainComposer;
 import org.openbox.controller.aggregate.FallbackComposer;
 import org.openbox.controller.aggregate.GraphComposer;
+import org.openbox.controller.aggregate.TrafficClasses;
 import org.openbox.controller.aggregate.MergingComposer;
 import org.openbox.controller.apps.ModuleRegistry;
 import org.openbox.merge.MergeOptions;
@@ -41,6 +42,12 @@ public class ControllerConfig {
     public ObservationPredicate noSouthboundObservation() {
         return (name, context) -> !(context instanceof ServerRequestObservationContext c
                 && c.getCarrier() != null && c.getCarrier().getRequestURI().startsWith("/message/"));
+    }
+
+    /** The operator's traffic classes, checked at start-up. */
+    @Bean
+    public TrafficClasses trafficClasses(TrafficClassProperties props) {
+        return TrafficClasses.parse(props.trafficClass());
     }
 
     /** The graph merger, with an unmerged chain as fallback when merging fails. */

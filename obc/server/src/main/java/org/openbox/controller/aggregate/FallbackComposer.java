@@ -29,7 +29,7 @@ public final class FallbackComposer implements GraphComposer {
             List<String> apps = parts.stream().map(AppPart::app).toList();
             log.warn("merging {} failed ({}); deploying them as an unmerged chain", apps, e.toString());
             Composed c = fallback.compose(parts);
-            return new Composed(c.graph(), c.origins(), "merge failed (" + e + "); " + c.report());
+            return new Composed(c.graph(), c.origins(), "merge failed (" + e + "); " + c.report(), c.composition());
         }
     }
 }

@@ -19,7 +19,8 @@ import org.springframework.stereotype.Service;
 /**
  * Computes, per OBI, the graph it should run: the graphs of every running application
  * whose location includes the OBI (an application's most specific statement there), ordered by
- * priority (highest first, ties by name), composed by the {@link GraphComposer}. Keeps the
+ * priority (highest first, ties by name), each with its traffic class ({@link TrafficClasses}),
+ * composed by the {@link GraphComposer}. Keeps the
  * last graph per OBI with its provenance; that graph is what handle reads and alert
  * routing use. When composing fails, the previous graph stays and the failure is kept.
  * Compositions are remembered by their inputs, so a thousand OBIs running the same
@@ -33,6 +34,7 @@ public class GraphAggregator {
     private final AppCatalog catalog;
     private final TopologyHolder topology;
     private final GraphComposer composer;
+    private final TrafficClasses classes;
     private final ConcurrentHashMap<Long, DeployedGraph> deployed = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, String> failures = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, Set<String>> excluded = new ConcurrentHashMap<>();
@@ -45,10 +47,11 @@ public class GraphAggregator {
     };
     private static final int MEMO_SIZE = 64;
 
-    public GraphAggregator(AppCatalog catalog, TopologyHolder topology, GraphComposer composer) {
+    public GraphAggregator(AppCatalog catalog, TopologyHolder topology, GraphComposer composer, TrafficClasses classes) {
         this.catalog = catalog;
         this.topology = topology;
         this.composer = composer;
+        this.classes = classes;
     }
 
     /** The graph currently assigned to the OBI (empty when none). */
@@ -103,7 +106,7 @@ public class GraphAggregator {
                 continue;
             }
             Optional<PlacedGraph> g = e.graphFor(dpid, topo);
-            g.ifPresent(p -> parts.add(new AppPart(e.name(), e.priority(), p.graph())));
+            g.ifPresent(p -> parts.add(new AppPart(e.name(), e.priority(), p.graph(), classes.of(e.name()).orElse(null))));
         }
         return parts;
     }
@@ -118,6 +121,7 @@ public class GraphAggregator {
             c = composer.compose(parts);
             memo.put(parts, c);
         }
-        return new DeployedGraph(dpid, c.graph(), c.origins(), parts.stream().map(AppPart::app).toList(), c.report());
+        return new DeployedGraph(dpid, c.graph(), c.origins(), parts.stream().map(AppPart::app).toList(), c.report(),
+                c.composition());
     }
 }

@@ -1,22 +1,34 @@
 package org.openbox.controller.aggregate;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.merge.AppGraph;
-import org.openbox.merge.Composition;
 import org.openbox.merge.GraphMerger;
 import org.openbox.merge.MergeOptions;
 import org.openbox.merge.MergeResult;
 import org.openbox.merge.Origin;
 import org.openbox.merge.Provenance;
 import org.openbox.protocol.graph.Block;
+import org.openbox.protocol.graph.Connector;
+import org.openbox.protocol.graph.Graph;
 
 /**
- * Composes application graphs as a service chain with the graph merger (classifiers
- * combined, statics moved, identical subtrees shared), keeping the merger's provenance.
+ * Composes application graphs with the graph merger (classifiers combined or fused into one
+ * classification pass, statics moved, identical subtrees shared), keeping the merger's
+ * provenance. The composition follows the applications' traffic classes
+ * ({@link CompositionPlan}): a stage of applications with disjoint classes is merged as
+ * distinct branches, each application's graph first filtered by its class (a
+ * HeaderClassifier {@value #CLASS_BLOCK} behind each input terminal; the merger turns the
+ * filters into one front classifier, so packets of a class reach only its application and
+ * packets of no class of the stage are dropped); stages are chained in priority order.
  * The merger is made per composition over the current catalogue, which includes the block
  * types of the applications' custom modules.
  */
@@ -31,12 +43,53 @@ public final class MergingComposer implements GraphComposer {
         new GraphMerger(catalogue.get());   // fails here, at start-up, when the merger cannot be used
     }
 
+    /** Name of the traffic-class filter added to an application's graph in a distinct stage. */
+    static final String CLASS_BLOCK = "traffic-class";
+
     @Override
     public Composed compose(List<AppPart> parts) {
-        List<AppGraph> graphs = parts.stream().map(p -> new AppGraph(p.app(), p.priority(), p.graph())).toList();
-        MergeResult r = new GraphMerger(catalogue.get()).merge(graphs, Composition.CHAIN, options);
+        CompositionPlan plan = CompositionPlan.of(parts);
+        List<List<AppGraph>> stages = new ArrayList<>();
+        for (List<AppPart> stage : plan.stages()) {
+            List<AppGraph> graphs = new ArrayList<>();
+            for (AppPart p : stage) {
+                Graph g = stage.size() > 1 ? filtered(p.graph(), p.trafficClass()) : p.graph();
+                graphs.add(new AppGraph(p.app(), p.priority(), g));
+            }
+            stages.add(graphs);
+        }
+        MergeResult r = new GraphMerger(catalogue.get()).mergeStages(stages, options);
         List<String> blocks = r.merged().blocks().stream().map(Block::name).toList();
-        return new Composed(r.merged(), new ProvenanceOrigins(r.provenance(), blocks), String.valueOf(r.report()));
+        String report = "composition: " + plan.describe() + System.lineSeparator() + r.report().summary();
+        return new Composed(r.merged(), new ProvenanceOrigins(r.provenance(), blocks), report, plan.describe());
+    }
+
+    /** The graph with a one-rule HeaderClassifier (the traffic class) right behind each input terminal. */
+    static Graph filtered(Graph g, ObjectNode trafficClass) {
+        Set<String> names = new HashSet<>();
+        Set<String> inputs = new HashSet<>();
+        for (Block b : g.blocks()) {
+            names.add(b.name());
+            if (b.type().equals("FromDevice") || b.type().equals("FromDump")) inputs.add(b.name());
+        }
+        List<Block> blocks = new ArrayList<>(g.blocks());
+        List<Connector> connectors = new ArrayList<>();
+        Map<String, String> filterOf = new LinkedHashMap<>();
+        for (String in : inputs.stream().sorted().toList()) {
+            String name = CLASS_BLOCK;
+            for (int k = 2; names.contains(name); k++) name = CLASS_BLOCK + "-" + k;
+            names.add(name);
+            filterOf.put(in, name);
+            ObjectNode config = JsonNodeFactory.instance.objectNode();
+            config.putArray("match").add(trafficClass.deepCopy());
+            blocks.add(new Block("HeaderClassifier", name, config));
+            connectors.add(new Connector(in, 0, name, 0));
+        }
+        for (Connector c : g.connectors()) {
+            String f = filterOf.get(c.src());
+            connectors.add(f == null ? c : new Connector(f, 0, c.dst(), c.dstPort()));
+        }
+        return new Graph(blocks, connectors);
     }
 
     /** {@link BlockOrigins} over the merger's provenance. */

@@ -8,7 +8,8 @@ import org.openbox.controller.aggregate.BlockRef;
 /**
  * GET /api/obis/{dpid}/graph: the merged graph (graph-file format), for every merged block
  * the (application, block) pairs it implements, the applications in priority order, the
- * composer's report and the last composition failure, if any. For operators only.
+ * composer's report, the composition used ("chain", or e.g. "distinct [web | dns] then ids")
+ * and the last composition failure, if any. For operators only.
  */
 public record GraphView(long dpid, JsonNode graph, Map<String, List<BlockRef>> provenance, List<String> apps,
-                        String report, String failure) {}
+                        String report, String composition, String failure) {}

@@ -66,7 +66,7 @@ public class ManagementController {
     public GraphView graph(@PathVariable("dpid") long dpid) {
         session(dpid);
         DeployedGraph g = aggregator.current(dpid);
-        return new GraphView(dpid, g.graph().toJson(), g.origins().all(), g.apps(), g.report(),
+        return new GraphView(dpid, g.graph().toJson(), g.origins().all(), g.apps(), g.report(), g.composition(),
                 aggregator.failure(dpid).orElse(null));
     }
 
