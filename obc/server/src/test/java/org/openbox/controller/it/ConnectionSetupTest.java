@@ -58,7 +58,10 @@ class ConnectionSetupTest extends ControllerTestBase {
                 .then().statusCode(200)
                 .body("graph.blocks.size()", org.hamcrest.Matchers.greaterThan(0))
                 .body("provenance.values().flatten().app", hasItem("fw"))
-                .body("provenance.values().flatten().block", hasItem("ips_alert"));
+                .body("provenance.values().flatten().block", hasItem("ips_alert"))
+                // no traffic classes configured: the applications are chained
+                .body("composition", equalTo("chain"))
+                .body("report", org.hamcrest.Matchers.startsWith("composition: chain"));
         given().when().get("/api/obis/999999").then().statusCode(404);
     }
 }
