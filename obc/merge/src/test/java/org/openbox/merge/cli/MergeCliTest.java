@@ -116,4 +116,22 @@ class MergeCliTest {
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.err().contains("rule bound"), r.err());
     }
+
+    @Test
+    void fusedClassifiersAreReportedAndMarkedInDot() throws java.io.IOException {
+        var rules = org.openbox.merge.gen.ClassBench.rules("fw-4560.classbench");
+        Path a = tmp.resolve("fwa.json"), b = tmp.resolve("fwb.json");
+        java.nio.file.Files.writeString(a, org.openbox.merge.gen.ClassBench.firewall(rules.subList(0, 2280), 7).toJson().toString());
+        java.nio.file.Files.writeString(b, org.openbox.merge.gen.ClassBench.firewall(rules.subList(2280, 4560), 5).toJson().toString());
+        Run r = run("--chain", "--dot", "-o", tmp.resolve("out.json").toString(), a.toString(), b.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.err().contains("fused 1 classifier group(s)"), r.err());
+        assertTrue(r.err().contains("fwa.rules (2280 rules) + fwb.rules"), r.err());
+        assertTrue(r.out().contains("\"fwa.rules\" -> \"fwb.rules\" [style=dashed, label=\"fused\""), r.out());
+        assertTrue(r.out().contains("fillcolor=lightblue"), r.out());
+        // without fusion: no fuse key and nothing reported as fused
+        Run off = run("--chain", "--no-fuse", "--max-rules", "10", a.toString(), b.toString());
+        assertEquals(0, off.rc(), off.err());
+        assertTrue(!off.out().contains("\"fuse\"") && !off.err().contains("fused"), off.err());
+    }
 }
