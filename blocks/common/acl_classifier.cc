@@ -312,12 +312,34 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     }
     c->extracts_.push_back(e);
   }
+  // source and destination port of one protocol side by side in the key: one 4-byte copy
+  for (size_t a = 0; a < c->extracts_.size(); ++a) {
+    Extract& src = c->extracts_[a];
+    if (src.kind != kL4 || (src.arg & 3) != 0) continue;
+    for (size_t b = 0; b < c->extracts_.size(); ++b) {
+      const Extract& dst = c->extracts_[b];
+      if (dst.kind == kL4 && dst.arg == (src.arg | 2) && dst.part_off[0] == src.part_off[0] + 2 && dst.cls == src.cls &&
+          dst.presence_byte == src.presence_byte && dst.presence_bit == src.presence_bit) {
+        src.kind = kL4Pair;
+        c->extracts_.erase(c->extracts_.begin() + static_cast<std::ptrdiff_t>(b));
+        break;
+      }
+    }
+  }
   auto pres_pos = [&](int p, int& byte_off, uint8_t& bit) {
     byte_off = pres_index[p] < 0 ? -1 : static_cast<int>(fields[pres_field[pres_index[p] / 8]].offset);
     bit = pres_index[p] < 0 ? 0 : static_cast<uint8_t>(1u << (pres_index[p] % 8));
   };
   pres_pos(P_ETYPE4, c->etype4_byte_, c->etype4_bit_);
   pres_pos(P_ETYPE6, c->etype6_byte_, c->etype6_bit_);
+  c->five_tuple_ = c->etype4_byte_ < 0 && c->etype6_byte_ < 0;
+  for (const Extract& e : c->extracts_) {
+    if (e.presence_bit) c->five_tuple_ = false;
+    else if (e.kind == kProto) c->proto_off_ = e.part_off[0];
+    else if (e.kind == kV4) c->v4_off_[e.arg == 12 ? 0 : 1] = e.part_off[0];
+    else if (e.kind == kL4Pair) c->ports_off_[e.arg >> 2] = e.part_off[0];
+    else c->five_tuple_ = false;
+  }
 
   // 3. Rules: each rule's alternatives (cross product of its fields' terms).
   const unsigned nf = static_cast<unsigned>(fields.size());
@@ -521,6 +543,12 @@ uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
         layers |= 1u << e.cls;
         key[e.presence_byte] |= e.presence_bit;
         continue;
+      case kL4Pair:
+        if (!l4 || h.ip_proto != kL4Proto[e.arg >> 2]) continue;
+        std::memcpy(key + e.part_off[0], p.data + h.l4, 4);
+        layers |= 1u << e.cls;
+        key[e.presence_byte] |= e.presence_bit;
+        continue;
       case kL4:
         if (!l4 || h.ip_proto != kL4Proto[e.arg >> 2]) continue;
         std::memcpy(key + e.part_off[0], p.data + h.l4 + (e.arg & 3), 2);
@@ -542,6 +570,29 @@ uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
   return layers;
 }
 
+uint32_t AclClassifier::build_key_5tuple(Packet& p, uint8_t* key) const {
+  std::memset(key, 0, stride_);
+  const Headers& h = p.headers();
+  uint32_t layers = 0;
+  if (p.len >= 14) layers |= h.eth_type == kEthIpv4 ? 1u << P_ETYPE4 : h.eth_type == kEthIpv6 ? 1u << P_ETYPE6 : 0;
+  if ((h.eth_type != kEthIpv4 && h.eth_type != kEthIpv6) || h.l3 == kNoOffset) return layers;
+  layers |= 1u << P_IP;
+  if (proto_off_ >= 0) key[proto_off_] = h.ip_proto;
+  if (h.eth_type == kEthIpv4 && h.l3 + 20u <= p.len) {
+    layers |= 1u << P_IPV4;
+    if (v4_off_[0] >= 0) std::memcpy(key + v4_off_[0], p.data + h.l3 + 12, 4);
+    if (v4_off_[1] >= 0) std::memcpy(key + v4_off_[1], p.data + h.l3 + 16, 4);
+  }
+  if (h.l4 != kNoOffset && h.l4 + 4u <= p.len) {
+    const int l4 = h.ip_proto == 6 ? 0 : h.ip_proto == 17 ? 1 : h.ip_proto == 132 ? 2 : -1;
+    if (l4 >= 0) {
+      layers |= 1u << (P_TCP + l4);
+      if (ports_off_[l4] >= 0) std::memcpy(key + ports_off_[l4], p.data + h.l4, 4);
+    }
+  }
+  return layers;
+}
+
 void AclClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const {
   if (!ctx_) { for (uint32_t i = 0; i < n * sets_; ++i) out[i] = -1; return; }
   alignas(64) uint8_t keys[kBatchSize * kMaxKeyBytes];
@@ -550,7 +601,7 @@ void AclClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out
   uint32_t layers[kBatchSize];
   for (uint32_t i = 0; i < n; ++i) {
     uint8_t* key = keys + i * stride_;
-    layers[i] = build_key(*pkts[i], key);
+    layers[i] = five_tuple_ ? build_key_5tuple(*pkts[i], key) : build_key(*pkts[i], key);
     data[i] = key;
   }
   rte_acl_classify(ctx_, data, res, n, categories_);

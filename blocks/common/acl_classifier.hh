@@ -72,13 +72,19 @@ class AclClassifier {
     uint8_t part_off[4];       // key offset of each part (most significant first)
     uint8_t part_size[4];      // bytes of each part
   };
-  enum Kind : uint8_t { kGeneric, kProto, kV4, kL4 };
+  enum Kind : uint8_t { kGeneric, kProto, kV4, kL4, kL4Pair };   // kL4Pair: both ports, adjacent in the key
   // Presence bits that are not "field extracts": ETH_TYPE is IPv4 / IPv6.
   int etype4_byte_ = -1, etype6_byte_ = -1;
   uint8_t etype4_bit_ = 0, etype6_bit_ = 0;
 
   // Fills the key; returns the packet's layers (presence mask).
   uint32_t build_key(Packet& p, uint8_t* key) const;
+
+  // The 5-tuple only (IP_PROTO, IPv4 addresses, port pairs) and no presence bytes: a key
+  // builder without the per-field loop.
+  uint32_t build_key_5tuple(Packet& p, uint8_t* key) const;
+  bool five_tuple_ = false;
+  int proto_off_ = -1, v4_off_[2] = {-1, -1}, ports_off_[3] = {-1, -1, -1};   // ports: TCP, UDP, SCTP
 
   uint32_t set_require_[kMaxSets] = {};   // layers every rule of the set needs (checked outside)
   bool any_require_ = false;
