@@ -277,7 +277,7 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   for (const auto& grp : groups) if (!bytes_only(grp)) emit_group(grp);
   if (fields.size() > RTE_ACL_MAX_FIELDS) { why = "rule sets use too many fields for rte_acl (" + std::to_string(fields.size()) + " > 64)"; return nullptr; }
   c->key_len_ = offset;
-  c->stride_ = (offset + 7) & ~7u;
+  c->stride_ = (offset + 15) & ~15u;
   c->nfields_ = static_cast<unsigned>(fields.size());
   if (c->key_len_ > kMaxKeyBytes) { why = "key too long"; return nullptr; }
 
@@ -512,7 +512,7 @@ inline void store_part(uint8_t* at, unsigned size, uint32_t v) {
 }  // namespace
 
 uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
-  std::memset(key, 0, stride_);
+  for (unsigned o = 0; o < stride_; o += 16) std::memset(key + o, 0, 16);   // fixed-size stores, no call
   const Headers& h = p.headers();
   uint32_t layers = 0;
   if (p.len >= 14) {
@@ -571,7 +571,7 @@ uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
 }
 
 uint32_t AclClassifier::build_key_5tuple(Packet& p, uint8_t* key) const {
-  std::memset(key, 0, stride_);
+  for (unsigned o = 0; o < stride_; o += 16) std::memset(key + o, 0, 16);   // fixed-size stores, no call
   const Headers& h = p.headers();
   uint32_t layers = 0;
   if (p.len >= 14) layers |= h.eth_type == kEthIpv4 ? 1u << P_ETYPE4 : h.eth_type == kEthIpv6 ? 1u << P_ETYPE6 : 0;
