@@ -238,7 +238,7 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     // prefixes only: MASK (what DPDK's own layouts use for addresses); ranges: RANGE
     bool one = it.kind == 1 && slot_parts[it.slot] == 1;
     uint8_t type = one && slot_range[it.slot] ? RTE_ACL_FIELD_TYPE_RANGE
-                   : one && !slot_odd_mask[it.slot] ? RTE_ACL_FIELD_TYPE_MASK : RTE_ACL_FIELD_TYPE_BITMASK;
+                   : one && it.size > 1 && !slot_odd_mask[it.slot] ? RTE_ACL_FIELD_TYPE_MASK : RTE_ACL_FIELD_TYPE_BITMASK;
     fields.push_back({type, it.size, off, input});
     if (it.kind == 0) pres_field[it.slot] = static_cast<int>(fields.size() - 1);
     else slot_field[it.slot][it.part] = static_cast<int>(fields.size() - 1);
@@ -404,7 +404,7 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
               u128 top = v | (tail ? ((u128(1) << tail) - 1) : 0);
               term_alts.push_back({Cons{static_cast<uint32_t>(v), static_cast<uint32_t>(top)}});
             }
-          } else if (t.kind == MatchTerm::Kind::kMasked && slot_parts[s] == 1 && !slot_odd_mask[s]) {
+          } else if (t.kind == MatchTerm::Kind::kMasked && slot_parts[s] == 1 && slot_part_size[s][0] > 1 && !slot_odd_mask[s]) {
             // MASK field: prefix length over the ACL field's bytes (bits above the
             // match field's width are zero in every key, so they join the prefix)
             const unsigned bits = slot_part_size[s][0] * 8u;
