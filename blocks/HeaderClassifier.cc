@@ -19,16 +19,117 @@ std::vector<openbox::HeaderMatch> parse_rules(const ElementArgs& args) {
   return rules;
 }
 
+std::vector<std::string> parse_fuse(const ElementArgs& args) {
+  ConfigReader c(args);
+  std::vector<std::string> names = c.strings("fuse", false);
+  if (names.size() > MultiClassifier::kMaxSets - 1)
+    c.fail("fuse", "at most " + std::to_string(MultiClassifier::kMaxSets - 1) + " blocks");
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty()) c.fail("fuse", "entry " + std::to_string(i) + " is empty");
+    if (names[i] == args.name) c.fail("fuse", "a block cannot fuse itself");
+    for (size_t j = 0; j < i; ++j)
+      if (names[j] == names[i]) c.fail("fuse", "'" + names[i] + "' is listed twice");
+  }
+  return names;
+}
+
 }  // namespace
 
 HeaderClassifierElement::HeaderClassifierElement(const ElementArgs& args)
-    : classifier_(parse_rules(args)), stats_(classifier_.rule_count(), args.workers), no_match_(args.workers ? args.workers : 1) {}
+    : fuse_names_(parse_fuse(args)), stats_(1, 1), no_match_(args.workers ? args.workers : 1) {
+  std::vector<std::vector<openbox::HeaderMatch>> sets;
+  sets.push_back(parse_rules(args));
+  rules_ = static_cast<uint32_t>(sets[0].size());
+  mc_.compile(std::move(sets));
+  stats_ = OutputStats(rules_, args.workers);
+  slot_of_output_.assign(rules_, -1);
+}
+
+std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const {
+  std::vector<openbox::HeaderMatch> own;
+  own.reserve(rules_);
+  for (uint32_t i = 0; i < rules_; ++i) own.push_back(mc_.rule(0, i));
+  return {std::move(own)};
+}
+
+void HeaderClassifierElement::fuse(const FusionPlan& plan) {
+  std::vector<std::vector<openbox::HeaderMatch>> sets = header_sets();
+  std::vector<Slot> slots;
+  std::vector<int32_t> slot_of_target(plan.targets.size(), -1);
+  std::vector<int32_t> slot_of_output(rules_, -1);
+  for (uint32_t o = 0; o < rules_ && o < plan.leads.size(); ++o) {
+    const int32_t t = plan.leads[o];
+    if (t < 0) continue;
+    if (slot_of_target[t] < 0) {
+      // Only targets some output leads to cost lookup sets.
+      std::vector<std::vector<openbox::HeaderMatch>> ts = plan.targets[t].lookups->header_sets();
+      if (ts.size() > Precomputed::kSets)
+        throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK,
+                                     "block '" + name() + "' (" + type() + "), config 'fuse': block '" +
+                                         plan.targets[t].name + "' needs " + std::to_string(ts.size()) +
+                                         " rule sets, at most " + std::to_string(Precomputed::kSets));
+      if (sets.size() + ts.size() > MultiClassifier::kMaxSets)
+        throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK,
+                                     "block '" + name() + "' (" + type() + "), config 'fuse': the targets need more than " +
+                                         std::to_string(MultiClassifier::kMaxSets - 1) + " rule sets in one lookup");
+      slot_of_target[t] = static_cast<int32_t>(slots.size());
+      slots.push_back({plan.targets[t].element, static_cast<unsigned>(sets.size()), static_cast<unsigned>(ts.size())});
+      for (auto& s : ts) sets.push_back(std::move(s));
+    }
+    slot_of_output[o] = slot_of_target[t];
+  }
+  mc_.compile(std::move(sets));
+  slots_ = std::move(slots);
+  slot_of_output_ = std::move(slot_of_output);
+  plan_ = plan;
+}
+
+const RuleClassifier& HeaderClassifierElement::classifier() const {
+  if (!reference_) {
+    reference_ = std::make_unique<RuleClassifier>();
+    reference_->compile(header_sets()[0]);
+  }
+  return *reference_;
+}
 
 void HeaderClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
-  int32_t rule[kBatchSize];
+  const uint32_t n = batch.n;
+  const unsigned sets = mc_.set_count();
+  int32_t res[kBatchSize * MultiClassifier::kMaxSets];
   uint16_t outs[kBatchSize];
-  classifier_.classify_batch(batch.pkts, batch.n, rule);
-  for (uint32_t i = 0; i < batch.n; ++i) outs[i] = rule[i] < 0 ? kDropOutput : static_cast<uint16_t>(rule[i]);
+  if (slots_.empty()) {
+    // Packets tagged by a classifier upstream bring this block's result; look up the others.
+    uint32_t todo[kBatchSize];
+    const uint32_t m = take_precomputed(batch.pkts, n, self(), 1, res, todo);
+    if (m == n) {
+      mc_.classify_batch(batch.pkts, n, res);
+    } else if (m) {
+      Packet* rest[kBatchSize];
+      int32_t r[kBatchSize];
+      for (uint32_t j = 0; j < m; ++j) rest[j] = batch.pkts[todo[j]];
+      mc_.classify_batch(rest, m, r);
+      for (uint32_t j = 0; j < m; ++j) res[todo[j]] = r[j];
+    }
+    for (uint32_t i = 0; i < n; ++i) outs[i] = res[i] < 0 ? kDropOutput : static_cast<uint16_t>(res[i]);
+  } else {
+    // One lookup for this block (set 0) and the fused targets; each packet carries the
+    // results of the target its output leads to. A tag for this block itself (it is also
+    // some block's target) is superseded by the full lookup.
+    for (uint32_t i = 0; i < n; ++i)
+      if (batch.pkts[i]->pre.block == self()) batch.pkts[i]->pre.block = nullptr;
+    mc_.classify_batch(batch.pkts, n, res);
+    for (uint32_t i = 0; i < n; ++i) {
+      const int32_t* r = res + i * sets;
+      if (r[0] < 0) { outs[i] = kDropOutput; continue; }
+      outs[i] = static_cast<uint16_t>(r[0]);
+      const int32_t s = slot_of_output_[r[0]];
+      if (s < 0) continue;
+      const Slot& slot = slots_[s];
+      Packet* p = batch.pkts[i];
+      p->pre.block = slot.block;
+      for (unsigned k = 0; k < slot.sets; ++k) p->pre.rule[k] = r[slot.base + k];
+    }
+  }
   emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
     if (o == kDropOutput) no_match_[ctx.worker].add(packets);
     else stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
@@ -42,6 +143,24 @@ nlohmann::json HeaderClassifierElement::read(std::string_view handle) const {
     uint64_t s = 0;
     no_match_.for_each([&](const Counter& c) { s += c.get(); });
     return s;
+  }
+  if (handle == "engine") return mc_.engine();
+  if (handle == "fused") {
+    nlohmann::json sets = nlohmann::json::array(), targets = nlohmann::json::array();
+    for (unsigned k = 0; k < mc_.set_count(); ++k) sets.push_back(mc_.rule_count(k));
+    for (size_t t = 0; t < plan_.targets.size(); ++t) {
+      nlohmann::json outs = nlohmann::json::array(), tsets = nlohmann::json::array();
+      int32_t slot = -1;
+      for (uint32_t o = 0; o < rules_; ++o)
+        if (o < plan_.leads.size() && plan_.leads[o] == static_cast<int32_t>(t)) {
+          outs.push_back(o);
+          slot = slot_of_output_[o];
+        }
+      if (slot >= 0)
+        for (unsigned k = 0; k < slots_[slot].sets; ++k) tsets.push_back(mc_.rule_count(slots_[slot].base + k));
+      targets.push_back({{"name", plan_.targets[t].name}, {"outputs", outs}, {"sets", tsets}});
+    }
+    return {{"sets", sets}, {"targets", targets}};
   }
   return Element::read(handle);
 }

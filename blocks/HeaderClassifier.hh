@@ -7,36 +7,75 @@
 //   match: array of header matches (field name -> value; spec 4.1 fields, masks with
 //          '%', complex values "[a:b]" / "[v1,v2,[a:]]"; grammar in protocol/README.md).
 //          A rule on a field the packet lacks (e.g. TCP_DST on a UDP packet) does not match.
+//   fuse:  (extension, optional) names of at most 15 downstream HeaderClassifier /
+//          HeaderPayloadClassifier blocks whose header lookups this block performs in
+//          its own pass (engine/fusion.hh). A target is fused on the outputs from which
+//          it is the first non-static block; packets leaving there carry its results
+//          (Packet::pre). The targets are resolved by the graph compiler (BAD_BLOCK
+//          for an unknown name or a block of another type). A hint: results, outputs and
+//          counters are the same with or without it.
 // Read handles: count, byte_count, rate, byte_rate (arrays, one entry per rule),
-//               count_i ... (one rule), no_match.
+//               count_i ... (one rule), no_match,
+//               engine (the structure answering lookups),
+//               fused ({"sets": rules per rule set, "targets": [{"name", "outputs",
+//               "sets"}]}: what this block's lookup answers for the blocks after it).
 // Write handles: reset_counts.
 // Example:
 //   {"type": "HeaderClassifier", "name": "fw", "config": {"match": [
 //     {"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": "[80,8080]"},
 //     {"ETH_TYPE": "0x0800", "IPV4_SRC": "10.0.0.0/8"},
-//     {}]}}
-// The rules are compiled into a RuleClassifier (blocks/common/rule_classifier.hh).
+//     {}], "fuse": ["ips"]}}
+// The rules are set 0 of a MultiClassifier (blocks/common/multi_classifier.hh); fused
+// targets add their sets after it. As a fusion target the block takes its result from
+// the packet when the packet brings one and classifies the other packets itself.
 #pragma once
 
+#include <memory>
+
+#include "common/multi_classifier.hh"
 #include "common/output_stats.hh"
 #include "common/rule_classifier.hh"
 #include "engine/element.hh"
+#include "engine/fusion.hh"
 
 namespace obi::blocks {
 
-class HeaderClassifierElement final : public Element {
+class HeaderClassifierElement final : public Element, public HeaderLookups, public HeaderFuser {
  public:
   explicit HeaderClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(classifier_.rule_count()); }
+  uint16_t output_count() const override { return static_cast<uint16_t>(rules_); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
-  const RuleClassifier& classifier() const { return classifier_; }
+  HeaderLookups* header_lookups() override { return this; }
+  HeaderFuser* header_fuser() override { return this; }
+  std::vector<std::vector<openbox::HeaderMatch>> header_sets() const override;
+  const std::vector<std::string>& fuse_names() const override { return fuse_names_; }
+  void fuse(const FusionPlan& plan) override;
+  const FusionPlan& fusion() const override { return plan_; }
+
+  const MultiClassifier& multi() const { return mc_; }
+  // A single-set RuleClassifier over the block's rules, built on first call (control
+  // thread; benchmarks compare against it). Not used on the packet path.
+  const RuleClassifier& classifier() const;
 
  private:
-  RuleClassifier classifier_;
+  struct Slot {                     // a fused target whose results the lookup produces
+    const void* block;              // Packet::pre.block value
+    unsigned base, sets;            // its sets within the lookup's
+  };
+
+  const void* self() const { return static_cast<const Element*>(this); }
+
+  MultiClassifier mc_;
+  uint32_t rules_ = 0;
+  std::vector<std::string> fuse_names_;
+  FusionPlan plan_;
+  std::vector<Slot> slots_;
+  std::vector<int32_t> slot_of_output_;   // per output: index into slots_, -1 none
+  mutable std::unique_ptr<RuleClassifier> reference_;
   OutputStats stats_;
   PerWorker<Counter> no_match_;
 };

@@ -173,10 +173,17 @@ void HeaderPayloadClassifierElement::scan(const Db& db, const std::vector<uint32
   });
 }
 
-int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned worker) const {
-  int32_t plain_rule = plain_.classify(p);
+std::vector<std::vector<openbox::HeaderMatch>> HeaderPayloadClassifierElement::header_sets() const {
+  std::vector<openbox::HeaderMatch> a, b;
+  for (uint32_t i = 0; i < plain_.rule_count(); ++i) a.push_back(plain_.rule(i));
+  for (uint32_t i = 0; i < payload_gate_.rule_count(); ++i) b.push_back(payload_gate_.rule(i));
+  return {std::move(a), std::move(b)};
+}
+
+int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned worker, const int32_t* pre) const {
+  int32_t plain_rule = pre ? pre[0] : plain_.classify(p);
   int32_t best = plain_rule < 0 ? INT32_MAX : static_cast<int32_t>(plain_index_[plain_rule]);
-  if (patterns_.empty() || payload_gate_.classify(p) < 0) return best == INT32_MAX ? -1 : best;
+  if (patterns_.empty() || (pre ? pre[1] : payload_gate_.classify(p)) < 0) return best == INT32_MAX ? -1 : best;
 
   if (++s.gen == 0) {   // wrapped: clear the stamps once every 2^32 packets
     std::fill(s.pattern_gen.begin(), s.pattern_gen.end(), 0);
@@ -223,8 +230,17 @@ int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned
 void HeaderPayloadClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
   Scratch& s = scratch_[ctx.worker];
   uint16_t outs[kBatchSize];
+  const void* self = static_cast<const Element*>(this);
   for (uint32_t i = 0; i < batch.n; ++i) {
-    int32_t r = classify(*batch.pkts[i], s, ctx.worker);
+    Packet& p = *batch.pkts[i];
+    int32_t pre[Precomputed::kSets];
+    const bool tagged = p.pre.block == self;
+    if (tagged) {
+      pre[0] = p.pre.rule[0];
+      pre[1] = p.pre.rule[1];
+      p.pre.block = nullptr;
+    }
+    int32_t r = classify(p, s, ctx.worker, tagged ? pre : nullptr);
     outs[i] = r < 0 ? kDropOutput : static_cast<uint16_t>(r);
   }
   emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {

@@ -37,6 +37,13 @@
 // rule's literals (the prefilter scheme of signature IDSs). Rules without payload
 // patterns are classified by a compiled RuleClassifier. Per-worker scratch and stamps:
 // no allocation per packet.
+//
+// Fusion target (engine/fusion.hh): the block's header lookups are two rule sets, A =
+// the headers of its rules without payload patterns (first match: the best plain rule),
+// B = the headers of its rules with payload patterns (any match: a payload scan is
+// needed). A HeaderClassifier upstream that fuses this block answers both in its own
+// lookup; the payload is still scanned here, once, and only when B matched. Packets that
+// arrive without those results are classified in full here.
 #pragma once
 
 #include <memory>
@@ -46,10 +53,11 @@
 #include "common/output_stats.hh"
 #include "common/rule_classifier.hh"
 #include "engine/element.hh"
+#include "engine/fusion.hh"
 
 namespace obi::blocks {
 
-class HeaderPayloadClassifierElement final : public Element {
+class HeaderPayloadClassifierElement final : public Element, public HeaderLookups {
  public:
   explicit HeaderPayloadClassifierElement(const ElementArgs& args);
 
@@ -57,6 +65,9 @@ class HeaderPayloadClassifierElement final : public Element {
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
+
+  HeaderLookups* header_lookups() override { return this; }
+  std::vector<std::vector<openbox::HeaderMatch>> header_sets() const override;
 
  private:
   struct Rule {
@@ -76,7 +87,8 @@ class HeaderPayloadClassifierElement final : public Element {
     Counter scans, second_scans;
   };
 
-  int32_t classify(Packet& p, Scratch& s, unsigned worker) const;
+  // pre: the first matches of sets A and B when an upstream lookup brought them, else nullptr.
+  int32_t classify(Packet& p, Scratch& s, unsigned worker, const int32_t* pre) const;
   template <typename Db>
   void scan(const Db& db, const std::vector<uint32_t>& ids, const uint8_t* data, uint32_t len, Scratch& s,
             unsigned worker, bool collect) const;

@@ -5,7 +5,8 @@
 //   FromDump / ToDump / FromDevice / Discard   the Click element of the same name
 //   ToDevice                Queue -> ToDevice (Click's ToDevice pulls)
 //   HeaderClassifier        Classifier (Ethernet-only rules) or IPClassifier behind
-//                           Classifier(12/0800) + Strip(14) + CheckIPHeader
+//                           Classifier(12/0800) + Strip(14) + CheckIPHeader; its `fuse`
+//                           key (a lookup-sharing hint that changes no result) is ignored
 //   ContentClassifier       Classifier (same offset/value%mask patterns)
 //   DecIpTtl                DecIPTTL (inside Strip/CheckIPHeader/Unstrip)
 //   Queue / FrontDropQueue  Queue / FrontDropQueue -> Unqueue

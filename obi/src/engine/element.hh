@@ -29,6 +29,8 @@
 namespace obi {
 
 class Element;
+class HeaderFuser;
+class HeaderLookups;
 class PacketPool;
 class EventSink;
 struct Node;
@@ -118,6 +120,10 @@ class Element {
   // if they must not happen for a graph that is never published).
   virtual void activate() {}
   virtual void deactivate() {}
+
+  // --- fusion (engine/fusion.hh): the roles this element can take, nullptr when none ---
+  virtual HeaderLookups* header_lookups() { return nullptr; }
+  virtual HeaderFuser* header_fuser() { return nullptr; }
 
   // --- handles (control thread; throw openbox::ProtocolError(ILLEGAL_ARGUMENT) for an
   // unknown handle or a bad value) ---

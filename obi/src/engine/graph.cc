@@ -5,6 +5,7 @@
 #include <set>
 
 #include "catalogue/catalogue.hh"
+#include "engine/fusion.hh"
 
 namespace obi {
 namespace {
@@ -81,6 +82,62 @@ Conn parse_connector(const nlohmann::json& c, std::size_t index) {
   k.label = "connector " + k.src + "[" + std::to_string(k.src_port) + "] -> " + k.dst + "[" +
             std::to_string(k.dst_port) + "]";
   return k;
+}
+
+// Fusion (engine/fusion.hh): resolves the `fuse` names of every HeaderFuser, finds which
+// of its outputs lead to each target through static blocks only, and installs the plan.
+// A carried fuser whose plan changed (a target rebuilt, rewired or gone) is rebuilt: it
+// is shared with the running graph, so its lookup must not change under the workers.
+void plan_fusion(CompiledGraph& g, const Catalogue& cat, unsigned workers) {
+  const std::size_t n = g.specs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    HeaderFuser* fuser = g.elements[i]->header_fuser();
+    if (!fuser || fuser->fuse_names().empty()) continue;
+    const BlockSpec& b = g.specs[i];
+    const std::string where = block_label(b) + ", config 'fuse'";
+    FusionPlan plan;
+    std::vector<uint32_t> target_node;
+    for (const std::string& name : fuser->fuse_names()) {
+      auto it = g.by_name.find(name);
+      if (it == g.by_name.end()) fail(ErrorSubtype::BAD_BLOCK, where + ": no block named '" + name + "'");
+      if (it->second == i) fail(ErrorSubtype::BAD_BLOCK, where + ": a block cannot fuse itself");
+      Element& t = *g.elements[it->second];
+      const HeaderLookups* lookups = t.header_lookups();
+      if (!lookups)
+        fail(ErrorSubtype::BAD_BLOCK, where + ": block '" + name + "' is a " + g.specs[it->second].type +
+                                          ", not a classifier whose header lookups can be fused "
+                                          "(HeaderClassifier or HeaderPayloadClassifier)");
+      plan.targets.push_back({name, &t, lookups});
+      target_node.push_back(it->second);
+    }
+    const std::size_t outs = g.links[i].size();
+    plan.leads.assign(outs, -1);
+    for (std::size_t o = 0; o < outs; ++o) {
+      const Node* at = g.links[i][o].node;
+      // Walk statics: one output, and they neither change, hold nor drop packets.
+      for (std::size_t steps = 0; at && steps <= n; ++steps) {
+        const uint32_t k = static_cast<uint32_t>(at - g.nodes.data());
+        const BlockDescriptor* d = cat.find(g.specs[k].type);
+        if (!d || d->block_class != BlockClass::kStatic || g.links[k].size() != 1) break;
+        at = g.links[k][0].node;
+      }
+      if (!at) continue;
+      const uint32_t k = static_cast<uint32_t>(at - g.nodes.data());
+      for (std::size_t t = 0; t < target_node.size(); ++t)
+        if (target_node[t] == k) plan.leads[o] = static_cast<int32_t>(t);
+    }
+    if (g.carried[i] && fuser->fusion().same_as(plan)) continue;
+    if (g.carried[i]) {
+      ElementArgs args{b.name, b.type, b.config, workers};
+      std::shared_ptr<Element> e = find_element(b.type)(args);
+      e->set_identity(b.name, b.type);
+      g.elements[i] = std::move(e);
+      g.nodes[i].element = g.elements[i].get();
+      g.carried[i] = false;
+      fuser = g.elements[i]->header_fuser();
+    }
+    fuser->fuse(plan);
+  }
 }
 
 }  // namespace
@@ -213,6 +270,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
     }
   }
   std::reverse(g->order.begin(), g->order.end());
+  plan_fusion(*g, cat, opt.workers);
   return g;
 }
 

@@ -11,6 +11,10 @@
 //   BAD_GRAPH          malformed graph, cycle, no source block
 // Elements whose (name, type, config) equal one of `previous` are shared with it rather
 // than rebuilt, so their counters and state survive a swap.
+// Fusion (engine/fusion.hh): after wiring, every block with a `fuse` list gets its plan
+// (targets, and which of its outputs reach each target through static blocks only); an
+// unknown or unfusable target is BAD_BLOCK. A carried fusing block whose plan differs
+// from the one it runs (a target rebuilt or rewired) is rebuilt instead.
 #pragma once
 
 #include <functional>

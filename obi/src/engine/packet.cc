@@ -204,6 +204,7 @@ Packet* PacketPool::clone(const Packet& src) {
   p->parsed = src.parsed;
   p->hdr = src.hdr;
   p->meta = src.meta;
+  p->pre = src.pre;
   return p;
 }
 

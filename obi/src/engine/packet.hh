@@ -45,6 +45,18 @@ struct Metadata {
 };
 static_assert(sizeof(Metadata) == 16, "keep the metadata area small");
 
+// Header lookups done ahead for one downstream block (fusion, design/merge.md step 3): a
+// classifier that performs a later block's header lookups in its own pass leaves that
+// block's first matches here. `block` names the element the results are for (nullptr:
+// none); that element uses them once and clears them, and any other element ignores them.
+// Zeroed when the pool hands the packet out; clone() copies it.
+struct Precomputed {
+  static constexpr unsigned kSets = 2;
+  const void* block = nullptr;
+  int32_t rule[kSets] = {-1, -1};   // first matching rule per rule set of `block`, -1 none
+};
+static_assert(sizeof(Precomputed) == 16, "keep the annotation small");
+
 struct Packet {
   uint8_t* data = nullptr;       // first byte of the Ethernet frame
   uint32_t len = 0;              // frame length in bytes
@@ -56,6 +68,7 @@ struct Packet {
   bool parsed = false;
   Headers hdr;
   Metadata meta;
+  Precomputed pre;
 
   const Headers& headers();      // parse on first use (defined in packet.cc)
   void invalidate_headers() { parsed = false; }

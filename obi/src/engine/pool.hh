@@ -31,6 +31,7 @@ class PacketPool {
     p->input = 0;
     p->parsed = false;
     p->meta.clear();
+    p->pre.block = nullptr;
     return p;
   }
   void free(Packet* p) { free_[top_++] = p; }
