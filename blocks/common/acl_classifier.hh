@@ -4,17 +4,21 @@
 // Rule set k becomes rte_acl category k; rule i of a set gets priority (max - i) so the
 // first rule wins, and userdata i + 1 (0 = no match). Per packet a key is built from the
 // parsed headers:
-//   * presence bytes: one bit per "layer" a rule can require (IPv4 header, TCP header,
-//     ARP body, ...); each rule requires, with a BITMASK field, the bits of the fields it
-//     constrains, so a rule on a field the packet lacks never matches (absent fields are
-//     zero in the key). ETH_TYPE = 0x0800 / 0x86dd alone becomes a presence bit too;
-//   * one slot per field in network byte order; mutually exclusive fields share a slot
-//     (TCP/UDP/SCTP ports, ICMPv4/ICMPv6 type and code);
-//   * fields over 32 bits are cut into 4-byte (and one 2-byte) ACL fields; 1- and 2-byte
-//     fields are packed into 4-byte input groups, the first group being the one-byte
-//     presence field, as rte_acl requires.
-// Value forms: masks -> BITMASK; ranges -> RANGE (prefix masks on such a field become
-// ranges, other masks a few ranges); on fields over 32 bits ranges become prefixes.
+//   * one slot per field in network byte order; absent fields are zero, so a rule whose
+//     values exclude zero cannot match a packet lacking the field; mutually exclusive
+//     fields share a slot (TCP/UDP/SCTP ports, ICMPv4/ICMPv6 type and code);
+//   * presence bytes, only where needed: one bit per "layer" (IPv4 header, TCP header,
+//     ARP body, ...) that a rule requires with a BITMASK field because its values accept
+//     zero or its shared slot is ambiguous. ETH_TYPE = 0x0800 / 0x86dd alone is a layer
+//     too. Layers that every rule of a set requires are checked per set outside the
+//     ACL, which keeps the key of a 5-tuple firewall as short as DPDK's 5-tuple layout;
+//   * fields over 32 bits are cut into 4-byte (and one 2-byte) ACL fields; input group 0
+//     is one byte (presence byte 0, else a byte-wide field), then 4-byte groups: small
+//     fields packed (gaps padded with wildcard bytes, as every byte of a group must
+//     belong to a field), then the 4-byte parts, byte-wide groups first (much smaller
+//     tries on ClassBench sets).
+// Value forms: prefixes -> MASK, other masks -> BITMASK; ranges -> RANGE (masks on such a
+// field become one or a few ranges); on fields over 32 bits ranges become prefixes.
 // Multi-term values and such splits expand one rule into several ACL rules with the same
 // priority and userdata, within bounds. What cannot be expressed makes build() fail
 // with a reason, and the caller keeps its bit-vector classifier.
