@@ -30,8 +30,8 @@ std::shared_ptr<const Trace> Trace::load(const std::string& path) {
   return t;
 }
 
-ReplaySource::ReplaySource(std::shared_ptr<const Trace> trace, unsigned workers)
-    : trace_(std::move(trace)), share_(workers) {
+ReplaySource::ReplaySource(std::shared_ptr<const Trace> trace, unsigned workers, bool preparsed)
+    : trace_(std::move(trace)), share_(workers), preparsed_(preparsed) {
   for (uint32_t i = 0; i < trace_->records.size(); ++i)
     share_[workers > 1 ? trace_->records[i].hash % workers : 0].index.push_back(i);
   // A worker whose share is empty (tiny trace) replays the whole trace rather than idle.
@@ -51,10 +51,14 @@ bool ReplaySource::poll(Batch& batch, Context& ctx) {
     if (++s.next == n) s.next = 0;
     std::memcpy(p->data, t.bytes.data() + r.offset, r.len);
     p->len = r.len;
-    p->flow_hash = r.hash;
     p->timestamp_ns = ctx.now_ns;
-    p->hdr = r.hdr;
-    p->parsed = true;
+    if (preparsed_) {
+      p->flow_hash = r.hash;
+      p->hdr = r.hdr;
+      p->parsed = true;
+    } else {
+      p->flow_hash = flow_hash(*p);   // parses the headers, as a real source does
+    }
     batch.add(p);
   }
   return true;

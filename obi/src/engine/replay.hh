@@ -3,8 +3,10 @@
 // `obi bench` puts a ReplaySource at the position of every source block of a graph, so the
 // graph runs on packets from memory and the benchmark measures the engine, not file or
 // device I/O. Each worker replays the packets whose flow hash falls to it (as FromDump
-// would give it), copying each into a pool buffer as a NIC would; headers are parsed at
-// load time and the parse result copied with the packet, as FromDump does.
+// would give it), copying each into a pool buffer as a NIC would. By default each replayed
+// packet then has its headers parsed and its flow hash computed on the packet path, as
+// FromDevice does for a real frame; `preparsed` instead copies the parse and hash done at
+// load time with the packet (cheaper than any real source: an upper bound).
 #pragma once
 
 #include <memory>
@@ -32,7 +34,7 @@ struct Trace {
 
 class ReplaySource final : public Element {
  public:
-  ReplaySource(std::shared_ptr<const Trace> trace, unsigned workers);
+  ReplaySource(std::shared_ptr<const Trace> trace, unsigned workers, bool preparsed = false);
   uint16_t input_count() const override { return 0; }
   bool is_source() const override { return true; }
   bool poll(Batch& batch, Context& ctx) override;
@@ -45,6 +47,7 @@ class ReplaySource final : public Element {
   };
   std::shared_ptr<const Trace> trace_;
   PerWorker<Share> share_;
+  bool preparsed_;
 };
 
 }  // namespace obi

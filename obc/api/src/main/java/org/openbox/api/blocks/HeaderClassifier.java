@@ -1,5 +1,6 @@
 package org.openbox.api.blocks;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import org.openbox.api.match.Match;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
@@ -9,7 +10,8 @@ import org.openbox.protocol.ProtocolException;
  * priority order); a packet that matches no rule is dropped.
  *
  * <p>Ports: 1 input, one output per rule. Class: classifier; spec 5.7.
- * Config: match (header_match[], required).
+ * Config: match (header_match[], required); fuse (string[], extension: names of downstream
+ * classifiers whose header lookups this block performs in its own pass, a merge hint).
  * Read handles: count, byte_count, rate, byte_rate (one element per rule).
  * Write handles: reset_counts.
  * <pre>new HeaderClassifier("fw")
@@ -28,6 +30,20 @@ public final class HeaderClassifier extends ProcessingBlock {
     public HeaderClassifier rule(Match match) {
         parse(match, size("match"));
         list("match").add(match.toJson());
+        return this;
+    }
+
+    /**
+     * Performs the header lookups of the named downstream HeaderClassifier /
+     * HeaderPayloadClassifier blocks (at most 15) in this block's own pass; a hint that
+     * changes no result.
+     */
+    public HeaderClassifier fuse(String... blocks) {
+        ArrayNode a = list("fuse");
+        a.removeAll();
+        for (String b : blocks) {
+            a.add(b);
+        }
         return this;
     }
 
