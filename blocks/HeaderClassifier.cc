@@ -170,6 +170,11 @@ void HeaderClassifierElement::write(std::string_view handle, const nlohmann::jso
   Element::write(handle, value);
 }
 
+std::string HeaderClassifierElement::settle(std::chrono::milliseconds timeout) const {
+  mc_.wait_ready(timeout);
+  return mc_.engine();
+}
+
 OBI_REGISTER_ELEMENT(HeaderClassifier, HeaderClassifierElement);
 
 }  // namespace obi::blocks

@@ -47,6 +47,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   uint16_t output_count() const override { return static_cast<uint16_t>(rules_); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
+  std::string settle(std::chrono::milliseconds timeout) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
   HeaderLookups* header_lookups() override { return this; }

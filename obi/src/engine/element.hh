@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -118,6 +119,12 @@ class Element {
   // Called on the control thread after the graph holding this element is published /
   // before it is freed (open and close devices and files here, not in the constructor
   // if they must not happen for a graph that is never published).
+  // Some elements switch to a faster structure built in the background after they are
+  // constructed (HeaderClassifier's rte_acl lookup). Waits at most `timeout` for that to
+  // settle; returns the name of what answers then ("" for elements without one). obi
+  // bench calls it so that it measures what the element serves with in steady state.
+  virtual std::string settle(std::chrono::milliseconds timeout) const { (void)timeout; return {}; }
+
   virtual void activate() {}
   virtual void deactivate() {}
 

@@ -51,7 +51,9 @@ bool dpdk_ensure_light(std::string& why) {
   // -m: memory for rte_malloc (tries of large rule sets); without hugepages it is
   // anonymous memory, committed only when touched.
   std::vector<std::string> owned{"obi", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf", "--no-telemetry",
-                                 "-l", std::to_string(lcore), "--log-level=4"};
+                                 "-l", std::to_string(lcore), "--log-level=4",
+                                 // let rte_acl use AVX-512 where the CPU has it (EAL caps SIMD at 256 bits)
+                                 "--force-max-simd-bitwidth=512"};
   std::vector<char*> argv;
   for (auto& s : owned) argv.push_back(s.data());
   argv.push_back(nullptr);

@@ -265,7 +265,9 @@ TEST(MultiClassifier, RandomRulesOverEveryFieldKind) {
     // Non-prefix masks on fields that also carry ranges may exceed the expansion bound, and
     // rte_acl itself gives up on some random sets (more than 8 tries): then the bit
     // vector keeps answering and says why. Most sets must go live on the ACL.
-    if (!ready) EXPECT_FALSE(mc.engine_reason().empty());
+    if (!ready) {
+      EXPECT_FALSE(mc.engine_reason().empty());
+    }
     if (!(v.ranges && v.odd_masks)) { ++expressible; live += ready; }
     SCOPED_TRACE("seed " + std::to_string(seed) + " engine " + mc.engine() + " " + mc.engine_reason());
     expect_agree(mc, {rules}, P.pkts);
@@ -282,7 +284,9 @@ TEST(MultiClassifier, EveryFieldAtOnceAgreesWhateverAnswers) {
     auto rules = rg.rules(200);
     MultiClassifier mc;
     mc.compile({rules});
-    if (!mc.wait_ready(kWait)) EXPECT_FALSE(mc.engine_reason().empty());
+    if (!mc.wait_ready(kWait)) {
+      EXPECT_FALSE(mc.engine_reason().empty());
+    }
     SCOPED_TRACE(std::string("engine ") + mc.engine() + " " + mc.engine_reason());
     expect_agree(mc, {rules}, P.pkts);
   }
