@@ -36,28 +36,22 @@ std::vector<std::string> parse_fuse(const ElementArgs& args) {
 }  // namespace
 
 HeaderClassifierElement::HeaderClassifierElement(const ElementArgs& args)
-    : fuse_names_(parse_fuse(args)), stats_(1, 1), no_match_(args.workers ? args.workers : 1) {
-  std::vector<std::vector<openbox::HeaderMatch>> sets;
-  sets.push_back(parse_rules(args));
-  rules_ = static_cast<uint32_t>(sets[0].size());
-  mc_.compile(std::move(sets));
-  stats_ = OutputStats(rules_, args.workers);
-  slot_of_output_.assign(rules_, -1);
+    : rules_(parse_rules(args)),
+      fuse_names_(parse_fuse(args)),
+      slot_of_output_(rules_.size(), -1),
+      stats_(static_cast<uint32_t>(rules_.size()), args.workers),
+      no_match_(args.workers ? args.workers : 1) {
+  if (fuse_names_.empty()) mc_.compile({rules_});
 }
 
-std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const {
-  std::vector<openbox::HeaderMatch> own;
-  own.reserve(rules_);
-  for (uint32_t i = 0; i < rules_; ++i) own.push_back(mc_.rule(0, i));
-  return {std::move(own)};
-}
+std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const { return {rules_}; }
 
 void HeaderClassifierElement::fuse(const FusionPlan& plan) {
   std::vector<std::vector<openbox::HeaderMatch>> sets = header_sets();
   std::vector<Slot> slots;
   std::vector<int32_t> slot_of_target(plan.targets.size(), -1);
-  std::vector<int32_t> slot_of_output(rules_, -1);
-  for (uint32_t o = 0; o < rules_ && o < plan.leads.size(); ++o) {
+  std::vector<int32_t> slot_of_output(rules_.size(), -1);
+  for (uint32_t o = 0; o < rules_.size() && o < plan.leads.size(); ++o) {
     const int32_t t = plan.leads[o];
     if (t < 0) continue;
     if (slot_of_target[t] < 0) {
@@ -82,14 +76,6 @@ void HeaderClassifierElement::fuse(const FusionPlan& plan) {
   slots_ = std::move(slots);
   slot_of_output_ = std::move(slot_of_output);
   plan_ = plan;
-}
-
-const RuleClassifier& HeaderClassifierElement::classifier() const {
-  if (!reference_) {
-    reference_ = std::make_unique<RuleClassifier>();
-    reference_->compile(header_sets()[0]);
-  }
-  return *reference_;
 }
 
 void HeaderClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
@@ -151,7 +137,7 @@ nlohmann::json HeaderClassifierElement::read(std::string_view handle) const {
     for (size_t t = 0; t < plan_.targets.size(); ++t) {
       nlohmann::json outs = nlohmann::json::array(), tsets = nlohmann::json::array();
       int32_t slot = -1;
-      for (uint32_t o = 0; o < rules_; ++o)
+      for (uint32_t o = 0; o < rules_.size(); ++o)
         if (o < plan_.leads.size() && plan_.leads[o] == static_cast<int32_t>(t)) {
           outs.push_back(o);
           slot = slot_of_output_[o];

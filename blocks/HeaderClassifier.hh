@@ -26,15 +26,16 @@
 //     {"ETH_TYPE": "0x0800", "IPV4_SRC": "10.0.0.0/8"},
 //     {}], "fuse": ["ips"]}}
 // The rules are set 0 of a MultiClassifier (blocks/common/multi_classifier.hh); fused
-// targets add their sets after it. As a fusion target the block takes its result from
-// the packet when the packet brings one and classifies the other packets itself.
+// targets add their sets after it. A block with `fuse` compiles once, when the graph
+// compiler hands it its plan (fuse()), not before: the set-0-only structure (and its
+// rte_acl build) would be thrown away at once. As a fusion target the block takes its
+// result from the packet when the packet brings one and classifies the others itself.
 #pragma once
 
 #include <memory>
 
 #include "common/multi_classifier.hh"
 #include "common/output_stats.hh"
-#include "common/rule_classifier.hh"
 #include "engine/element.hh"
 #include "engine/fusion.hh"
 
@@ -44,7 +45,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
  public:
   explicit HeaderClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(rules_); }
+  uint16_t output_count() const override { return static_cast<uint16_t>(rules_.size()); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   std::string settle(std::chrono::milliseconds timeout) const override;
@@ -58,9 +59,6 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   const FusionPlan& fusion() const override { return plan_; }
 
   const MultiClassifier& multi() const { return mc_; }
-  // A single-set RuleClassifier over the block's rules, built on first call (control
-  // thread; benchmarks compare against it). Not used on the packet path.
-  const RuleClassifier& classifier() const;
 
  private:
   struct Slot {                     // a fused target whose results the lookup produces
@@ -71,12 +69,11 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   const void* self() const { return static_cast<const Element*>(this); }
 
   MultiClassifier mc_;
-  uint32_t rules_ = 0;
+  std::vector<openbox::HeaderMatch> rules_;   // set 0, as configured
   std::vector<std::string> fuse_names_;
   FusionPlan plan_;
   std::vector<Slot> slots_;
   std::vector<int32_t> slot_of_output_;   // per output: index into slots_, -1 none
-  mutable std::unique_ptr<RuleClassifier> reference_;
   OutputStats stats_;
   PerWorker<Counter> no_match_;
 };

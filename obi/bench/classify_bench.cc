@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
   };
   // The classifier alone, batch-pipelined (what the element uses) vs one packet at a time,
   // measured alternately: the gain of the batch stages' prefetching.
-  const auto& rc = static_cast<const obi::blocks::HeaderClassifierElement&>(*fw).classifier();
+  const obi::blocks::RuleClassifier rc(static_cast<const obi::blocks::HeaderClassifierElement&>(*fw).header_sets()[0]);
   auto run_raw = [&](bool batched) {
     double start = cpu_seconds();
     int32_t res[kBatchSize];

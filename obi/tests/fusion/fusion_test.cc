@@ -293,38 +293,39 @@ json random_hpc_rules(std::mt19937& rng) {
 
 }  // namespace
 
-TEST(Fusion, RandomHeaderChainsMatchUnfused) {
+// Random chains c1 -> ... -> `target` (rules from make_rules), each run with and without
+// `fuse` on the same random frames: the outcomes must be the same, and the fused path
+// must actually be taken in more than `min_fused` of the cases.
+template <typename MakeRules>
+void check_random_chains(unsigned first_seed, unsigned last_seed, const char* target, bool payload,
+                         MakeRules make_rules, size_t min_fused) {
   size_t fused_somewhere = 0;
-  for (unsigned seed = 1; seed <= 300; ++seed) {
+  for (unsigned seed = first_seed; seed <= last_seed; ++seed) {
     std::mt19937 rng(seed);
-    json r2 = json::array();
-    for (int k = 1 + static_cast<int>(rng() % 12); k > 0; --k) r2.push_back(random_rule(rng));
-    json graph = random_chain(rng, "HeaderClassifier", r2);
+    json graph = random_chain(rng, target, make_rules(rng));
     g_frames.clear();
-    for (int i = 0; i < 200; ++i) g_frames.push_back(random_frame(rng, false));
+    for (int i = 0; i < 200; ++i) g_frames.push_back(random_frame(rng, payload));
     auto plain = compile(unfused(graph));
     auto fused = compile(graph);
     fused_somewhere += fused_outputs(*fused, "c1") > 0;
     expect_same(run_graph(*plain), run_graph(*fused), "seed " + std::to_string(seed));
-    if (HasFailure()) return;
+    if (::testing::Test::HasFailure()) return;
   }
-  EXPECT_GT(fused_somewhere, 200u);
+  EXPECT_GT(fused_somewhere, min_fused);
+}
+
+TEST(Fusion, RandomHeaderChainsMatchUnfused) {
+  auto header_rules = [](std::mt19937& rng) {
+    json r2 = json::array();
+    for (int k = 1 + static_cast<int>(rng() % 12); k > 0; --k) r2.push_back(random_rule(rng));
+    return r2;
+  };
+  check_random_chains(1, 300, "HeaderClassifier", false, header_rules, 200u);
 }
 
 TEST(Fusion, RandomPayloadTargetsMatchUnfused) {
-  size_t fused_somewhere = 0;
-  for (unsigned seed = 1001; seed <= 1200; ++seed) {
-    std::mt19937 rng(seed);
-    json graph = random_chain(rng, "HeaderPayloadClassifier", random_hpc_rules(rng));
-    g_frames.clear();
-    for (int i = 0; i < 200; ++i) g_frames.push_back(random_frame(rng, true));
-    auto plain = compile(unfused(graph));
-    auto fused = compile(graph);
-    fused_somewhere += fused_outputs(*fused, "c1") > 0;
-    expect_same(run_graph(*plain), run_graph(*fused), "seed " + std::to_string(seed));
-    if (HasFailure()) return;
-  }
-  EXPECT_GT(fused_somewhere, 100u);
+  check_random_chains(1001, 1200, "HeaderPayloadClassifier", true, [](std::mt19937& rng) { return random_hpc_rules(rng); },
+                      100u);
 }
 
 TEST(Fusion, FusedHandleAndEngine) {
