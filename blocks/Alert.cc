@@ -32,13 +32,16 @@ AlertElement::AlertElement(const ElementArgs& args) {
   packet_size_ = attach ? (size < 0 ? -1 : size) : 0;
 }
 
+void AlertElement::pass(Batch& batch, Context& ctx) {
+  if (ctx.events == nullptr) return;
+  for (uint32_t i = 0; i < batch.n; ++i)
+    for (const Entry& e : alerts_)
+      ctx.events->post(EventSink::Kind::kAlert, name(), e.app_id, e.message, e.severity, *batch.pkts[i],
+                       packet_size_, ctx.worker, ctx.now_ns);
+}
+
 void AlertElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
-  if (ctx.events != nullptr) {
-    for (uint32_t i = 0; i < batch.n; ++i)
-      for (const Entry& e : alerts_)
-        ctx.events->post(EventSink::Kind::kAlert, name(), e.app_id, e.message, e.severity,
-                         *batch.pkts[i], packet_size_, ctx.worker);
-  }
+  pass(batch, ctx);
   out.emit(0, batch, ctx);
 }
 

@@ -6,6 +6,9 @@
 // it to the owning application. The sink is a bounded ring: when it is full the event is
 // dropped and counted by the sink, the packet is never held back.
 //
+// The graph compiler applies it in place on the links that lead to it (it passes
+// through: Element::passes_through), so the block costs no push or batch split of its own.
+//
 // Ports:   1 input, 1 output.
 // Config:  alerts (array of {"message": string, "severity": 1..5 (default 1),
 //          "app_id": string (default "")}, at least one), attach_packet (bool, default
@@ -27,6 +30,8 @@ class AlertElement final : public Element {
  public:
   explicit AlertElement(const ElementArgs& args);
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  bool passes_through() const override { return true; }
+  void pass(Batch& batch, Context& ctx) override;
 
  private:
   struct Entry { std::string message, app_id; int severity; };

@@ -17,12 +17,15 @@ LogElement::LogElement(const ElementArgs& args) {
   packet_size_ = attach ? (size < 0 ? -1 : size) : 0;
 }
 
+void LogElement::pass(Batch& batch, Context& ctx) {
+  if (ctx.events == nullptr) return;
+  for (uint32_t i = 0; i < batch.n; ++i)
+    ctx.events->post(EventSink::Kind::kLog, name(), app_id_, message_, severity_, *batch.pkts[i], packet_size_,
+                     ctx.worker, ctx.now_ns);
+}
+
 void LogElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
-  if (ctx.events != nullptr) {
-    for (uint32_t i = 0; i < batch.n; ++i)
-      ctx.events->post(EventSink::Kind::kLog, name(), app_id_, message_, severity_, *batch.pkts[i],
-                       packet_size_, ctx.worker);
-  }
+  pass(batch, ctx);
   out.emit(0, batch, ctx);
 }
 

@@ -5,6 +5,9 @@
 // block's name as origin block. The sink is a bounded ring: when it is full the event is
 // dropped and counted by the sink, the packet is never held back.
 //
+// The graph compiler applies it in place on the links that lead to it (it passes
+// through: Element::passes_through), so the block costs no push or batch split of its own.
+//
 // Ports:   1 input, 1 output.
 // Config:  message (string, required), severity (1..5, default 1), attach_packet (bool,
 //          default false), packet_size (bytes attached when attach_packet; negative: the
@@ -24,6 +27,8 @@ class LogElement final : public Element {
  public:
   explicit LogElement(const ElementArgs& args);
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  bool passes_through() const override { return true; }
+  void pass(Batch& batch, Context& ctx) override;
 
  private:
   std::string message_, app_id_;

@@ -8,7 +8,8 @@
 // first appearance, before packets leave (also for kDropOutput, whose packets then go to
 // ctx.drop). Packets then leave grouped by destination (block and input port): outputs
 // connected to the same input send one batch, so a firewall's many "allow" rules that
-// lead to the next block push it once. Groups leave in order of first appearance.
+// lead to the next block push it once; so do outputs whose paths meet after pass-through
+// statics (a per-rule Alert), which the links carry and which see each output's packets. Groups leave in order of first appearance.
 // The work is linear in the batch (a counting sort over its distinct outputs), not in
 // packets x outputs: a merged classifier with many rules splits batches into many groups.
 // The common case of one output for the whole batch forwards the batch itself.
@@ -21,6 +22,25 @@
 namespace obi::blocks {
 
 inline constexpr uint16_t kDropOutput = 0xffff;
+
+// Applies each group's folded statics to that group's packets (a stable counting sort
+// by group gives each its own sub-batch; statics do not change or drop packets, so the
+// batch itself stays as it is).
+inline void pass_statics_by_group(const Batch& batch, const uint8_t* group_of, const uint32_t* packets,
+                                  uint32_t groups, const Link* const* link, Context& ctx) {
+  uint32_t start[kBatchSize + 1], fill[kBatchSize];
+  start[0] = 0;
+  for (uint32_t g = 0; g < groups; ++g) { start[g + 1] = start[g] + packets[g]; fill[g] = start[g]; }
+  Packet* sorted[kBatchSize];
+  for (uint32_t i = 0; i < batch.n; ++i) sorted[fill[group_of[i]]++] = batch.pkts[i];
+  Batch sub;
+  for (uint32_t g = 0; g < groups; ++g) {
+    if (!link[g] || !link[g]->inlined) continue;
+    sub.n = packets[g];
+    for (uint32_t k = 0; k < sub.n; ++k) sub.pkts[k] = sorted[start[g] + k];
+    link[g]->pass_statics(sub, ctx);
+  }
+}
 
 template <typename OnGroup>
 void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outputs& out, OnGroup&& on_group) {
@@ -55,14 +75,23 @@ void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outp
   }
   for (uint32_t g = 0; g < groups; ++g) on_group(key[g], packets[g], bytes[g]);
 
+  // Pass-through statics folded into the links (Link::statics) see each output's packets
+  // as one batch, before the packets move on grouped by final destination.
+  const Link* link[kBatchSize];
+  bool statics = false;
+  for (uint32_t g = 0; g < groups; ++g) {
+    link[g] = key[g] < out.count ? &out.links[key[g]] : nullptr;
+    statics |= link[g] && link[g]->inlined;
+  }
+  if (statics) pass_statics_by_group(batch, group_of, packets, groups, link, ctx);
+
   // Outputs -> destinations (unconnected outputs and kDropOutput share "drop").
   const Link* dest[kBatchSize];
   uint8_t dest_of[kBatchSize];    // output group -> destination group
   uint32_t size[kBatchSize];
   uint32_t dests = 0;
   for (uint32_t g = 0; g < groups; ++g) {
-    const uint16_t o = key[g];
-    const Link* l = (o < out.count && out.links[o].node) ? &out.links[o] : nullptr;
+    const Link* l = link[g] && link[g]->node ? link[g] : nullptr;
     uint32_t d = 0;
     for (; d < dests; ++d) {
       const Link* m = dest[d];

@@ -52,10 +52,17 @@ struct Context {
   void count_out(uint64_t packets, uint64_t bytes) { sent += packets; sent_bytes += bytes; }
 };
 
-// Where an element's output ports lead in the current graph.
+// Where an element's output ports lead in the current graph. Pass-through statics
+// (Element::passes_through) on the way are applied in place rather than pushed: the
+// compiler folds a chain like classifier[7] -> Alert -> next into a link to `next` that
+// carries the Alert, so the packets of many rules that each alert and then meet again
+// stay one batch, and cost no push and no batch split of their own.
 struct Link {
   Node* node = nullptr;       // nullptr: output not connected, packets are dropped
   uint16_t port = 0;          // input port of the destination
+  uint16_t inlined = 0;       // statics applied, in order, before the packets reach `node`
+  Element* const* statics = nullptr;
+  inline void pass_statics(Batch& batch, Context& ctx) const;
 };
 
 struct Outputs {
@@ -76,10 +83,11 @@ class EventSink {
  public:
   enum class Kind : uint8_t { kAlert, kLog };
   virtual ~EventSink() = default;
-  // packet_size < 0: the whole packet; 0: none.
+  // packet_size < 0: the whole packet; 0: none. now_ns: the worker's monotonic clock
+  // (Context::now_ns, read once per batch), 0 to have the sink read the clock itself.
   virtual void post(Kind kind, std::string_view origin_block, std::string_view app_id,
                     std::string_view message, int severity, const Packet& p,
-                    int packet_size, unsigned worker) = 0;
+                    int packet_size, unsigned worker, uint64_t now_ns) = 0;
 };
 
 class Element {
@@ -128,6 +136,13 @@ class Element {
   virtual void activate() {}
   virtual void deactivate() {}
 
+  // --- pass-through statics (see Link) ---
+  // True for a block with one input and one output that never changes, holds, drops or
+  // reorders packets and whose only effect is its own (events, counters): Alert, Log.
+  // Such a block implements pass(); its push must be pass() followed by emit(0).
+  virtual bool passes_through() const { return false; }
+  virtual void pass(Batch& batch, Context& ctx) { (void)batch; (void)ctx; }
+
   // --- fusion (engine/fusion.hh): the roles this element can take, nullptr when none ---
   virtual HeaderLookups* header_lookups() { return nullptr; }
   virtual HeaderFuser* header_fuser() { return nullptr; }
@@ -146,10 +161,16 @@ class Element {
   std::string type_;
 };
 
+inline void Link::pass_statics(Batch& batch, Context& ctx) const {
+  for (uint16_t k = 0; k < inlined; ++k) statics[k]->pass(batch, ctx);
+}
+
 inline void Outputs::emit(uint16_t output, Batch& batch, Context& ctx) const {
   if (batch.n == 0) return;
-  if (output >= count || links[output].node == nullptr) { ctx.drop(batch); return; }
+  if (output >= count) { ctx.drop(batch); return; }
   const Link& l = links[output];
+  l.pass_statics(batch, ctx);
+  if (l.node == nullptr) { ctx.drop(batch); return; }
   l.node->element->push(l.port, batch, ctx, l.node->outputs);
 }
 

@@ -4,6 +4,10 @@
 // allocated up front: post() copies the strings and the packet excerpt into the next slot
 // (truncating what does not fit) and never allocates or blocks; a full ring drops the
 // event and counts it. drain() runs on the control thread and turns slots into Events.
+// A slot's strings and excerpt are packed one after the other from its start, so an
+// alert with a short message and no excerpt writes one or two cache lines, not the whole
+// slot. Timestamps come from the worker's per-batch monotonic clock, turned into wall
+// time with the offset between the clocks as the drainer reads it: no clock read per event.
 #pragma once
 
 #include <atomic>
@@ -27,28 +31,32 @@ class RingEventSink final : public EventSink {
 
   void post(Kind kind, std::string_view origin_block, std::string_view app_id,
             std::string_view message, int severity, const Packet& p, int packet_size,
-            unsigned worker) override;
+            unsigned worker, uint64_t now_ns) override;
 
   // Moves up to `max` events (oldest first per worker) into `out`; returns how many.
   std::size_t drain(std::vector<Event>& out, std::size_t max);
   uint64_t dropped() const;
 
  private:
-  struct Slot {
+  // 256-byte slots hold the packed strings and excerpt when they fit (the usual alert or
+  // log); longer ones go to the slot's share of a larger area the ring keeps beside it.
+  static constexpr uint32_t kInline = 256 - 18;   // what is left of a slot after its header
+  static constexpr uint32_t kLarge = kMaxName * 2 + kMaxMessage + kMaxPacket;
+  struct alignas(256) Slot {
+    uint64_t mono_ns;
     uint8_t kind;
-    int32_t severity;
-    double timestamp;
-    uint16_t origin_len, app_len, msg_len, pkt_len;
-    char origin[kMaxName];
-    char app[kMaxName];
-    char msg[kMaxMessage];
-    uint8_t pkt[kMaxPacket];
+    uint8_t severity;
+    uint16_t origin_len, app_len, msg_len;
+    uint16_t pkt_len;
+    char bytes[kInline];                     // origin, app, message, packet, packed
   };
+  static_assert(sizeof(Slot) == 256, "one slot, four cache lines");
   struct alignas(64) Ring {
     std::atomic<uint64_t> head{0};   // written by the worker
     alignas(64) std::atomic<uint64_t> tail{0};   // written by the drainer
     alignas(64) std::atomic<uint64_t> dropped{0};
     std::unique_ptr<Slot[]> slots;
+    std::unique_ptr<char[]> large;   // kLarge bytes per slot, touched only when used
   };
   uint32_t size_;
   std::vector<Ring> rings_;

@@ -140,6 +140,37 @@ void plan_fusion(CompiledGraph& g, const Catalogue& cat, unsigned workers) {
   }
 }
 
+// Folds pass-through statics into the links that lead to them (see Link): a link to a
+// chain of such blocks becomes a link to what follows the chain, carrying the chain. Runs
+// on the finished (acyclic) wiring; the statics keep their own nodes and links, which no
+// packet takes any more.
+void fold_statics(CompiledGraph& g) {
+  const std::size_t n = g.nodes.size();
+  const std::vector<std::vector<Link>> wired = g.links;
+  auto index = [&g](const Node* node) { return static_cast<std::size_t>(node - g.nodes.data()); };
+  struct Span { std::size_t node, output, begin, count; Link to; };
+  std::vector<Span> spans;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t o = 0; o < wired[i].size(); ++o) {
+      Link to = wired[i][o];
+      const std::size_t begin = g.folded.size();
+      while (to.node && to.node->element->passes_through() && wired[index(to.node)].size() == 1 &&
+             g.folded.size() - begin < 0xffff) {
+        g.folded.push_back(to.node->element);
+        to = wired[index(to.node)][0];
+      }
+      if (g.folded.size() > begin) spans.push_back({i, o, begin, g.folded.size() - begin, to});
+    }
+  }
+  for (const Span& sp : spans) {   // pointers into `folded` only once it has stopped growing
+    Link& l = g.links[sp.node][sp.output];
+    l.node = sp.to.node;
+    l.port = sp.to.port;
+    l.inlined = static_cast<uint16_t>(sp.count);
+    l.statics = g.folded.data() + sp.begin;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const CompileOptions& opt) {
@@ -271,6 +302,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
   }
   std::reverse(g->order.begin(), g->order.end());
   plan_fusion(*g, cat, opt.workers);
+  if (opt.fold_statics) fold_statics(*g);
   return g;
 }
 

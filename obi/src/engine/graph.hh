@@ -15,6 +15,8 @@
 // (targets, and which of its outputs reach each target through static blocks only); an
 // unknown or unfusable target is BAD_BLOCK. A carried fusing block whose plan differs
 // from the one it runs (a target rebuilt or rewired) is rebuilt instead.
+// Finally every link that leads to a pass-through static (Alert, Log) is redirected past
+// it, carrying it (engine/element.hh, Link), so statics cost no push of their own.
 #pragma once
 
 #include <functional>
@@ -54,6 +56,7 @@ struct CompiledGraph {
   std::vector<bool> carried;                       // element shared with the previous graph
   std::vector<Node> nodes;
   std::vector<std::vector<Link>> links;            // backing store of nodes[i].outputs
+  std::vector<Element*> folded;                    // backing store of the links' statics
   std::vector<uint32_t> sources;                   // nodes whose element is_source()
   std::vector<uint32_t> tasks;                     // nodes whose element has_task()
   std::vector<uint32_t> order;                     // every node, upstream before downstream
@@ -73,6 +76,8 @@ struct CompileOptions {
   std::function<std::unique_ptr<Element>(const BlockSpec&)> replace_source;
   // Binds the graph's device names to this OBI's devices (see DeviceMap); may be null.
   const DeviceMap* devices = nullptr;
+  // Fold pass-through statics into links (tests compare with the plain wiring).
+  bool fold_statics = true;
 };
 
 std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const CompileOptions& options);

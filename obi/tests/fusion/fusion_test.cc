@@ -103,7 +103,7 @@ void register_feed_elements() {
 class Recorder final : public EventSink {
  public:
   void post(Kind, std::string_view origin, std::string_view, std::string_view, int, const Packet& p, int,
-            unsigned) override {
+            unsigned, uint64_t) override {
     events.emplace(std::string(origin), p.timestamp_ns);
   }
   std::multiset<std::pair<std::string, uint64_t>> events;
@@ -141,11 +141,21 @@ Outcome run_graph(const CompiledGraph& g) {
   return o;
 }
 
-std::unique_ptr<CompiledGraph> compile(const json& graph, const CompiledGraph* previous = nullptr) {
+std::unique_ptr<CompiledGraph> compile(const json& graph, const CompiledGraph* previous = nullptr,
+                                       bool fold_statics = true) {
   register_feed_elements();
   CompileOptions co;
   co.previous = previous;
+  co.fold_statics = fold_statics;
   return compile_graph(graph, co);
+}
+
+// Links that carry folded statics (Alert, Log applied in place).
+size_t folded_links(const CompiledGraph& g) {
+  size_t n = 0;
+  for (const auto& outs : g.links)
+    for (const Link& l : outs) n += l.inlined > 0;
+  return n;
 }
 
 // The graph with `fuse` lists removed.
@@ -295,23 +305,28 @@ json random_hpc_rules(std::mt19937& rng) {
 
 // Random chains c1 -> ... -> `target` (rules from make_rules), each run with and without
 // `fuse` on the same random frames: the outcomes must be the same, and the fused path
-// must actually be taken in more than `min_fused` of the cases.
+// must actually be taken in more than `min_fused` of the cases. The plain run also keeps
+// every Alert and Log as a block of its own (no folded statics), so the comparison covers
+// statics applied in place on the links as well.
 template <typename MakeRules>
 void check_random_chains(unsigned first_seed, unsigned last_seed, const char* target, bool payload,
                          MakeRules make_rules, size_t min_fused) {
-  size_t fused_somewhere = 0;
+  size_t fused_somewhere = 0, folded_somewhere = 0;
   for (unsigned seed = first_seed; seed <= last_seed; ++seed) {
     std::mt19937 rng(seed);
     json graph = random_chain(rng, target, make_rules(rng));
     g_frames.clear();
     for (int i = 0; i < 200; ++i) g_frames.push_back(random_frame(rng, payload));
-    auto plain = compile(unfused(graph));
+    auto plain = compile(unfused(graph), nullptr, false);
     auto fused = compile(graph);
+    ASSERT_EQ(folded_links(*plain), 0u);
     fused_somewhere += fused_outputs(*fused, "c1") > 0;
+    folded_somewhere += folded_links(*fused) > 0;
     expect_same(run_graph(*plain), run_graph(*fused), "seed " + std::to_string(seed));
     if (::testing::Test::HasFailure()) return;
   }
   EXPECT_GT(fused_somewhere, min_fused);
+  EXPECT_GT(folded_somewhere, min_fused);
 }
 
 TEST(Fusion, RandomHeaderChainsMatchUnfused) {
@@ -383,8 +398,9 @@ TEST(Fusion, FwPlusFwOnClassBench) {
     conns.push_back(conn("fw2", int(o), s));
   }
   json graph = {{"blocks", blocks}, {"connectors", conns}};
-  auto plain = compile(unfused(graph));
+  auto plain = compile(unfused(graph), nullptr, false);   // no fusion, no folded statics
   auto fused = compile(graph);
+  EXPECT_GT(folded_links(*fused), r1.size() / 2);
   EXPECT_EQ(fused_outputs(*fused, "fw1"), r1.size() - (r1.size() + 3) / 7) << fused->find("fw1")->read("fused").dump().substr(0, 300);
   Outcome a = run_graph(*plain), b = run_graph(*fused);
   expect_same(a, b, "fw-4560");
@@ -542,4 +558,55 @@ TEST(Fusion, ExportClickIgnoresFuse) {
   std::ifstream in(path + ".click");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("Every block is expressed"), std::string::npos) << text;
+}
+
+// Pass-through statics fold into the links that lead to them: src -> c1 -> Log -> Alert ->
+// sink becomes a link c1 -> sink carrying (Log, Alert), applied in that order to each
+// output's packets; a chain ending in an unconnected output still posts, then drops.
+TEST(Fusion, StaticsFoldIntoLinks) {
+  json blocks = json::array({block("src", "FeedSource"),
+                             block("c1", "HeaderClassifier",
+                                   {{"match", json::array({{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}},
+                                                          {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}})}}),
+                             block("l", "Log", {{"message", "udp"}}), alert("a"), alert("t"),
+                             block("sink", "FeedSink", {{"id", 7}})});
+  json conns = json::array({conn("src", 0, "c1"), conn("c1", 0, "l"), conn("l", 0, "a"), conn("a", 0, "sink"),
+                            conn("c1", 1, "t")});
+  json graph = {{"blocks", blocks}, {"connectors", conns}};
+  auto g = compile(graph);
+  const Link& udp = g->links[g->by_name.at("c1")][0];
+  ASSERT_EQ(udp.inlined, 2);
+  EXPECT_EQ(udp.node, &g->nodes[g->by_name.at("sink")]);
+  EXPECT_EQ(udp.statics[0], g->find("l"));
+  EXPECT_EQ(udp.statics[1], g->find("a"));
+  const Link& tcp = g->links[g->by_name.at("c1")][1];
+  ASSERT_EQ(tcp.inlined, 1);
+  EXPECT_EQ(tcp.node, nullptr);
+
+  std::mt19937 rng(5);
+  g_frames.clear();
+  for (int i = 0; i < 300; ++i) g_frames.push_back(random_frame(rng, false));
+  Outcome folded = run_graph(*g);
+  Outcome plain = run_graph(*compile(graph, nullptr, false));
+  expect_same(plain, folded, "folded statics");
+  size_t udp_frames = 0, tcp_frames = 0;
+  for (size_t i = 0; i < g_frames.size(); ++i) {
+    const bool ip = g_frames[i][12] == 0x08 && g_frames[i][13] == 0x00;
+    udp_frames += ip && g_frames[i][23] == 17;
+    tcp_frames += ip && g_frames[i][23] == 6;
+  }
+  ASSERT_GT(udp_frames, 0u);
+  ASSERT_GT(tcp_frames, 0u);
+  size_t at_sink = 0, log_events = 0, alert_a = 0, alert_t = 0;
+  for (int t : folded.terminal) at_sink += t == 7;
+  for (const auto& [origin, packet] : folded.alerts) {
+    log_events += origin == "l";
+    alert_a += origin == "a";
+    alert_t += origin == "t";
+  }
+  EXPECT_EQ(at_sink, udp_frames);
+  EXPECT_EQ(log_events, udp_frames);
+  EXPECT_EQ(alert_a, udp_frames);
+  EXPECT_EQ(alert_t, tcp_frames);
+  EXPECT_EQ(folded.drops, g_frames.size() - udp_frames);   // tcp after its alert, and no match
 }
