@@ -22,6 +22,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.aggregate.DeployedGraph;
+import org.openbox.controller.aggregate.FaultLocator;
+import org.openbox.controller.apps.AppCatalog;
+import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.api.CustomModule;
 import org.openbox.controller.apps.AppState;
@@ -86,6 +89,8 @@ public class ObiManager implements DisposableBean {
     private final GraphAggregator aggregator;
     private final AppEvents events;
     private final ModuleRegistry modules;
+    private final AppCatalog catalog;
+    private final TopologyHolder topology;
     private static final String MODULE_CONTENT_TYPE = "application/x-sharedlib";
     // connection set-up and graph recomputation run here, so Hello is answered at once
     private final java.util.concurrent.ExecutorService setup = Executors.newSingleThreadExecutor(r -> {
@@ -100,7 +105,10 @@ public class ObiManager implements DisposableBean {
     });
 
     public ObiManager(ObiHttp http, MessageCodec codec, PendingRequests pending, ControllerMetrics metrics,
-                      OpenboxProperties props, GraphAggregator aggregator, AppEvents events, ModuleRegistry modules) {
+                      OpenboxProperties props, GraphAggregator aggregator, AppEvents events, ModuleRegistry modules,
+                      AppCatalog catalog, TopologyHolder topology) {
+        this.catalog = catalog;
+        this.topology = topology;
         this.modules = modules;
         this.http = http;
         this.codec = codec;
@@ -185,6 +193,7 @@ public class ObiManager implements DisposableBean {
         setup.execute(() -> {
             // a (re)started application gets another chance for its modules everywhere
             if (change.state() == AppState.RUNNING) {
+                aggregator.retry(change.app());
                 modules.modulesOf(List.of(change.app())).keySet()
                         .forEach(m -> sessions.values().forEach(s -> s.retryModule(m)));
             }
@@ -196,7 +205,7 @@ public class ObiManager implements DisposableBean {
     public void refreshAll() {
         for (ObiSession s : sessions.values()) {
             if (s.state() == ObiState.UP) {
-                deploy(s, false);
+                deploy(s, false, true);
             } else {
                 aggregator.refresh(s.dpid());   // kept current for when it returns
             }
@@ -208,6 +217,7 @@ public class ObiManager implements DisposableBean {
         try {
             if (restarted) {
                 s.restarted();
+                aggregator.retry(s.dpid());
                 s.pushedGraph(null);
             }
             s.retryModules();
@@ -219,7 +229,7 @@ public class ObiManager implements DisposableBean {
                             failed(s, "SetParametersRequest", e);
                         }
                     });
-            deploy(s, true);
+            deploy(s, true, true);
         } catch (RuntimeException e) {
             failed(s, "connection set-up", e);
         }
@@ -229,12 +239,19 @@ public class ObiManager implements DisposableBean {
      * Brings the OBI to its current graph. Custom modules the graph's applications need are
      * installed first, each waiting for its AddCustomModuleResponse; an application whose
      * module the OBI refuses gets an Error event and is left out of this OBI's graph (the
-     * graph is recomputed without it, the other applications are deployed). The graph is
-     * pushed when it differs from the last one sent (always when {@code force}, unless it is
-     * empty), followed by a BarrierRequest; then modules no application there needs any
-     * more are removed. Runs on the set-up thread only.
+     * graph is recomputed without it, its failure mode applies, the other applications are
+     * deployed). The graph is pushed when it differs from the last one the OBI accepted
+     * (always when {@code force}, unless it is empty), followed by a BarrierRequest, and the
+     * answer is awaited. When the OBI refuses the graph with an Error and {@code isolate} is
+     * set, the applications the error is due to ({@link FaultLocator}) are marked refused on
+     * this OBI (their failure modes apply) and the graph of the others is pushed, at most
+     * once per application of the graph; the OBI keeps running its previous graph meanwhile.
+     * Then modules no application there needs any more are removed. Runs on the set-up
+     * thread only.
+     *
+     * @return null when the OBI runs its current graph, else why not
      */
-    private void deploy(ObiSession s, boolean force) {
+    private String deploy(ObiSession s, boolean force, boolean isolate) {
         Set<String> excluded = new HashSet<>();
         for (String a : aggregator.excluded(s.dpid())) {
             // still excluded only while one of its modules stays refused
@@ -242,10 +259,14 @@ public class ObiManager implements DisposableBean {
                 excluded.add(a);
             }
         }
+        int budget = -1;
         while (true) {
             aggregator.exclude(s.dpid(), excluded);
             aggregator.refresh(s.dpid());
             DeployedGraph g = aggregator.current(s.dpid());
+            if (budget < 0) {
+                budget = g.apps().size();
+            }
             Map<String, CustomModule> needed = modules.modulesOf(g.apps());
             Set<String> refused = new HashSet<>();
             for (CustomModule m : needed.values()) {
@@ -256,14 +277,73 @@ public class ObiManager implements DisposableBean {
             if (!refused.isEmpty() && excluded.addAll(refused)) {
                 continue;   // recompute without the applications whose modules are missing
             }
-            CompletableFuture<?> pushed = CompletableFuture.completedFuture(null);
             boolean changed = !Objects.equals(g.graph(), s.pushedGraph()) && !(g.isEmpty() && s.pushedGraph() == null);
-            if ((force && !g.isEmpty()) || changed) {
-                pushed = pushGraph(s, g);
+            if (g.isEmpty() || !(force || changed)) {
+                removeUnneeded(s, needed.keySet(), CompletableFuture.completedFuture(null));
+                return null;
             }
-            removeUnneeded(s, needed.keySet(), pushed);
-            return;
+            CompletableFuture<Message> pushed = pushGraph(s, g);
+            Throwable error = awaitAnswer(pushed);
+            if (error == null) {
+                removeUnneeded(s, needed.keySet(), pushed);
+                return null;
+            }
+            String why = "SetProcessingGraphRequest failed: " + describe(error);
+            if (!isolate || !(error instanceof ObiErrorException refusal) || budget-- <= 0) {
+                return why;
+            }
+            Set<String> culprits = FaultLocator.culprits(g, refusal.getMessage(), (app, block) -> appBlock(s.dpid(), app, block));
+            if (culprits.isEmpty()) {
+                log.warn("OBI {}: the refused graph cannot be traced to one application; it keeps its previous graph",
+                        s.dpid());
+                return why;
+            }
+            for (String app : culprits) {
+                aggregator.refusedOn(s.dpid(), app, refusal.getMessage());
+            }
         }
+    }
+
+    /**
+     * Pushes the current graphs to every OBI that is UP without blaming any application for
+     * a refusal; completes with the OBIs that did not take their graph (dpid -> why).
+     */
+    public CompletableFuture<Map<Long, String>> deployAll() {
+        return CompletableFuture.supplyAsync(() -> {
+            Map<Long, String> failed = new java.util.TreeMap<>();
+            for (ObiSession s : sessions.values()) {
+                if (s.state() == ObiState.UP) {
+                    String why = deploy(s, false, false);
+                    if (why != null) failed.put(s.dpid(), why);
+                } else {
+                    aggregator.refresh(s.dpid());
+                }
+            }
+            return failed;
+        }, setup);
+    }
+
+    private org.openbox.protocol.graph.Block appBlock(long dpid, String app, String block) {
+        return catalog.get(app).flatMap(e -> e.graphFor(dpid, topology.topology()))
+                .map(p -> FaultLocator.block(p.graph(), block)).orElse(null);
+    }
+
+    private Throwable awaitAnswer(CompletableFuture<?> answer) {
+        try {
+            answer.get(waitMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (TimeoutException e) {
+            return e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+    }
+
+    private String describe(Throwable e) {
+        return e instanceof TimeoutException ? "no answer within " + waitMillis() + " ms" : String.valueOf(e.getMessage());
     }
 
     /** Sends AddCustomModuleRequest and waits for the answer; false (and Error events) when it failed. */
@@ -341,13 +421,14 @@ public class ObiManager implements DisposableBean {
     }
 
     private CompletableFuture<Message> pushGraph(ObiSession s, DeployedGraph g) {
-        s.pushedGraph(g.graph());
         s.graphStatus("pushing (" + g.graph().blocks().size() + " blocks)");
         CompletableFuture<Message> answer = s.client().request(xid -> new SetProcessingGraphRequest(xid, List.of(),
                         g.graph().blocks(), g.graph().connectors(), null), Set.copyOf(g.apps()), true);
         answer.whenComplete((m, e) -> {
                     if (e == null) {
+                        s.pushedGraph(g.graph());
                         s.graphStatus("running (" + g.graph().blocks().size() + " blocks)");
+                        s.lastError(null);   // an earlier failure is over: the OBI runs its graph
                     } else {
                         s.graphStatus("rejected");
                         failed(s, "SetProcessingGraphRequest", e);

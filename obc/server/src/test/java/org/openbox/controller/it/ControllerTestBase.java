@@ -32,7 +32,8 @@ import org.springframework.context.annotation.Import;
                 "openbox.keepalive-interval=1s",
                 "openbox.keepalive-timeout=2s",
                 "openbox.deadline-check-interval=50ms",
-                "openbox.request-timeout=3s"})
+                "openbox.request-timeout=3s",
+                "openbox.state-dir=target/test-state/${random.uuid}"})
 @Import(TestApps.class)
 @AutoConfigureObservability
 abstract class ControllerTestBase {
