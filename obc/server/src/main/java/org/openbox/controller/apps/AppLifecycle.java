@@ -299,8 +299,14 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         if (!name.equals(freshName)) {
             throw new IllegalArgumentException("the reloaded application is named '" + freshName + "', not '" + name + "'");
         }
-        List<CustomModule> declared = customModules(name, fresh);
-        return new Prepared(e, fresh, placedGraphs(fresh, declared), declared);
+        try {
+            List<CustomModule> declared = customModules(name, fresh);
+            return new Prepared(e, fresh, placedGraphs(fresh, declared), declared);
+        } catch (IllegalArgumentException ex) {
+            throw ex;
+        } catch (RuntimeException ex) {
+            throw new IllegalArgumentException(ex.toString(), ex);
+        }
     }
 
     private static Application newInstance(Application current) {

@@ -249,7 +249,9 @@ public class ObiManager implements DisposableBean {
      * Then modules no application there needs any more are removed. Runs on the set-up
      * thread only.
      *
-     * @return null when the OBI runs its current graph, else why not
+     * @return why the OBI refused its current graph or did not answer in time; null when it
+     *         runs it, or when the graph could not be delivered (the OBI is unreachable: it
+     *         gets its current graph when it is back)
      */
     private String deploy(ObiSession s, boolean force, boolean isolate) {
         Set<String> excluded = new HashSet<>();
@@ -287,6 +289,9 @@ public class ObiManager implements DisposableBean {
             if (error == null) {
                 removeUnneeded(s, needed.keySet(), pushed);
                 return null;
+            }
+            if (error instanceof ObiUnreachableException) {
+                return null;   // not delivered: the OBI gets its current graph when it is back
             }
             String why = "SetProcessingGraphRequest failed: " + describe(error);
             if (!isolate || !(error instanceof ObiErrorException refusal) || budget-- <= 0) {
