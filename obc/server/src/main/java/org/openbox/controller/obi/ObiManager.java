@@ -68,9 +68,12 @@ import org.springframework.stereotype.Service;
  *     BAD_REQUEST / ILLEGAL_STATE so the OBI starts over with Hello.</li>
  * <li>Application changes: every OBI's graph is recomputed; changed graphs are pushed to
  *     the OBIs that are UP (the others get theirs when they return).</li>
+ * <li>Fault isolation: the answer to every graph push is awaited; a refusal is traced to
+ *     the applications it is due to, which fail on that OBI (their failure modes apply) while
+ *     the others' graph is pushed (see {@link #deploy}).</li>
  * <li>Custom modules: before a graph is pushed, the custom modules of its applications
  *     are installed (AddCustomModuleRequest, waiting for the answer); an application whose
- *     module is refused gets an Error event and is left out of that OBI's graph only.
+ *     module is refused gets an Error event and its failure mode applies on that OBI only.
  *     Modules are sent again after a Hello (the OBI may have restarted) and removed
  *     (RemoveCustomModuleRequest) once no application on the OBI needs them.</li>
  * </ul>
