@@ -20,8 +20,8 @@ import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The controller restarted (two Spring contexts in turn on one state directory): an
- * application the operator stopped stays stopped, and alerts from an OBI that kept running
+ * The controller restarted (Spring contexts in turn on one state directory): an
+ * application the operator stopped stays stopped, the alert history is kept, and alerts from an OBI that kept running
  * through the restart and reports before its Hello are attributed to their application
  * (the graph, hence the provenance, is computed before the alert is routed).
  */
@@ -192,6 +192,11 @@ class ControllerRestartTest {
                 .getList("findAll { it.dpid == " + dpid + " }").isEmpty());
         assertThat(given().get("/api/alerts").jsonPath().getList("findAll { it.dpid == " + dpid + " }.app"))
                 .containsOnly("ips");
+        // the alert history outlives a controller restart
+        context.close();
+        context = start();
+        assertThat(given().get("/api/alerts").jsonPath().getList("findAll { it.dpid == " + dpid + " }.message"))
+                .containsExactly("while the controller was away");
         // started again by the operator: no longer remembered as stopped
         given().post("/api/apps/lb/start").then().statusCode(200);
         assertThat(Files.readString(stateDir.resolve("controller-state.json"))).doesNotContain("\"stoppedByOperator\" : true");
