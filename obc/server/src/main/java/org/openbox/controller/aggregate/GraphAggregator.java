@@ -15,6 +15,7 @@ import org.openbox.controller.isolation.NoAppAction;
 import org.openbox.protocol.graph.Graph;
 import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
+import org.openbox.controller.apps.AppState;
 import org.openbox.controller.apps.PlacedGraph;
 import org.openbox.controller.apps.TopologyHolder;
 import org.slf4j.Logger;
@@ -195,7 +196,7 @@ public class GraphAggregator {
                 continue;
             }
             PlacedGraph p = placed.get();
-            if (plan.anyPlaced == null) plan.anyPlaced = p;
+            if (plan.anyPlaced == null && e.state() != AppState.REFUSED) plan.anyPlaced = p;   // validated graphs only
             ObjectNode cls = classes.of(e.name()).orElse(null);
             boolean failedHere = e.cannotRun() || e.running() && (out.contains(e.name()) || refused.containsKey(e.name()));
             if (e.running() && !failedHere) {

@@ -116,7 +116,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             entry = new AppEntry(name, app, source, priority, placedGraphs(app, declared), AppState.STOPPED, null);
             entry.modules(declared);
         } catch (RuntimeException e) {
-            entry = refused(name, app, source, priority, e.getMessage());
+            // refused, but where it would run is still known: its failure mode applies there
+            entry = new AppEntry(name, app, source, priority, placementsOf(app), AppState.REFUSED, e.getMessage());
         }
         entry.failureMode(policy.modeOf(name, declaredMode(app)));
         StateStore.AppRecord saved = store.get(name);
@@ -181,6 +182,26 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             throw new IllegalArgumentException(String.join("; ", problems));
         }
         return List.copyOf(declared);
+    }
+
+    /**
+     * The statements of a refused application as far as they can be read (location and the
+     * graph's blocks, unvalidated): only the input and output terminals are used, for the
+     * graph that stands in for it ({@code FailSafeGraphs}). Empty when they cannot be read.
+     */
+    private static List<PlacedGraph> placementsOf(Application app) {
+        List<PlacedGraph> out = new ArrayList<>();
+        try {
+            List<Statement> statements = app.statements();
+            for (Statement s : statements == null ? List.<Statement>of() : statements) {
+                if (s != null && s.location() != null && s.graph() != null) {
+                    out.add(new PlacedGraph(s.location(), s.graph().toGraph()));
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            return List.of();
+        }
+        return out;
     }
 
     /** Reads and validates the statements; throws with a message naming the statement. */

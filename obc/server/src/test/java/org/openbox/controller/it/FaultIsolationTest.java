@@ -255,6 +255,42 @@ class FaultIsolationTest extends ControllerTestBase {
         }
     }
 
+    /**
+     * Refused at load (its graph uses a block type of a custom module it does not declare),
+     * closed: where it would run, traffic is dropped.
+     */
+    static final class RefusedClosedApp extends RecordingApp {
+        static final long DPID = 163;
+        @Override public String name() { return "refused-closed"; }
+        @Override public FailureMode failureMode() { return FailureMode.CLOSED; }
+        @Override public List<Statement> statements() {
+            return List.of(new Statement(Location.obi(DPID), new GraphBuilder(TestApps.ModuleUser.module().catalogue())
+                    .chain(new FromDevice("in", "eth0"), new org.openbox.api.blocks.CustomBlock("TestCounter", "counter"),
+                            new ToDevice("out", "eth1"))
+                    .build()));
+        }
+    }
+
+    @Test
+    void anApplicationRefusedAtLoadStillDropsItsTrafficWhenClosed() throws Exception {
+        long dpid = RefusedClosedApp.DPID;
+        var entry = lifecycle.register(new RefusedClosedApp(), "test:FaultIsolationTest");
+        assertThat(entry.state()).isEqualTo(AppState.REFUSED);
+        assertThat(entry.error()).contains("TestCounter");
+        startObi(dpid, trace(), dir.resolve("out.pcap"));
+        try {
+            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
+            assertThat(obiView(dpid).getMap("obi.fallbacks")).as("%s / %s", app("refused-closed"), obiView(dpid).prettify())
+                    .containsEntry("refused-closed", "drop");
+            await().atMost(REAL_WAIT).until(() -> count(dpid, "failsafe-drop", "count") == 3);
+            assertThat(app("refused-closed")).containsEntry("state", "REFUSED").containsEntry("action", "drop");
+            Thread.sleep(300);
+            assertThat(ips.alerts.stream().filter(a -> a.dpid() == dpid)).isEmpty();
+        } catch (AssertionError | Exception e) {
+            throw withLogs(e);
+        }
+    }
+
     @Test
     void withNoApplicationTheObiGetsAPassGraphNotARefusedOne() throws Exception {
         long dpid = 162;
