@@ -98,17 +98,17 @@ class ControllerRestartTest {
     }
 
     /**
-     * A real OBI replays 4000 UDP packets over 4 s through replay, fw and ips while the
+     * A real OBI replays 8000 UDP packets over 8 s through replay, fw and ips while the
      * controller stops and starts again on the same port. The OBI keeps its graph, says Hello
      * to the new controller, gets the same merged graph (a swap that keeps every block), and
      * every packet it read left it: the source and output counters, which a rebuilt block
-     * would have reset, both end at 4000.
+     * would have reset, both end at 8000.
      */
     @Test
     void trafficFlowsThroughAnObiWhileTheControllerRestarts(@TempDir Path dir) throws Exception {
         org.junit.jupiter.api.Assumptions.assumeFalse(Boolean.getBoolean("openbox.obi.skip"), "-Dopenbox.obi.skip=true");
         long dpid = 181;
-        int n = 4000;
+        int n = 8000;
         Path trace = dir.resolve("udp.pcap");
         List<Pcap.Packet> packets = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) packets.add(Pcap.Packet.udp(2000 + i % 8, "q" + i));
