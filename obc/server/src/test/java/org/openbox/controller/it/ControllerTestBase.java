@@ -33,7 +33,8 @@ import org.springframework.context.annotation.Import;
                 "openbox.keepalive-timeout=2s",
                 "openbox.deadline-check-interval=50ms",
                 "openbox.request-timeout=3s",
-                "openbox.state-dir=target/test-state/${random.uuid}"})
+                "openbox.state-dir=target/test-state/${random.uuid}",
+                "openbox.no-app-action-per-obi.164=drop"})
 @Import(TestApps.class)
 @AutoConfigureObservability
 abstract class ControllerTestBase {

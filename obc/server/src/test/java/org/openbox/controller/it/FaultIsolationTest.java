@@ -294,16 +294,24 @@ class FaultIsolationTest extends ControllerTestBase {
     @Test
     void withNoApplicationTheObiGetsAPassGraphNotARefusedOne() throws Exception {
         long dpid = 162;
+        long dropping = 164;   // openbox.no-app-action-per-obi.164=drop (ControllerTestBase)
         try {
             startObi(dpid, trace(), dir.resolve("out.pcap"));
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
-            awaitOnlyUp(java.util.Set.of(dpid));
+            startObi(dropping, trace(), dir.resolve("out-164.pcap"));
+            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running")
+                    && String.valueOf(obiView(dropping).getString("obi.graphStatus")).startsWith("running"));
+            awaitOnlyUp(java.util.Set.of(dpid, dropping));
             lifecycle.stop("fw");
             lifecycle.stop("ips");
             await().atMost(REAL_WAIT).until(() -> "pass".equals(obiView(dpid).getMap("obi.fallbacks").get("(no application)"))
                     && obiView(dpid).getInt("obi.blocks") == 2
                     && String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
             assertThat(obiView(dpid).getString("obi.lastError")).isNull();
+            await().atMost(REAL_WAIT).until(() -> "drop".equals(obiView(dropping).getMap("obi.fallbacks").get("(no application)"))
+                    && String.valueOf(obiView(dropping).getString("obi.graphStatus")).startsWith("running"));
+            assertThat(given().get("/api/obis/" + dropping + "/graph").jsonPath().getList("graph.blocks.type"))
+                    .containsExactly("FromDevice", "Discard");
+            assertThat(obiView(dropping).getString("obi.lastError")).isNull();
             // the OBI runs it: the source forwards to the output device
             await().atMost(REAL_WAIT).until(() -> count(dpid, mergedBlockOfType(dpid, "ToDevice"), "count") == 3);
             // an application again: its graph replaces the pass graph, no stale error
