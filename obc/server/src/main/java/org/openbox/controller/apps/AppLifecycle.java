@@ -297,8 +297,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
 
     /**
      * Builds the application again (a new instance from its class when it has a public
-     * no-argument constructor, so its settings and rules are read again; otherwise the same
-     * instance is asked for its statements again) and validates its custom modules and graphs.
+     * no-argument constructor and is not a Spring bean, so its settings and rules are read
+     * again; otherwise the same instance is asked for its statements again) and validates its custom modules and graphs.
      *
      * @throws java.util.NoSuchElementException no such application
      * @throws IllegalStateException it cannot be reloaded (refused at load)
@@ -310,7 +310,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         if (e.app() == null || e.state() == AppState.REFUSED) {
             throw new IllegalStateException("'" + name + "' was refused at load and cannot be reloaded: " + e.error());
         }
-        Application fresh = newInstance(e.app());
+        // a Spring bean is Spring's to build (it may have injected collaborators): it re-reads itself
+        Application fresh = e.source().startsWith("bean:") ? e.app() : newInstance(e.app());
         String freshName;
         try {
             freshName = fresh.name();
