@@ -80,9 +80,22 @@ public class GraphAggregator {
         return deployed.getOrDefault(dpid, DeployedGraph.empty(dpid));
     }
 
-    /** True once a graph was computed for the OBI (its provenance is known). */
-    public boolean known(long dpid) {
-        return deployed.containsKey(dpid);
+    /**
+     * The OBI's graph: the current one, or for an OBI the controller has not set up yet (it
+     * kept running through a controller restart and reports before its Hello is handled) the
+     * graph it would get, computed without being kept (any dpid may be named by a message, so
+     * nothing is stored for it).
+     */
+    public synchronized DeployedGraph expected(long dpid) {
+        DeployedGraph g = deployed.get(dpid);
+        if (g != null) {
+            return g;
+        }
+        try {
+            return compute(dpid);
+        } catch (RuntimeException e) {
+            return DeployedGraph.empty(dpid);
+        }
     }
 
     public Optional<String> failure(long dpid) {

@@ -102,10 +102,7 @@ public class AppEvents {
      * attributed instead of being counted as unattributed.
      */
     private BlockOrigins originsOf(long dpid) {
-        if (!aggregator.known(dpid)) {
-            aggregator.refresh(dpid);
-        }
-        return aggregator.current(dpid).origins();
+        return aggregator.expected(dpid).origins();
     }
 
     public void onObiError(long dpid, ErrorMessage error, Set<String> apps) {
