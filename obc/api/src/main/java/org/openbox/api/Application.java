@@ -29,6 +29,16 @@ public abstract class Application {
         return Priority.MEDIUM;
     }
 
+    /**
+     * What the application's traffic gets while the application cannot run (refused, failed
+     * on an OBI, over a limit): {@link FailureMode#OPEN} (bypass) by default. Security
+     * functions that must never let traffic through unchecked return {@link FailureMode#CLOSED}.
+     * The operator can override it ({@code openbox.failure-mode.<name>=closed|open}).
+     */
+    public FailureMode failureMode() {
+        return FailureMode.OPEN;
+    }
+
     /** Where each processing graph runs. Called once when the application is loaded. */
     public abstract List<Statement> statements();
 

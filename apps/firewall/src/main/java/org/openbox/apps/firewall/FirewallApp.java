@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
 import org.openbox.api.Application;
+import org.openbox.api.FailureMode;
 import org.openbox.api.Priority;
 import org.openbox.api.Statement;
 import org.openbox.api.event.AlertEvent;
@@ -36,6 +37,12 @@ public class FirewallApp extends Application {
     @Override
     public String name() {
         return "firewall";
+    }
+
+    /** Closed: a firewall that fails must not let traffic through unchecked (the operator may override it). */
+    @Override
+    public FailureMode failureMode() {
+        return FailureMode.CLOSED;
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openbox.api.AppContext;
 import org.openbox.api.Application;
+import org.openbox.api.FailureMode;
 import org.openbox.api.Priority;
 import org.openbox.api.Statement;
 import org.openbox.api.event.AlertEvent;
@@ -40,6 +41,12 @@ public class IpsApp extends Application {
     }
 
     /** Between the firewall (high) and the web cache (medium): inspect what the firewall lets through. */
+    /** Closed: an IPS that fails must not let traffic through uninspected (the operator may override it). */
+    @Override
+    public FailureMode failureMode() {
+        return FailureMode.CLOSED;
+    }
+
     @Override
     public int priority() {
         return (Priority.HIGH + Priority.MEDIUM) / 2;

@@ -5,8 +5,11 @@ import java.util.List;
 import org.openbox.api.Application;
 import org.openbox.api.CustomModule;
 import org.openbox.api.Statement;
+import org.openbox.api.FailureMode;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.handles.HandleRouter;
+import org.openbox.controller.isolation.FailurePolicy;
+import org.openbox.controller.isolation.StateStore;
 import org.openbox.protocol.graph.Graph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +27,13 @@ import org.springframework.stereotype.Service;
  * Valid applications start at once when {@code openbox.autostart} is true. Every change of
  * the running set publishes {@link AppsChanged}, which makes the OBI manager recompute and
  * re-push the merged graphs.
+ *
+ * <p>Each application's failure mode is the operator's override or its own
+ * ({@link FailurePolicy}). What the operator does (stop, start, reload) is kept in the
+ * {@link StateStore}: an application the operator stopped stays stopped when the controller
+ * restarts. A reload ({@link #prepareReload}, {@link #apply}, {@link #restore},
+ * {@link #finishReload}) builds the application again and swaps it in; the caller deploys
+ * and rolls back.
  */
 @Service
 public class AppLifecycle implements SmartInitializingSingleton, DisposableBean {
@@ -41,10 +51,14 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
     private final ApplicationEventPublisher events;
     private final OpenboxProperties props;
     private final ModuleRegistry modules;
+    private final FailurePolicy policy;
+    private final StateStore store;
 
     public AppLifecycle(AppCatalog catalog, AppLoader loader, GraphValidator validator, TopologyHolder topology,
                         HandleRouter handles, ApplicationEventPublisher events, OpenboxProperties props,
-                        ModuleRegistry modules) {
+                        ModuleRegistry modules, FailurePolicy policy, StateStore store) {
+        this.policy = policy;
+        this.store = store;
         this.modules = modules;
         this.catalog = catalog;
         this.loader = loader;
@@ -67,7 +81,10 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         }
         if (props.autostart()) {
             for (AppEntry e : catalog.all()) {
-                if (e.state() == AppState.STOPPED) {
+                if (e.state() == AppState.STOPPED && e.stoppedByOperator()) {
+                    log.info("application '{}' stays stopped: the operator stopped it (state file {})", e.name(),
+                            store.file());
+                } else if (e.state() == AppState.STOPPED) {
                     start(e.name());
                 }
             }
@@ -99,7 +116,14 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             entry = new AppEntry(name, app, source, priority, placedGraphs(app, declared), AppState.STOPPED, null);
             entry.modules(declared);
         } catch (RuntimeException e) {
-            entry = refused(name, app, source, priority, e.getMessage());
+            // refused, but where it would run is still known: its failure mode applies there
+            entry = new AppEntry(name, app, source, priority, placementsOf(app), AppState.REFUSED, e.getMessage());
+        }
+        entry.failureMode(policy.modeOf(name, declaredMode(app)));
+        StateStore.AppRecord saved = store.get(name);
+        if (saved != null) {
+            entry.stoppedByOperator(saved.stoppedByOperator());
+            entry.reloadedAt(saved.reloadedAt());
         }
         if (!catalog.add(entry)) {
             String other = catalog.get(name).map(AppEntry::source).orElse("?");
@@ -114,6 +138,21 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             log.info("application '{}' (priority {}) loaded from {}", name, priority, source);
         }
         return entry;
+    }
+
+    /** What the application declares; closed when asking it fails (the safe side). */
+    private static FailureMode declaredMode(Application app) {
+        try {
+            FailureMode m = app.failureMode();
+            return m == null ? FailureMode.OPEN : m;
+        } catch (RuntimeException e) {
+            log.warn("application {}: failureMode() failed ({}); closed assumed", app.getClass().getName(), e.toString());
+            return FailureMode.CLOSED;
+        }
+    }
+
+    private void save(AppEntry e) {
+        store.put(e.name(), new StateStore.AppRecord(e.stoppedByOperator(), e.failureMode().label(), e.reloadedAt()));
     }
 
     private static AppEntry refused(String name, Application app, String source, int priority, String why) {
@@ -143,6 +182,26 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             throw new IllegalArgumentException(String.join("; ", problems));
         }
         return List.copyOf(declared);
+    }
+
+    /**
+     * The statements of a refused application as far as they can be read (location and the
+     * graph's blocks, unvalidated): only the input and output terminals are used, for the
+     * graph that stands in for it ({@code FailSafeGraphs}). Empty when they cannot be read.
+     */
+    private static List<PlacedGraph> placementsOf(Application app) {
+        List<PlacedGraph> out = new ArrayList<>();
+        try {
+            List<Statement> statements = app.statements();
+            for (Statement s : statements == null ? List.<Statement>of() : statements) {
+                if (s != null && s.location() != null && s.graph() != null) {
+                    out.add(new PlacedGraph(s.location(), s.graph().toGraph()));
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            return List.of();
+        }
+        return out;
     }
 
     /** Reads and validates the statements; throws with a message naming the statement. */
@@ -180,12 +239,15 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         if (e.state() == AppState.REFUSED) {
             return new Result(false, e.state(), "refused at load: " + e.error());
         }
+        e.stoppedByOperator(false);
+        save(e);
         try {
             e.graphs(placedGraphs(e.app(), e.modules()));
             e.app().start(new ControllerAppContext(handles.clientFor(name), topology.topology()));
         } catch (RuntimeException ex) {
             e.state(AppState.FAILED, "start failed: " + ex.getMessage());
             log.error("application '{}' failed to start", name, ex);
+            events.publishEvent(new AppsChanged(name, AppState.FAILED));   // its failure mode applies
             return new Result(false, e.state(), e.error());
         }
         e.state(AppState.RUNNING, null);
@@ -199,8 +261,16 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         if (e == null) {
             return new Result(false, null, "no application named '" + name + "'");
         }
-        if (e.state() != AppState.RUNNING) {
+        if (e.state() != AppState.RUNNING && e.state() != AppState.FAILED) {
             return new Result(true, e.state(), "not running");
+        }
+        e.stoppedByOperator(true);
+        save(e);
+        if (e.state() == AppState.FAILED) {
+            // its failure mode no longer applies: the operator took it out
+            e.state(AppState.STOPPED, null);
+            events.publishEvent(new AppsChanged(name, AppState.STOPPED));
+            return new Result(true, e.state(), "stopped");
         }
         e.state(AppState.STOPPED, null);
         try {
@@ -211,6 +281,119 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         log.info("application '{}' stopped", name);
         events.publishEvent(new AppsChanged(name, AppState.STOPPED));
         return new Result(true, e.state(), "stopped");
+    }
+
+    /** The application's state name (null: no such application). */
+    public String stateOf(String name) {
+        return catalog.get(name).map(e -> e.state().name()).orElse(null);
+    }
+
+    /** A new definition of an application, validated, not yet in use. */
+    public record Prepared(AppEntry entry, Application app, List<PlacedGraph> graphs, List<CustomModule> modules) {}
+
+    /** What an application was before {@link #apply}, to put back with {@link #restore}. */
+    public record Snapshot(AppEntry entry, Application app, List<PlacedGraph> graphs, List<CustomModule> modules,
+                           AppState state, String error) {}
+
+    /**
+     * Builds the application again (a new instance from its class when it has a public
+     * no-argument constructor and is not a Spring bean, so its settings and rules are read
+     * again; otherwise the same instance is asked for its statements again) and validates its custom modules and graphs.
+     *
+     * @throws java.util.NoSuchElementException no such application
+     * @throws IllegalStateException it cannot be reloaded (refused at load)
+     * @throws IllegalArgumentException the new definition is invalid (the message says why)
+     */
+    public synchronized Prepared prepareReload(String name) {
+        AppEntry e = catalog.get(name).orElseThrow(() -> new java.util.NoSuchElementException(
+                "no application named '" + name + "'"));
+        if (e.app() == null || e.state() == AppState.REFUSED) {
+            throw new IllegalStateException("'" + name + "' was refused at load and cannot be reloaded: " + e.error());
+        }
+        // a Spring bean is Spring's to build (it may have injected collaborators): it re-reads itself
+        Application fresh = e.source().startsWith("bean:") ? e.app() : newInstance(e.app());
+        String freshName;
+        try {
+            freshName = fresh.name();
+        } catch (RuntimeException ex) {
+            throw new IllegalArgumentException("name() failed: " + ex, ex);
+        }
+        if (!name.equals(freshName)) {
+            throw new IllegalArgumentException("the reloaded application is named '" + freshName + "', not '" + name + "'");
+        }
+        try {
+            List<CustomModule> declared = customModules(name, fresh);
+            return new Prepared(e, fresh, placedGraphs(fresh, declared), declared);
+        } catch (IllegalArgumentException ex) {
+            throw ex;
+        } catch (RuntimeException ex) {
+            throw new IllegalArgumentException(ex.toString(), ex);
+        }
+    }
+
+    private static Application newInstance(Application current) {
+        try {
+            java.lang.reflect.Constructor<? extends Application> c = current.getClass().getConstructor();
+            return c.newInstance();
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return current;   // not built by a loader: the same instance reads its settings again
+        } catch (java.lang.reflect.InvocationTargetException | InstantiationException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalArgumentException("building " + current.getClass().getName() + " failed: " + cause, cause);
+        }
+    }
+
+    /** Puts the new definition in place (the caller deploys it); returns what was there. */
+    public synchronized Snapshot apply(Prepared p) {
+        AppEntry e = p.entry();
+        Snapshot old = new Snapshot(e, e.app(), e.graphs(), e.modules(), e.state(), e.error());
+        e.app(p.app());
+        e.graphs(p.graphs());
+        e.modules(p.modules());
+        if (e.state() == AppState.FAILED) {
+            e.state(AppState.RUNNING, null);   // the new definition is tried
+        }
+        return old;
+    }
+
+    /** Puts back what {@link #apply} replaced. */
+    public synchronized void restore(Snapshot s) {
+        AppEntry e = s.entry();
+        e.app(s.app());
+        e.graphs(s.graphs());
+        e.modules(s.modules());
+        if (e.state() != s.state()) {
+            e.state(s.state(), s.error());
+        }
+    }
+
+    /**
+     * The new definition runs on the OBIs: a new instance replaces the old one (the old is
+     * stopped, the new started when the application runs). Records the reload time.
+     *
+     * @throws IllegalStateException the new instance's start() failed (nothing changed yet
+     *         for the old instance; the caller restores and deploys again)
+     */
+    public synchronized void finishReload(Prepared p, Snapshot old) {
+        AppEntry e = p.entry();
+        boolean running = e.state() == AppState.RUNNING;
+        if (p.app() != old.app() && running) {
+            try {
+                p.app().start(new ControllerAppContext(handles.clientFor(e.name()), topology.topology()));
+            } catch (RuntimeException ex) {
+                throw new IllegalStateException("start() of the reloaded '" + e.name() + "' failed: " + ex.getMessage(), ex);
+            }
+            if (old.state() == AppState.RUNNING) {
+                try {
+                    old.app().stop();
+                } catch (RuntimeException ex) {
+                    log.warn("application '{}' (previous instance) threw in stop()", e.name(), ex);
+                }
+            }
+        }
+        e.reloadedAt(java.time.Instant.now());
+        save(e);
+        log.info("application '{}' reloaded ({} statement(s))", e.name(), e.graphs().size());
     }
 
     @Override

@@ -62,7 +62,7 @@ public class AppEvents {
 
     public void onAlert(Alert alert) {
         long dpid = alert.originDpid();
-        BlockOrigins origins = aggregator.current(dpid).origins();
+        BlockOrigins origins = originsOf(dpid);
         for (AlertEntry e : alert.messages()) {
             Instant time = instant(e.timestamp());
             List<BlockRef> owners = owners(origins, e.originBlock(), e.appId());
@@ -84,7 +84,7 @@ public class AppEvents {
 
     public void onLog(Log logMessage) {
         long dpid = logMessage.originDpid();
-        BlockOrigins origins = aggregator.current(dpid).origins();
+        BlockOrigins origins = originsOf(dpid);
         for (LogEntry e : logMessage.messages()) {
             Instant time = instant(e.timestamp());
             byte[] packet = packet(e.packet());
@@ -93,6 +93,16 @@ public class AppEvents {
                 catalog.get(owner.app()).ifPresent(app -> dispatcher.deliver(app, "onLog", a -> a.onLog(event)));
             }
         }
+    }
+
+    /**
+     * The provenance of the OBI's graph. An OBI that kept running through a controller
+     * restart may report before its Hello was handled: its graph is computed first (the same
+     * applications give the same merged graph, hence the same block names), so its alerts are
+     * attributed instead of being counted as unattributed.
+     */
+    private BlockOrigins originsOf(long dpid) {
+        return aggregator.expected(dpid).origins();
     }
 
     public void onObiError(long dpid, ErrorMessage error, Set<String> apps) {

@@ -10,6 +10,9 @@ import org.openbox.controller.apps.AppLifecycle;
 import org.openbox.controller.events.AlertLog;
 import org.openbox.controller.events.AlertRecord;
 import org.openbox.controller.handles.HandleRouter;
+import org.openbox.controller.isolation.AppReload;
+import org.openbox.controller.isolation.AppStatus;
+import org.openbox.controller.isolation.FailurePolicy;
 import org.openbox.controller.obi.ObiManager;
 import org.openbox.controller.obi.ObiQueries;
 import org.openbox.controller.obi.ObiSession;
@@ -25,7 +28,7 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * Management REST API (JSON) for operators: OBIs, their merged graphs with provenance,
- * applications (start / stop), recent alerts, and on-demand OBI queries (global stats,
+ * applications (start / stop / reload, failure modes), recent alerts, and on-demand OBI queries (global stats,
  * parameters, capabilities, reading a merged block's handle).
  */
 @RestController
@@ -39,9 +42,16 @@ public class ManagementController {
     private final AppLifecycle lifecycle;
     private final AlertLog alerts;
     private final HandleRouter handles;
+    private final AppReload reload;
+    private final AppStatus status;
+    private final FailurePolicy policy;
 
     public ManagementController(ObiManager obis, ObiQueries queries, GraphAggregator aggregator, AppCatalog apps,
-                                AppLifecycle lifecycle, AlertLog alerts, HandleRouter handles) {
+                                AppLifecycle lifecycle, AlertLog alerts, HandleRouter handles, AppReload reload,
+                                AppStatus status, FailurePolicy policy) {
+        this.reload = reload;
+        this.status = status;
+        this.policy = policy;
         this.obis = obis;
         this.queries = queries;
         this.aggregator = aggregator;
@@ -93,7 +103,7 @@ public class ManagementController {
 
     @GetMapping("/apps")
     public List<AppView> apps() {
-        return apps.all().stream().map(AppView::of).toList();
+        return apps.all().stream().map(e -> AppView.of(e, status, policy.overridden(e.name()))).toList();
     }
 
     /** A handle of an application's own block, as the application sees it (combined over OBIs). */
@@ -114,6 +124,17 @@ public class ManagementController {
     @PostMapping("/apps/{name}/stop")
     public ResponseEntity<AppActionResult> stop(@PathVariable("name") String name) {
         return answer(name, lifecycle.stop(name));
+    }
+
+    /**
+     * Reads the application's settings and rules again and deploys its new graph without
+     * interrupting traffic; on any failure the old graph keeps running and the answer (4xx/5xx)
+     * says why.
+     */
+    @PostMapping("/apps/{name}/reload")
+    public ResponseEntity<AppActionResult> reload(@PathVariable("name") String name) {
+        AppReload.Outcome o = reload.reload(name);
+        return ResponseEntity.status(o.status()).body(new AppActionResult(name, o.ok(), o.state(), o.message()));
     }
 
     @GetMapping("/alerts")

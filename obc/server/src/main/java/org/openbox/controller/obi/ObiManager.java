@@ -22,6 +22,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.aggregate.DeployedGraph;
+import org.openbox.controller.aggregate.FaultLocator;
+import org.openbox.controller.apps.AppCatalog;
+import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.api.CustomModule;
 import org.openbox.controller.apps.AppState;
@@ -65,9 +68,12 @@ import org.springframework.stereotype.Service;
  *     BAD_REQUEST / ILLEGAL_STATE so the OBI starts over with Hello.</li>
  * <li>Application changes: every OBI's graph is recomputed; changed graphs are pushed to
  *     the OBIs that are UP (the others get theirs when they return).</li>
+ * <li>Fault isolation: the answer to every graph push is awaited; a refusal is traced to
+ *     the applications it is due to, which fail on that OBI (their failure modes apply) while
+ *     the others' graph is pushed (see {@link #deploy}).</li>
  * <li>Custom modules: before a graph is pushed, the custom modules of its applications
  *     are installed (AddCustomModuleRequest, waiting for the answer); an application whose
- *     module is refused gets an Error event and is left out of that OBI's graph only.
+ *     module is refused gets an Error event and its failure mode applies on that OBI only.
  *     Modules are sent again after a Hello (the OBI may have restarted) and removed
  *     (RemoveCustomModuleRequest) once no application on the OBI needs them.</li>
  * </ul>
@@ -86,6 +92,8 @@ public class ObiManager implements DisposableBean {
     private final GraphAggregator aggregator;
     private final AppEvents events;
     private final ModuleRegistry modules;
+    private final AppCatalog catalog;
+    private final TopologyHolder topology;
     private static final String MODULE_CONTENT_TYPE = "application/x-sharedlib";
     // connection set-up and graph recomputation run here, so Hello is answered at once
     private final java.util.concurrent.ExecutorService setup = Executors.newSingleThreadExecutor(r -> {
@@ -100,7 +108,10 @@ public class ObiManager implements DisposableBean {
     });
 
     public ObiManager(ObiHttp http, MessageCodec codec, PendingRequests pending, ControllerMetrics metrics,
-                      OpenboxProperties props, GraphAggregator aggregator, AppEvents events, ModuleRegistry modules) {
+                      OpenboxProperties props, GraphAggregator aggregator, AppEvents events, ModuleRegistry modules,
+                      AppCatalog catalog, TopologyHolder topology) {
+        this.catalog = catalog;
+        this.topology = topology;
         this.modules = modules;
         this.http = http;
         this.codec = codec;
@@ -185,6 +196,7 @@ public class ObiManager implements DisposableBean {
         setup.execute(() -> {
             // a (re)started application gets another chance for its modules everywhere
             if (change.state() == AppState.RUNNING) {
+                aggregator.retry(change.app());
                 modules.modulesOf(List.of(change.app())).keySet()
                         .forEach(m -> sessions.values().forEach(s -> s.retryModule(m)));
             }
@@ -196,7 +208,7 @@ public class ObiManager implements DisposableBean {
     public void refreshAll() {
         for (ObiSession s : sessions.values()) {
             if (s.state() == ObiState.UP) {
-                deploy(s, false);
+                deploy(s, false, true);
             } else {
                 aggregator.refresh(s.dpid());   // kept current for when it returns
             }
@@ -208,6 +220,7 @@ public class ObiManager implements DisposableBean {
         try {
             if (restarted) {
                 s.restarted();
+                aggregator.retry(s.dpid());
                 s.pushedGraph(null);
             }
             s.retryModules();
@@ -219,7 +232,7 @@ public class ObiManager implements DisposableBean {
                             failed(s, "SetParametersRequest", e);
                         }
                     });
-            deploy(s, true);
+            deploy(s, true, true);
         } catch (RuntimeException e) {
             failed(s, "connection set-up", e);
         }
@@ -229,12 +242,21 @@ public class ObiManager implements DisposableBean {
      * Brings the OBI to its current graph. Custom modules the graph's applications need are
      * installed first, each waiting for its AddCustomModuleResponse; an application whose
      * module the OBI refuses gets an Error event and is left out of this OBI's graph (the
-     * graph is recomputed without it, the other applications are deployed). The graph is
-     * pushed when it differs from the last one sent (always when {@code force}, unless it is
-     * empty), followed by a BarrierRequest; then modules no application there needs any
-     * more are removed. Runs on the set-up thread only.
+     * graph is recomputed without it, its failure mode applies, the other applications are
+     * deployed). The graph is pushed when it differs from the last one the OBI accepted
+     * (always when {@code force}, unless it is empty), followed by a BarrierRequest, and the
+     * answer is awaited. When the OBI refuses the graph with an Error and {@code isolate} is
+     * set, the applications the error is due to ({@link FaultLocator}) are marked refused on
+     * this OBI (their failure modes apply) and the graph of the others is pushed, at most
+     * once per application of the graph; the OBI keeps running its previous graph meanwhile.
+     * Then modules no application there needs any more are removed. Runs on the set-up
+     * thread only.
+     *
+     * @return why the OBI refused its current graph or did not answer in time; null when it
+     *         runs it, or when the graph could not be delivered (the OBI is unreachable: it
+     *         gets its current graph when it is back)
      */
-    private void deploy(ObiSession s, boolean force) {
+    private String deploy(ObiSession s, boolean force, boolean isolate) {
         Set<String> excluded = new HashSet<>();
         for (String a : aggregator.excluded(s.dpid())) {
             // still excluded only while one of its modules stays refused
@@ -242,10 +264,14 @@ public class ObiManager implements DisposableBean {
                 excluded.add(a);
             }
         }
+        int budget = -1;
         while (true) {
             aggregator.exclude(s.dpid(), excluded);
             aggregator.refresh(s.dpid());
             DeployedGraph g = aggregator.current(s.dpid());
+            if (budget < 0) {
+                budget = g.apps().size();
+            }
             Map<String, CustomModule> needed = modules.modulesOf(g.apps());
             Set<String> refused = new HashSet<>();
             for (CustomModule m : needed.values()) {
@@ -256,14 +282,76 @@ public class ObiManager implements DisposableBean {
             if (!refused.isEmpty() && excluded.addAll(refused)) {
                 continue;   // recompute without the applications whose modules are missing
             }
-            CompletableFuture<?> pushed = CompletableFuture.completedFuture(null);
             boolean changed = !Objects.equals(g.graph(), s.pushedGraph()) && !(g.isEmpty() && s.pushedGraph() == null);
-            if ((force && !g.isEmpty()) || changed) {
-                pushed = pushGraph(s, g);
+            if (g.isEmpty() || !(force || changed)) {
+                removeUnneeded(s, needed.keySet(), CompletableFuture.completedFuture(null));
+                return null;
             }
-            removeUnneeded(s, needed.keySet(), pushed);
-            return;
+            CompletableFuture<Message> pushed = pushGraph(s, g);
+            Throwable error = awaitAnswer(pushed);
+            if (error == null) {
+                removeUnneeded(s, needed.keySet(), pushed);
+                return null;
+            }
+            if (error instanceof ObiUnreachableException) {
+                return null;   // not delivered: the OBI gets its current graph when it is back
+            }
+            String why = "SetProcessingGraphRequest failed: " + describe(error);
+            if (!isolate || !(error instanceof ObiErrorException refusal) || budget-- <= 0) {
+                return why;
+            }
+            Set<String> culprits = FaultLocator.culprits(g, refusal.getMessage(), (app, block) -> appBlock(s.dpid(), app, block));
+            if (culprits.isEmpty()) {
+                log.warn("OBI {}: the refused graph cannot be traced to one application; it keeps its previous graph",
+                        s.dpid());
+                return why;
+            }
+            for (String app : culprits) {
+                aggregator.refusedOn(s.dpid(), app, refusal.getMessage());
+            }
         }
+    }
+
+    /**
+     * Pushes the current graphs to every OBI that is UP without blaming any application for
+     * a refusal; completes with the OBIs that did not take their graph (dpid -> why).
+     */
+    public CompletableFuture<Map<Long, String>> deployAll() {
+        return CompletableFuture.supplyAsync(() -> {
+            Map<Long, String> failed = new java.util.TreeMap<>();
+            for (ObiSession s : sessions.values()) {
+                if (s.state() == ObiState.UP) {
+                    String why = deploy(s, false, false);
+                    if (why != null) failed.put(s.dpid(), why);
+                } else {
+                    aggregator.refresh(s.dpid());
+                }
+            }
+            return failed;
+        }, setup);
+    }
+
+    private org.openbox.protocol.graph.Block appBlock(long dpid, String app, String block) {
+        return catalog.get(app).flatMap(e -> e.graphFor(dpid, topology.topology()))
+                .map(p -> FaultLocator.block(p.graph(), block)).orElse(null);
+    }
+
+    private Throwable awaitAnswer(CompletableFuture<?> answer) {
+        try {
+            answer.get(waitMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (TimeoutException e) {
+            return e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+    }
+
+    private String describe(Throwable e) {
+        return e instanceof TimeoutException ? "no answer within " + waitMillis() + " ms" : String.valueOf(e.getMessage());
     }
 
     /** Sends AddCustomModuleRequest and waits for the answer; false (and Error events) when it failed. */
@@ -341,13 +429,14 @@ public class ObiManager implements DisposableBean {
     }
 
     private CompletableFuture<Message> pushGraph(ObiSession s, DeployedGraph g) {
-        s.pushedGraph(g.graph());
         s.graphStatus("pushing (" + g.graph().blocks().size() + " blocks)");
         CompletableFuture<Message> answer = s.client().request(xid -> new SetProcessingGraphRequest(xid, List.of(),
                         g.graph().blocks(), g.graph().connectors(), null), Set.copyOf(g.apps()), true);
         answer.whenComplete((m, e) -> {
                     if (e == null) {
+                        s.pushedGraph(g.graph());
                         s.graphStatus("running (" + g.graph().blocks().size() + " blocks)");
+                        s.lastError(null);   // an earlier failure is over: the OBI runs its graph
                     } else {
                         s.graphStatus("rejected");
                         failed(s, "SetProcessingGraphRequest", e);

@@ -32,7 +32,9 @@ import org.springframework.context.annotation.Import;
                 "openbox.keepalive-interval=1s",
                 "openbox.keepalive-timeout=2s",
                 "openbox.deadline-check-interval=50ms",
-                "openbox.request-timeout=3s"})
+                "openbox.request-timeout=3s",
+                "openbox.state-dir=target/test-state/${random.uuid}",
+                "openbox.no-app-action-per-obi.164=drop"})
 @Import(TestApps.class)
 @AutoConfigureObservability
 abstract class ControllerTestBase {

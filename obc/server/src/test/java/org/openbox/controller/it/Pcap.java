@@ -22,12 +22,19 @@ final class Pcap {
     private Pcap() {}
 
     static void write(Path file, List<Packet> packets) throws IOException {
+        write(file, packets, 1_000_000);
+    }
+
+    /** The packets with timestamps {@code gapMicros} apart (replayed at that pace by FromDump with timing). */
+    static void write(Path file, List<Packet> packets, long gapMicros) throws IOException {
         ByteBuffer out = ByteBuffer.allocate(24 + packets.size() * 2048).order(ByteOrder.LITTLE_ENDIAN);
         out.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(1);
-        int second = 1_700_000_000;
+        long micros = 1_700_000_000L * 1_000_000L;
         for (Packet p : packets) {
             byte[] frame = frame(p);
-            out.putInt(second++).putInt(0).putInt(frame.length).putInt(frame.length).put(frame);
+            out.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(frame.length)
+                    .putInt(frame.length).put(frame);
+            micros += gapMicros;
         }
         byte[] bytes = new byte[out.position()];
         out.flip().get(bytes);
