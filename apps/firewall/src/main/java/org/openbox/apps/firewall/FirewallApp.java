@@ -4,6 +4,9 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Priority;
 import org.openbox.api.Statement;
@@ -21,16 +24,35 @@ public class FirewallApp extends Application {
     private static final Logger LOG = System.getLogger(FirewallApp.class.getName());
     private static final int ALERT_LINES = 1000;
 
-    private final FirewallConfig config;
     private final AlertLog alerts = new AlertLog(ALERT_LINES);
+    private FirewallConfig config;
+    private Policy policy;
+    private FirewallGraph graph;
 
-    /** The firewall configured from its properties file (see {@link FirewallConfig#load()}). */
+    /**
+     * The firewall as the controller loads it: configured by {@link #configure}, or from its
+     * properties file (see {@link FirewallConfig#load()}) when used without a controller.
+     */
     public FirewallApp() {
-        this(FirewallConfig.load());
     }
 
     public FirewallApp(FirewallConfig config) {
         this.config = config;
+    }
+
+    @Override
+    public Set<String> settingKeys() {
+        return FirewallConfig.KEYS;
+    }
+
+    /** Reads the settings and parses the rule file; errors name the key or the file:line. */
+    @Override
+    public synchronized void configure(AppSettings settings) {
+        FirewallConfig c = FirewallConfig.from(settings);
+        Policy p = c.policy();
+        config = c;
+        policy = p;
+        graph = null;
     }
 
     @Override
@@ -43,17 +65,43 @@ public class FirewallApp extends Application {
         return Priority.HIGH;
     }
 
-    public FirewallConfig config() {
+    public synchronized FirewallConfig config() {
+        if (config == null) {
+            config = FirewallConfig.load();
+        }
         return config;
     }
 
+    private synchronized Policy policy() {
+        if (policy == null) {
+            policy = config().policy();
+        }
+        return policy;
+    }
+
     @Override
-    public List<Statement> statements() {
-        Policy policy = config.policy();
-        FirewallGraph g = FirewallGraph.build(policy, config);
+    public synchronized List<Statement> statements() {
+        Policy p = policy();
+        FirewallGraph g = FirewallGraph.build(p, config());
+        graph = g;
         LOG.log(Level.INFO, "firewall: {0} rules, {1} classifier rows, default {2}, at {3}",
-                String.valueOf(policy.rules().size()), String.valueOf(g.rows()), policy.defaultAction(), config.location());
-        return List.of(new Statement(config.location(), g.graph()));
+                String.valueOf(p.rules().size()), String.valueOf(g.rows()), p.defaultAction(), config().location());
+        return List.of(new Statement(config().location(), g.graph()));
+    }
+
+    /** Row {@code rule} of the classifier: the rule file line of the rule it belongs to. */
+    @Override
+    public synchronized Optional<String> ruleOrigin(String block, int rule) {
+        if (graph == null || !FirewallGraph.CLASSIFIER.equals(block)) {
+            return Optional.empty();
+        }
+        List<List<Integer>> rows = graph.rowsOfRule();
+        for (int r = 0; r < rows.size(); r++) {
+            if (rows.get(r).contains(rule)) {
+                return Optional.of(config().rulesSource() + ":" + policy().rules().get(r).line());
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

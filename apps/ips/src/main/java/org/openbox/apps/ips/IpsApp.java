@@ -4,10 +4,13 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openbox.api.AppContext;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Priority;
 import org.openbox.api.Statement;
@@ -26,13 +29,16 @@ public class IpsApp extends Application {
 
     private static final Logger LOG = System.getLogger(IpsApp.class.getName());
 
-    private final IpsConfig config;
     private final Map<Long, AtomicLong> alertsBySid = new ConcurrentHashMap<>();
+    private volatile IpsConfig config;
     private volatile SnortRuleParser.Result loaded;
+    private volatile IpsGraph graph;
 
-    /** The IPS configured from its properties file (see {@link IpsConfig#load()}). */
+    /**
+     * The IPS as the controller loads it: configured by {@link #configure}, or from its
+     * properties file (see {@link IpsConfig#load()}) when used without a controller.
+     */
     public IpsApp() {
-        this(IpsConfig.load());
     }
 
     public IpsApp(IpsConfig config) {
@@ -50,14 +56,51 @@ public class IpsApp extends Application {
         return "ips";
     }
 
-    public IpsConfig config() {
+    @Override
+    public Set<String> settingKeys() {
+        return IpsConfig.KEYS;
+    }
+
+    /** Reads the settings, the variables and the rules; errors name the key or the file:line. */
+    @Override
+    public synchronized void configure(AppSettings settings) {
+        IpsConfig c = IpsConfig.from(settings);
+        SnortRuleParser.Result r = c.parseRules();
+        config = c;
+        loaded = r;
+        graph = null;
+        report(r);
+    }
+
+    public synchronized IpsConfig config() {
+        if (config == null) {
+            config = IpsConfig.load();
+        }
         return config;
+    }
+
+    /** Row {@code rule} of the signatures classifier: the rule file line of its Snort rule. */
+    @Override
+    public Optional<String> ruleOrigin(String block, int rule) {
+        IpsGraph g = graph;
+        if (g == null || !IpsGraph.CLASSIFIER.equals(block)) {
+            return Optional.empty();
+        }
+        List<SnortRule> rules = rules().rules();
+        for (int r = 0; r < g.rowsOfRule().size(); r++) {
+            if (g.rowsOfRule().get(r).contains(rule)) {
+                return Optional.of(config().rulesSource() + ":" + rules.get(r).line());
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
     public List<Statement> statements() {
         SnortRuleParser.Result rules = rules();
+        IpsConfig config = config();
         IpsGraph g = IpsGraph.build(rules.rules(), config);
+        graph = g;
         LOG.log(Level.INFO, "ips: installing {0} rules as {1} classifier rows at {2}",
                 String.valueOf(rules.rules().size()), String.valueOf(g.rows()), config.location());
         return List.of(new Statement(config.location(), g.graph()));
@@ -77,7 +120,7 @@ public class IpsApp extends Application {
             synchronized (this) {
                 r = loaded;
                 if (r == null) {
-                    r = config.parseRules();
+                    r = config().parseRules();
                     report(r);
                     loaded = r;
                 }
@@ -87,7 +130,7 @@ public class IpsApp extends Application {
     }
 
     private void report(SnortRuleParser.Result r) {
-        String source = config.rulesFile() == null ? "sample rules" : config.rulesFile().toString();
+        String source = config().rulesSource();
         Level level = r.skipped().isEmpty() ? Level.INFO : Level.WARNING;
         LOG.log(level, "ips: {0}: {1} rules run, {2} skipped",
                 source, String.valueOf(r.rules().size()), String.valueOf(r.skipped().size()));

@@ -41,10 +41,12 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
     private final ApplicationEventPublisher events;
     private final OpenboxProperties props;
     private final ModuleRegistry modules;
+    private final StartupGate gate;
 
     public AppLifecycle(AppCatalog catalog, AppLoader loader, GraphValidator validator, TopologyHolder topology,
                         HandleRouter handles, ApplicationEventPublisher events, OpenboxProperties props,
-                        ModuleRegistry modules) {
+                        ModuleRegistry modules, StartupGate gate) {
+        this.gate = gate;
         this.modules = modules;
         this.catalog = catalog;
         this.loader = loader;
@@ -65,6 +67,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         for (AppLoader.Found f : d.apps()) {
             register(f.app(), f.source());
         }
+        gate.verify(catalog.all());
         if (props.autostart()) {
             for (AppEntry e : catalog.all()) {
                 if (e.state() == AppState.STOPPED) {
