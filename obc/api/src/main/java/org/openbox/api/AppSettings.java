@@ -42,16 +42,20 @@ public final class AppSettings {
     private final String source;
     /** Keys given as controller properties, and where they were given (e.g. openbox.apps.firewall). */
     private final Map<String, String> overridden;
+    /** Where the other keys were given: the file (or the in-memory properties). */
+    private final String fileSource;
 
     public AppSettings(Properties props, Path baseDir, String source) {
-        this(props, baseDir, source, Map.of());
+        this(props, baseDir, source, Map.of(), source);
     }
 
-    private AppSettings(Properties props, Path baseDir, String source, Map<String, String> overridden) {
+    private AppSettings(Properties props, Path baseDir, String source, Map<String, String> overridden,
+                        String fileSource) {
         this.props = props;
         this.baseDir = baseDir;
         this.source = source;
         this.overridden = Map.copyOf(overridden);
+        this.fileSource = fileSource;
     }
 
     /** The settings of application {@code app} from its file only, the file found as described above. */
@@ -90,7 +94,7 @@ public final class AppSettings {
             overridden.put(k, prefix);
         });
         String source = file.source.equals(NONE) ? prefix + ".*" : file.source + " + " + prefix + ".*";
-        return new AppSettings(merged, file.baseDir, source, overridden);
+        return new AppSettings(merged, file.baseDir, source, overridden, file.source);
     }
 
     /** The property naming the settings file of {@code app}: {@code openbox.app.APP.config}. */
@@ -210,7 +214,7 @@ public final class AppSettings {
     /** Where {@code key} was given: the controller property prefix or the file. */
     private String where(String key) {
         String prefix = overridden.get(key);
-        return prefix != null ? prefix : source;
+        return prefix != null ? prefix : fileSource;
     }
 
     /** Key {@code location}: network (default), segment:NAME or obi:DPID (decimal or 0x hex). */

@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +24,9 @@ import org.openbox.api.RuleText;
  * <p>Expansion is bounded: a variable that refers to itself (directly or through others), a
  * chain of references deeper than {@value #MAX_DEPTH} and an expansion longer than
  * {@value #MAX_CHARS} characters (a variable doubled again and again) are errors that name the
- * defining {@code FILE:LINE}. {@link #load} expands every variable, so a bad file fails there.
+ * defining {@code FILE:LINE}. {@link #load} expands every variable in file order, so a bad
+ * file fails there (a chain counts the references not expanded yet: one defined before the
+ * variables it names is followed in depth).
  */
 public final class SnortVariables {
     /** Deepest chain of references followed. */
@@ -36,7 +39,7 @@ public final class SnortVariables {
     /** A definition and where it was written ("FILE:LINE", or "built-in"). */
     private record Definition(String value, String where) {}
 
-    private final Map<String, Definition> definitions = new HashMap<>();
+    private final Map<String, Definition> definitions = new LinkedHashMap<>();
     private final Map<String, String> expanded = new HashMap<>();
 
     /** The defaults used when no variables file is given: everything is "any", web ports 80 and 8080. */

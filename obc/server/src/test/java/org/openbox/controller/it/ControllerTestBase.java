@@ -32,7 +32,9 @@ import org.springframework.context.annotation.Import;
                 "openbox.keepalive-interval=1s",
                 "openbox.keepalive-timeout=2s",
                 "openbox.deadline-check-interval=50ms",
-                "openbox.request-timeout=3s"})
+                "openbox.request-timeout=3s",
+                // TestApps holds a deliberately broken application, refused while the others run
+                "openbox.allow-failed-apps=true"})
 @Import(TestApps.class)
 @AutoConfigureObservability
 abstract class ControllerTestBase {
