@@ -53,7 +53,11 @@ public class ControllerApplication {
         // Start-up failures are printed by main as one line each, not by Spring Boot's loggers.
         app.setDefaultProperties(Map.of(
                 "logging.level.org.springframework.boot.SpringApplication", "OFF",
-                "logging.level.org.springframework.boot.diagnostics.LoggingFailureAnalysisReporter", "OFF"));
+                "logging.level.org.springframework.boot.diagnostics.LoggingFailureAnalysisReporter", "OFF",
+                "logging.level.org.springframework.boot.autoconfigure.logging.ConditionEvaluationReportLogger", "WARN",
+                "logging.level.org.springframework.boot.web.servlet.context."
+                        + "AnnotationConfigServletWebServerApplicationContext", "ERROR",
+                "logging.level.org.springframework.context.annotation.AnnotationConfigApplicationContext", "ERROR"));
         if (check) {
             app.setWebApplicationType(WebApplicationType.NONE);
             springArgs.add("--openbox.autostart=false");

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Priority;
@@ -23,11 +25,12 @@ public class FirewallApp extends Application {
 
     private static final Logger LOG = System.getLogger(FirewallApp.class.getName());
     private static final int ALERT_LINES = 1000;
+    private static final Pattern CLASSIFIER_RULE =
+            Pattern.compile("block '" + FirewallGraph.CLASSIFIER + "'.*?\\brule (\\d{1,9})\\b");
 
     private final AlertLog alerts = new AlertLog(ALERT_LINES);
     private FirewallConfig config;
     private Policy policy;
-    private FirewallGraph graph;
 
     /**
      * The firewall as the controller loads it: configured by {@link #configure}, or from its
@@ -52,7 +55,6 @@ public class FirewallApp extends Application {
         Policy p = c.policy();
         config = c;
         policy = p;
-        graph = null;
     }
 
     @Override
@@ -82,8 +84,15 @@ public class FirewallApp extends Application {
     @Override
     public synchronized List<Statement> statements() {
         Policy p = policy();
-        FirewallGraph g = FirewallGraph.build(p, config());
-        graph = g;
+        FirewallGraph g;
+        try {
+            g = FirewallGraph.build(p, config());
+        } catch (RuntimeException e) {
+            Matcher m = CLASSIFIER_RULE.matcher(String.valueOf(e.getMessage()));
+            Optional<String> origin = m.find() ? ruleOrigin(FirewallGraph.CLASSIFIER, Integer.parseInt(m.group(1)))
+                    : Optional.empty();
+            throw origin.isPresent() ? new IllegalArgumentException(origin.get() + ": " + e.getMessage(), e) : e;
+        }
         LOG.log(Level.INFO, "firewall: {0} rules, {1} classifier rows, default {2}, at {3}",
                 String.valueOf(p.rules().size()), String.valueOf(g.rows()), p.defaultAction(), config().location());
         return List.of(new Statement(config().location(), g.graph()));
@@ -92,13 +101,14 @@ public class FirewallApp extends Application {
     /** Row {@code rule} of the classifier: the rule file line of the rule it belongs to. */
     @Override
     public synchronized Optional<String> ruleOrigin(String block, int rule) {
-        if (graph == null || !FirewallGraph.CLASSIFIER.equals(block)) {
+        if (!FirewallGraph.CLASSIFIER.equals(block) || rule < 0) {
             return Optional.empty();
         }
-        List<List<Integer>> rows = graph.rowsOfRule();
-        for (int r = 0; r < rows.size(); r++) {
-            if (rows.get(r).contains(rule)) {
-                return Optional.of(config().rulesSource() + ":" + policy().rules().get(r).line());
+        int row = 0;
+        for (FirewallRule r : policy().rules()) {   // rows in rule order, one per header match
+            row += r.matches().size();
+            if (rule < row) {
+                return Optional.of(config().rulesSource() + ":" + r.line());
             }
         }
         return Optional.empty();

@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.openbox.api.AppContext;
 import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
@@ -28,11 +30,12 @@ import org.openbox.api.event.LogEvent;
 public class IpsApp extends Application {
 
     private static final Logger LOG = System.getLogger(IpsApp.class.getName());
+    private static final Pattern CLASSIFIER_RULE =
+            Pattern.compile("block '" + IpsGraph.CLASSIFIER + "'.*?\\brule (\\d{1,9})\\b");
 
     private final Map<Long, AtomicLong> alertsBySid = new ConcurrentHashMap<>();
     private volatile IpsConfig config;
     private volatile SnortRuleParser.Result loaded;
-    private volatile IpsGraph graph;
 
     /**
      * The IPS as the controller loads it: configured by {@link #configure}, or from its
@@ -68,7 +71,6 @@ public class IpsApp extends Application {
         SnortRuleParser.Result r = c.parseRules();
         config = c;
         loaded = r;
-        graph = null;
         report(r);
     }
 
@@ -82,14 +84,14 @@ public class IpsApp extends Application {
     /** Row {@code rule} of the signatures classifier: the rule file line of its Snort rule. */
     @Override
     public Optional<String> ruleOrigin(String block, int rule) {
-        IpsGraph g = graph;
-        if (g == null || !IpsGraph.CLASSIFIER.equals(block)) {
+        if (!IpsGraph.CLASSIFIER.equals(block) || rule < 0) {
             return Optional.empty();
         }
-        List<SnortRule> rules = rules().rules();
-        for (int r = 0; r < g.rowsOfRule().size(); r++) {
-            if (g.rowsOfRule().get(r).contains(rule)) {
-                return Optional.of(config().rulesSource() + ":" + rules.get(r).line());
+        int row = 0;
+        for (SnortRule r : rules().rules()) {   // rows in rule order, one per header alternative
+            row += r.headers().size();
+            if (rule < row) {
+                return Optional.of(config().rulesSource() + ":" + r.line());
             }
         }
         return Optional.empty();
@@ -99,8 +101,12 @@ public class IpsApp extends Application {
     public List<Statement> statements() {
         SnortRuleParser.Result rules = rules();
         IpsConfig config = config();
-        IpsGraph g = IpsGraph.build(rules.rules(), config);
-        graph = g;
+        IpsGraph g;
+        try {
+            g = IpsGraph.build(rules.rules(), config);
+        } catch (RuntimeException e) {
+            throw withRuleLine(e);
+        }
         LOG.log(Level.INFO, "ips: installing {0} rules as {1} classifier rows at {2}",
                 String.valueOf(rules.rules().size()), String.valueOf(g.rows()), config.location());
         return List.of(new Statement(config.location(), g.graph()));
@@ -111,6 +117,14 @@ public class IpsApp extends Application {
         SnortRuleParser.Result rules = rules();
         LOG.log(Level.INFO, "ips: started with {0} rules ({1} skipped)",
                 String.valueOf(rules.rules().size()), String.valueOf(rules.skipped().size()));
+    }
+
+    /** A graph error naming a classifier rule, prefixed with that rule's FILE:LINE. */
+    private RuntimeException withRuleLine(RuntimeException e) {
+        Matcher m = CLASSIFIER_RULE.matcher(String.valueOf(e.getMessage()));
+        Optional<String> origin = m.find() ? ruleOrigin(IpsGraph.CLASSIFIER, Integer.parseInt(m.group(1)))
+                : Optional.empty();
+        return origin.isPresent() ? new IllegalArgumentException(origin.get() + ": " + e.getMessage(), e) : e;
     }
 
     /** The rules, parsed once; skipped rules are logged when they are parsed. */

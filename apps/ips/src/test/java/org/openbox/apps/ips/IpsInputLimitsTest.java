@@ -94,4 +94,12 @@ class IpsInputLimitsTest {
         app.statements();
         assertEquals(dir.resolve("ips.rules") + ":3", app.ruleOrigin(IpsGraph.CLASSIFIER, 0).orElseThrow());
     }
+
+    @Test
+    void aPatternTheGraphRefusesNamesItsRuleLine() throws Exception {
+        IpsApp app = configured(RULE + "\nalert tcp any any -> any 80 (msg:\"k\"; pcre:\"/a\\Kb/\"; sid:5;)\n", null,
+                Map.of());
+        String msg = assertThrows(IllegalArgumentException.class, app::statements).getMessage();
+        assertTrue(msg.startsWith(dir.resolve("ips.rules") + ":3: block 'signatures'"), msg);
+    }
 }
