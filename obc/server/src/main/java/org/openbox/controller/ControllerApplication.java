@@ -119,6 +119,10 @@ public class ControllerApplication {
         private CommandLineFlags() {}
 
         static String[] toSpringArgs(String[] args) {
+            return toSpringArgs(args, ControllerPropertyNames.scan());
+        }
+
+        static String[] toSpringArgs(String[] args, ControllerPropertyNames names) {
             List<String> out = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -150,7 +154,7 @@ public class ControllerApplication {
                     default -> null;
                 };
                 if (property == null) {
-                    out.add(springProperty(a, flag, value));
+                    out.add(springProperty(a, flag, value, names));
                     continue;
                 }
                 if (value == null) {
@@ -166,12 +170,16 @@ public class ControllerApplication {
         }
 
         /** A Spring property argument ({@code --a.b=v}) passes; anything else is unknown. */
-        private static String springProperty(String arg, String flag, String value) {
+        private static String springProperty(String arg, String flag, String value, ControllerPropertyNames names) {
             if (arg.startsWith("-D") || arg.startsWith("-X")) {
                 throw new IllegalArgumentException("JVM option " + arg + " must come before -jar"
                         + " (./openbox controller places it there)");
             }
             if (flag.startsWith("--") && flag.indexOf('.', 2) > 2 && value != null) {
+                String problem = names.check(flag.substring(2));
+                if (problem != null) {
+                    throw new IllegalArgumentException(problem);
+                }
                 return arg;
             }
             throw new IllegalArgumentException("unknown option '" + arg + "'");

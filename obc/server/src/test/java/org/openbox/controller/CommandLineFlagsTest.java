@@ -54,4 +54,17 @@ class CommandLineFlagsTest {
         assertThatThrownBy(() -> flags("--topology", tmp.resolve("none.json").toString()))
                 .hasMessageContaining("no such file");
     }
+
+    @Test
+    void openboxPropertiesAreCheckedAgainstTheControllersSettings() {
+        assertThat(flags("--openbox.alert-history=5", "--openbox.alertHistory=5", "--openbox.keepalive_interval=2s",
+                "--openbox.traffic-class.webcache={}", "--openbox.apps.ips.rules.file=x",
+                "--openbox.app.ips.config=x", "--openbox.failure-mode.ips=open", "--openbox.obi-binary=/bin/obi",
+                "--server.port=1", "--logging.level.root=WARN")).hasSize(10);
+        assertThatThrownBy(() -> flags("--openbox.alert-histroy=5"))
+                .hasMessageStartingWith("unknown property 'openbox.alert-histroy' (openbox properties: ")
+                .hasMessageContaining("alert-history").hasMessageContaining("traffic-class.NAME");
+        assertThatThrownBy(() -> flags("--openbox.apps=x")).hasMessageStartingWith("unknown property 'openbox.apps'");
+        assertThatThrownBy(() -> flags("--openbox.alert-history.x=5")).hasMessageStartingWith("unknown property");
+    }
 }
