@@ -1,5 +1,7 @@
 package org.openbox.controller;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -102,8 +104,8 @@ public class ControllerApplication {
             if (config != null) {
                 return "openbox controller: " + config.getMessage();
             }
-            java.io.StringWriter w = new java.io.StringWriter();
-            t.printStackTrace(new java.io.PrintWriter(w));
+            StringWriter w = new StringWriter();
+            t.printStackTrace(new PrintWriter(w));
             return "openbox controller: start-up failed: " + t + "\n" + w;
         }
 

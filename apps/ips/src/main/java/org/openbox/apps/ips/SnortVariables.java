@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -111,7 +112,7 @@ public final class SnortVariables {
         Definition d = definitions.get(name);
         if (chain.contains(name)) {
             List<String> cycle = new ArrayList<>(chain);
-            java.util.Collections.reverse(cycle);
+            Collections.reverse(cycle);
             cycle = cycle.subList(cycle.indexOf(name), cycle.size());
             throw new IllegalArgumentException(d.where() + ": variable " + name + " refers to itself ("
                     + String.join(" -> ", cycle) + " -> " + name + ")");

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
@@ -126,7 +127,7 @@ public class AppLoader implements DisposableBean {
     }
 
     /** A message that already names its file and line ("rules/fw.rules:13: ..."). */
-    static final java.util.regex.Pattern RULE_FILE_LINE = java.util.regex.Pattern.compile("\\S+:\\d+: ");
+    static final Pattern RULE_FILE_LINE = Pattern.compile("\\S+:\\d+: ");
 
     private List<Path> jars(Path dir, List<LoadFailure> failures) {
         try (Stream<Path> files = Files.list(dir)) {
@@ -179,7 +180,7 @@ public class AppLoader implements DisposableBean {
     /** The message of {@code e} and of each of its causes: "a: b: c". */
     static String causes(Throwable e) {
         StringBuilder out = new StringBuilder();
-        java.util.Set<Throwable> seen = new java.util.HashSet<>();
+        Set<Throwable> seen = new HashSet<>();
         for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
             String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
             if (out.indexOf(m) < 0) {
