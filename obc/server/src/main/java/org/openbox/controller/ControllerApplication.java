@@ -96,13 +96,13 @@ public class ControllerApplication {
                 if (c instanceof PortInUseException p) {
                     return "openbox controller: port " + p.getPort() + " is already in use";
                 }
-                if ((c instanceof IllegalArgumentException || c instanceof IllegalStateException)
+                if (config == null && (c instanceof IllegalArgumentException || c instanceof IllegalStateException)
                         && c.getMessage() != null && fromOpenbox(c)) {
-                    config = c;
+                    config = c;   // the outermost names the most context (the file, the property)
                 }
             }
             if (config != null) {
-                return "openbox controller: " + config.getMessage();
+                return "openbox controller: " + config.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
             }
             StringWriter w = new StringWriter();
             t.printStackTrace(new PrintWriter(w));

@@ -35,6 +35,15 @@ class StartupFailureTest {
     }
 
     @Test
+    void theOutermostOfOurMessagesWinsOnOneLine() {
+        Throwable t = new BeanCreationException("topologyHolder", "failed",
+                new IllegalStateException("cannot read topology file t.json: bad segment\n at line 2",
+                        new IllegalArgumentException("bad segment")));
+        assertThat(ControllerApplication.StartupFailure.describe(t))
+                .isEqualTo("openbox controller: cannot read topology file t.json: bad segment at line 2");
+    }
+
+    @Test
     void anythingElseKeepsItsStackTrace() {
         String out = ControllerApplication.StartupFailure.describe(new NullPointerException("boom"));
         assertThat(out).startsWith("openbox controller: start-up failed: java.lang.NullPointerException: boom\n");
