@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.openbox.api.AppSettings;
@@ -84,6 +85,17 @@ public class AppLoader implements DisposableBean {
             }
         }
         List<Found> configured = new ArrayList<>();
+        Set<String> names = new TreeSet<>();
+        for (Found f : found) {
+            names.add(nameOf(f.app()));
+        }
+        for (String unknown : settings.namesWithSettings()) {
+            if (!names.contains(unknown)) {
+                failures.add(new LoadFailure("openbox.apps." + unknown, "app " + unknown + ": settings are given"
+                        + " (openbox.apps." + unknown + ".* or openbox.app." + unknown + ".config) but no application"
+                        + " has that name (applications: " + String.join(", ", names) + ")"));
+            }
+        }
         for (Found f : found) {
             String problem = configure(f.app());
             if (problem == null) {

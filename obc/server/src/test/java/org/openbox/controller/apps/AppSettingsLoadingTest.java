@@ -118,4 +118,16 @@ class AppSettingsLoadingTest {
         new StartupGate(new StartupProperties(true, false, null)).verify(entries);
         new StartupGate(new StartupProperties(false, true, null)).verify(entries);
     }
+
+    @Test
+    void settingsForAnApplicationThatDoesNotExistAreAFailure() {
+        AppLoader.Discovery d = discover(new Strict(), env(Map.of("openbox.apps.strikt.out", "eth7",
+                "openbox.app.other.config", "x.properties")));
+        assertThat(d.apps()).hasSize(1);
+        assertThat(d.failures()).extracting(AppLoader.LoadFailure::error).containsExactly(
+                "app other: settings are given (openbox.apps.other.* or openbox.app.other.config) but no application"
+                        + " has that name (applications: strict)",
+                "app strikt: settings are given (openbox.apps.strikt.* or openbox.app.strikt.config) but no application"
+                        + " has that name (applications: strict)");
+    }
 }
