@@ -57,12 +57,13 @@ public class ObiGraphChecker {
         Path exe = binary().orElseThrow(() -> new IllegalStateException("no OBI binary: " + lookedFor()));
         Path file = Files.createTempFile("openbox-check-", ".json");
         Path out = Files.createTempFile("openbox-check-", ".out");
+        Path err = Files.createTempFile("openbox-check-", ".err");
         try {
             Files.writeString(file, codec.mapper().writeValueAsString(graph), StandardCharsets.UTF_8);
             Process p = new ProcessBuilder(exe.toString(), "check", "--graph", file.toString(), "--json")
                     .redirectErrorStream(false)
                     .redirectOutput(out.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(err.toFile())
                     .start();
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -73,7 +74,9 @@ public class ObiGraphChecker {
             try {
                 report = codec.mapper().readTree(text);
             } catch (IOException e) {
-                throw new IOException("obi check (exit " + p.exitValue() + ") printed no report: " + text.strip());
+                String why = Files.readString(err, StandardCharsets.UTF_8).strip();
+                throw new IOException("obi check (exit " + p.exitValue() + ") printed no report"
+                        + (why.isEmpty() ? "" : ": " + why.lines().reduce((a, b) -> b).orElse("")));
             }
             List<BlockProblem> problems = new ArrayList<>();
             for (JsonNode e : report.path("errors")) {
@@ -84,6 +87,7 @@ public class ObiGraphChecker {
         } finally {
             Files.deleteIfExists(file);
             Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
         }
     }
 }
