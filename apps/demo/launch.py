@@ -9,6 +9,7 @@ with `ip netns exec NS`) to run a process elsewhere.
 import json
 import os
 import shutil
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -30,13 +31,47 @@ def http_json(url, data=None, timeout=5):
         return json.loads(r.read().decode() or "null")
 
 
-def wait_for(what, check, timeout, who="openbox", poll=0.25):
+def port_in_use(port, host="127.0.0.1"):
+    """True when something accepts TCP connections on host:port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(1.0)
+        return s.connect_ex((host, port)) == 0
+
+
+def require_free_port(port, who, host="127.0.0.1"):
+    """Stops with a one-line reason when the port a server of ours needs is taken."""
+    if port_in_use(port, host):
+        raise SystemExit("%s: port %d is already in use (another controller or OBI?)" % (who, port))
+
+
+def last_lines(path, n=15):
+    """The last n lines of a log file ('' when it cannot be read)."""
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-n:])
+    except OSError:
+        return ""
+
+
+def check_children(children, what, who):
+    """children: (name, Popen, log path) tuples; a finished one ends the wait at once with
+    its exit code and the last lines of its log."""
+    for name, proc, log in children:
+        rc = proc.poll()
+        if rc is not None:
+            raise SystemExit("%s: %s exited (code %d) while waiting for %s; last lines of %s:\n%s"
+                             % (who, name, rc, what, log, last_lines(log)))
+
+
+def wait_for(what, check, timeout, who="openbox", poll=0.25, children=()):
     """Calls check() until it returns something true (returned) or timeout seconds pass
     (Timeout naming `what` and the last error). Connection and decoding errors count as
-    "not yet"."""
+    "not yet". A child process of `children` ((name, Popen, log path) tuples) that exits
+    meanwhile ends the wait at once (SystemExit with its last log lines)."""
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
+        check_children(children, what, who)
         try:
             v = check()
             if v:

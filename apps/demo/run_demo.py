@@ -17,8 +17,8 @@ import subprocess
 import sys
 import time
 
-from launch import (ROOT, SAMPLE, controller_command, controller_up, http_json, obi_command,
-                    running_obis, wait_for)
+from launch import (ROOT, SAMPLE, check_children, controller_command, controller_up, http_json, obi_command, port_in_use,
+                    require_free_port, running_obis, wait_for)
 
 APPS = {"firewall": "firewall", "ips": "ips", "webcache": "webcache", "loadbalancer": "loadbalancer"}
 # Devices packets leave by: "out" (firewall, IPS, web cache), "out0"/"out1" (the load
@@ -90,26 +90,38 @@ def main():
                             "--seed", str(seed)], check=True)
         progress("sample traces written: 2 x %d packets" % args.packets)
 
-        # 2. the controller with the chosen applications
-        log = open(os.path.join(out, "controller.log"), "w")
+        # 2. the controller with the chosen applications; its own health endpoint says when it
+        #    is up (and a controller that exits, e.g. on a bad configuration, ends the demo at once)
+        require_free_port(args.port, "demo: controller")
+        for dpid in (1, 2):
+            require_free_port(3640 + dpid, "demo: OBI %d" % dpid)
+        children = []
+        log_path = os.path.join(out, "controller.log")
+        log = open(log_path, "w")
         procs.append(subprocess.Popen(controller_command([APPS[a] for a in apps], os.path.join(out, "apps"), args.port,
                                                          ["--openbox.alert-history=100000"]),
                                       stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
+        children.append(("the controller", procs[-1], log_path))
         base = "http://127.0.0.1:%d" % args.port
-        wait_for("the controller", lambda: controller_up(base), 60, who="demo")
+        wait_for("the controller", lambda: controller_up(base), 60, who="demo", children=children)
         progress("controller up on port %d with apps: %s" % (args.port, ", ".join(apps)))
 
         # 3. two OBIs; every interface the sample apps use is a pcap file
         for dpid in (1, 2):
-            log = open(os.path.join(out, "obi-%d.log" % dpid), "w")
+            log_path = os.path.join(out, "obi-%d.log" % dpid)
+            log = open(log_path, "w")
             devices = {"in": "pcap:" + os.path.join(out, "in-%d.pcap" % dpid),
                        "in/tx": "pcap:" + os.path.join(out, "%s-%d.pcap" % (BACK, dpid))}
             devices.update({d: "pcap:" + os.path.join(out, "%s-%d.pcap" % (d, dpid)) for d in OUT_DEVICES})
             procs.append(subprocess.Popen(
                 obi_command(dpid, "127.0.0.1:%d" % (3640 + dpid), base, devices),
                 stdout=log, stderr=subprocess.STDOUT))
+            children.append(("OBI %d" % dpid, procs[-1], log_path))
 
-        obis = wait_for("both OBIs to receive their graph", lambda: running_obis(base, [1, 2]), 60, who="demo")
+        wait_for("both OBIs to listen", lambda: all(port_in_use(3640 + d) for d in (1, 2)), 30, who="demo",
+                 children=children)
+        obis = wait_for("both OBIs to receive their graph", lambda: running_obis(base, [1, 2]), 60, who="demo",
+                        children=children)
         t_graph = time.monotonic()
         progress("OBIs up: %s, merged graphs installed" % ", ".join("dpid %d" % o["dpid"] for o in obis))
 
@@ -121,6 +133,7 @@ def main():
 
         done = {}
         while len(done) < 2:
+            check_children(children, "the traces to be replayed", "demo")
             for dpid in (1, 2):
                 if dpid not in done and source_count(dpid) >= args.packets:
                     done[dpid] = time.monotonic()

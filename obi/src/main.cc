@@ -4,6 +4,7 @@
 //   obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS']
 //   obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]
 //   obi export-click --graph G.json
+//   obi check --graph G.json [--json]
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -20,6 +21,7 @@ const char* kUsage =
     "       obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS'] [--device-map M]\n"
     "       obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]\n"
     "       obi export-click --graph G.json\n"
+    "       obi check --graph G.json [--json]\n"
     "Without a subcommand, runs an OBI that connects to a controller. 'obi <command> --help' for details.\n";
 
 }  // namespace
@@ -32,8 +34,9 @@ int main(int argc, char** argv) {
     if (cmd == "run") return obi::cli::run_graph(args);
     if (cmd == "bench") return obi::cli::bench(args);
     if (cmd == "export-click") return obi::cli::export_click(args);
+    if (cmd == "check") return obi::cli::check(args);
     if (cmd == "help") { std::fputs(kUsage, stdout); return 0; }
-    if (!cmd.empty()) throw obi::cli::UsageError("unknown command '" + cmd + "' (run, bench, export-click)");
+    if (!cmd.empty()) throw obi::cli::UsageError("unknown command '" + cmd + "' (run, bench, export-click, check)");
     for (const auto& a : args)
       if (a == "--help" || a == "-h") { std::fputs(kUsage, stdout); return 0; }
     return obi::cli::instance(args);

@@ -12,6 +12,7 @@ namespace obi::cli {
 int run_graph(const std::vector<std::string>& args);      // obi run
 int bench(const std::vector<std::string>& args);          // obi bench
 int export_click(const std::vector<std::string>& args);   // obi export-click
+int check(const std::vector<std::string>& args);          // obi check
 int instance(const std::vector<std::string>& args);       // obi [--dpid ...]
 
 // Reads and parses a graph file; throws UsageError naming the file on failure.

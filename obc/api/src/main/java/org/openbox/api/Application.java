@@ -1,6 +1,8 @@
 package org.openbox.api;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.openbox.api.event.AlertEvent;
 import org.openbox.api.event.ErrorEvent;
 import org.openbox.api.event.InstanceEvent;
@@ -37,6 +39,33 @@ public abstract class Application {
      */
     public FailureMode failureMode() {
         return FailureMode.OPEN;
+    }
+
+    /**
+     * The setting keys the application understands ({@link AppSettings}); none by default.
+     * The controller rejects an application given a key outside this set, naming the key.
+     */
+    public Set<String> settingKeys() {
+        return Set.of();
+    }
+
+    /**
+     * Receives the application's settings (its properties file and the controller's
+     * {@code openbox.apps.NAME.*} properties) before {@link #statements()} is called; throws
+     * IllegalArgumentException naming the key (and file:line for rule files) when they are
+     * wrong, and the application is not run. The default accepts only {@link #settingKeys()}.
+     */
+    public void configure(AppSettings settings) {
+        settings.requireKnown(settingKeys());
+    }
+
+    /**
+     * Where rule {@code rule} of block {@code block} of this application's graphs was written,
+     * as {@code FILE:LINE}, so errors the OBI reports for that rule can name the line; empty
+     * when the application does not know. Call after {@link #statements()}.
+     */
+    public Optional<String> ruleOrigin(String block, int rule) {
+        return Optional.empty();
     }
 
     /** Where each processing graph runs. Called once when the application is loaded. */

@@ -2,6 +2,7 @@ package org.openbox.apps.firewall;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Reads ClassBench filter sets ({@code @sip/len dip/len splo : sphi dplo : dphi proto/mask
@@ -12,6 +13,11 @@ import java.util.List;
  */
 public final class ClassBenchParser {
     public Policy parse(List<String> lines, Action ruleAction, Action defaultAction) {
+        return parse("rules", lines, ruleAction, defaultAction);
+    }
+
+    /** Parses the rules of file {@code source}; errors read {@code SOURCE:LINE: ...}. */
+    public Policy parse(String source, List<String> lines, Action ruleAction, Action defaultAction) {
         List<FirewallRule> rules = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
@@ -21,7 +27,7 @@ public final class ClassBenchParser {
             try {
                 rules.add(rule(rules.size(), i + 1, line, ruleAction));
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("line " + (i + 1) + ": not a ClassBench rule: " + e.getMessage(), e);
+                throw new IllegalArgumentException(source + ":" + (i + 1) + ": not a ClassBench rule: " + e.getMessage(), e);
             }
         }
         return new Policy(rules, defaultAction);
@@ -51,8 +57,14 @@ public final class ClassBenchParser {
         return new FirewallRule(index, lineNo, action, m.build(), "classbench rule " + index);
     }
 
+    private static final Pattern PREFIX =
+            Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}");
+
     private static String prefix(String p) {
         String s = p.strip();
+        if (!PREFIX.matcher(s).matches() || !FirewallRuleParser.validAddress(s)) {
+            throw new IllegalArgumentException("bad prefix '" + s + "' (a.b.c.d/len, bytes 0-255, len 0-32)");
+        }
         return s.endsWith("/0") ? null : s;
     }
 

@@ -4,6 +4,11 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.FailureMode;
 import org.openbox.api.Priority;
@@ -21,17 +26,36 @@ public class FirewallApp extends Application {
 
     private static final Logger LOG = System.getLogger(FirewallApp.class.getName());
     private static final int ALERT_LINES = 1000;
+    private static final Pattern CLASSIFIER_RULE =
+            Pattern.compile("block '" + FirewallGraph.CLASSIFIER + "'.*?\\brule (\\d{1,9})\\b");
 
-    private final FirewallConfig config;
     private final AlertLog alerts = new AlertLog(ALERT_LINES);
+    private FirewallConfig config;
+    private Policy policy;
 
-    /** The firewall configured from its properties file (see {@link FirewallConfig#load()}). */
+    /**
+     * The firewall as the controller loads it: configured by {@link #configure}, or from its
+     * properties file (see {@link FirewallConfig#load()}) when used without a controller.
+     */
     public FirewallApp() {
-        this(FirewallConfig.load());
     }
 
     public FirewallApp(FirewallConfig config) {
         this.config = config;
+    }
+
+    @Override
+    public Set<String> settingKeys() {
+        return FirewallConfig.KEYS;
+    }
+
+    /** Reads the settings and parses the rule file; errors name the key or the file:line. */
+    @Override
+    public synchronized void configure(AppSettings settings) {
+        FirewallConfig c = FirewallConfig.from(settings);
+        Policy p = c.policy();
+        config = c;
+        policy = p;
     }
 
     @Override
@@ -50,17 +74,51 @@ public class FirewallApp extends Application {
         return Priority.HIGH;
     }
 
-    public FirewallConfig config() {
+    public synchronized FirewallConfig config() {
+        if (config == null) {
+            config = FirewallConfig.load();
+        }
         return config;
     }
 
+    private synchronized Policy policy() {
+        if (policy == null) {
+            policy = config().policy();
+        }
+        return policy;
+    }
+
     @Override
-    public List<Statement> statements() {
-        Policy policy = config.policy();
-        FirewallGraph g = FirewallGraph.build(policy, config);
+    public synchronized List<Statement> statements() {
+        Policy p = policy();
+        FirewallGraph g;
+        try {
+            g = FirewallGraph.build(p, config());
+        } catch (RuntimeException e) {
+            Matcher m = CLASSIFIER_RULE.matcher(String.valueOf(e.getMessage()));
+            Optional<String> origin = m.find() ? ruleOrigin(FirewallGraph.CLASSIFIER, Integer.parseInt(m.group(1)))
+                    : Optional.empty();
+            throw origin.isPresent() ? new IllegalArgumentException(origin.get() + ": " + e.getMessage(), e) : e;
+        }
         LOG.log(Level.INFO, "firewall: {0} rules, {1} classifier rows, default {2}, at {3}",
-                String.valueOf(policy.rules().size()), String.valueOf(g.rows()), policy.defaultAction(), config.location());
-        return List.of(new Statement(config.location(), g.graph()));
+                String.valueOf(p.rules().size()), String.valueOf(g.rows()), p.defaultAction(), config().location());
+        return List.of(new Statement(config().location(), g.graph()));
+    }
+
+    /** Row {@code rule} of the classifier: the rule file line of the rule it belongs to. */
+    @Override
+    public synchronized Optional<String> ruleOrigin(String block, int rule) {
+        if (!FirewallGraph.CLASSIFIER.equals(block) || rule < 0) {
+            return Optional.empty();
+        }
+        int row = 0;
+        for (FirewallRule r : policy().rules()) {   // rows in rule order, one per header match
+            row += r.matches().size();
+            if (rule < row) {
+                return Optional.of(config().rulesSource() + ":" + r.line());
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

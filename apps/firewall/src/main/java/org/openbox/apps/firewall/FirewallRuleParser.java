@@ -14,14 +14,20 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * ACTION is allow, drop or alert; PORTS is a number, LO:HI, or a comma list of both.
- * Errors name the line and the word that is wrong.
+ * Errors read {@code SOURCE:LINE: what is wrong}, naming the word that is wrong.
  */
 public final class FirewallRuleParser {
     private static final Pattern TOKEN = Pattern.compile("\"([^\"]*)\"|(\\S+)");
     private static final Pattern ADDRESS = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
     private static final Pattern PORT = Pattern.compile("\\d{1,5}(:\\d{1,5})?");
 
+    /** Parses rules whose errors name the line only ({@code rules:LINE: ...}). */
     public Policy parse(List<String> lines) {
+        return parse("rules", lines);
+    }
+
+    /** Parses the rules of file {@code source} (used in error messages). */
+    public Policy parse(String source, List<String> lines) {
         List<FirewallRule> rules = new ArrayList<>();
         Action defaultAction = Action.ALLOW;
         for (int i = 0; i < lines.size(); i++) {
@@ -43,7 +49,7 @@ public final class FirewallRuleParser {
                 }
                 rules.add(rule(rules.size(), i + 1, line, words));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("line " + (i + 1) + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException(source + ":" + (i + 1) + ": " + e.getMessage(), e);
             }
         }
         return new Policy(rules, defaultAction);
@@ -105,10 +111,21 @@ public final class FirewallRuleParser {
         if (v.equals("any")) {
             return null;
         }
-        if (!ADDRESS.matcher(v).matches()) {
-            throw new IllegalArgumentException("bad address '" + v + "' (a.b.c.d or a.b.c.d/len)");
+        if (!ADDRESS.matcher(v).matches() || !validAddress(v)) {
+            throw new IllegalArgumentException("bad address '" + v + "' (a.b.c.d or a.b.c.d/len, bytes 0-255, len 0-32)");
         }
         return v;
+    }
+
+    /** Whether dotted-quad {@code v} (already shaped a.b.c.d[/len]) has bytes 0-255 and len 0-32. */
+    static boolean validAddress(String v) {
+        String[] addrLen = v.split("/");
+        for (String octet : addrLen[0].split("\\.")) {
+            if (octet.length() > 3 || Integer.parseInt(octet) > 255) {
+                return false;
+            }
+        }
+        return addrLen.length == 1 || (addrLen[1].length() <= 2 && Integer.parseInt(addrLen[1]) <= 32);
     }
 
     private static String ports(String v) {

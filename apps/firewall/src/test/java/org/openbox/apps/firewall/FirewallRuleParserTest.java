@@ -44,7 +44,7 @@ class FirewallRuleParserTest {
     void errorsNameTheLineAndTheWord() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> parser.parse(List.of("allow", "allow dst 10.0.0.300x")));
-        assertTrue(e.getMessage().startsWith("line 2: bad address '10.0.0.300x'"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("rules:2: bad address '10.0.0.300x'"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> parser.parse(List.of("permit")));
         assertThrows(IllegalArgumentException.class, () -> parser.parse(List.of("allow dport 70000")));
         assertThrows(IllegalArgumentException.class, () -> parser.parse(List.of("allow dport 9:1")));

@@ -4,10 +4,15 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.openbox.api.AppContext;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.FailureMode;
 import org.openbox.api.Priority;
@@ -26,14 +31,18 @@ import org.openbox.api.event.LogEvent;
 public class IpsApp extends Application {
 
     private static final Logger LOG = System.getLogger(IpsApp.class.getName());
+    private static final Pattern CLASSIFIER_RULE =
+            Pattern.compile("block '" + IpsGraph.CLASSIFIER + "'.*?\\brule (\\d{1,9})\\b");
 
-    private final IpsConfig config;
     private final Map<Long, AtomicLong> alertsBySid = new ConcurrentHashMap<>();
+    private volatile IpsConfig config;
     private volatile SnortRuleParser.Result loaded;
 
-    /** The IPS configured from its properties file (see {@link IpsConfig#load()}). */
+    /**
+     * The IPS as the controller loads it: configured by {@link #configure}, or from its
+     * properties file (see {@link IpsConfig#load()}) when used without a controller.
+     */
     public IpsApp() {
-        this(IpsConfig.load());
     }
 
     public IpsApp(IpsConfig config) {
@@ -57,14 +66,54 @@ public class IpsApp extends Application {
         return "ips";
     }
 
-    public IpsConfig config() {
+    @Override
+    public Set<String> settingKeys() {
+        return IpsConfig.KEYS;
+    }
+
+    /** Reads the settings, the variables and the rules; errors name the key or the file:line. */
+    @Override
+    public synchronized void configure(AppSettings settings) {
+        IpsConfig c = IpsConfig.from(settings);
+        SnortRuleParser.Result r = c.parseRules();
+        config = c;
+        loaded = r;
+        report(r);
+    }
+
+    public synchronized IpsConfig config() {
+        if (config == null) {
+            config = IpsConfig.load();
+        }
         return config;
+    }
+
+    /** Row {@code rule} of the signatures classifier: the rule file line of its Snort rule. */
+    @Override
+    public Optional<String> ruleOrigin(String block, int rule) {
+        if (!IpsGraph.CLASSIFIER.equals(block) || rule < 0) {
+            return Optional.empty();
+        }
+        int row = 0;
+        for (SnortRule r : rules().rules()) {   // rows in rule order, one per header alternative
+            row += r.headers().size();
+            if (rule < row) {
+                return Optional.of(config().rulesSource() + ":" + r.line());
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
     public List<Statement> statements() {
         SnortRuleParser.Result rules = rules();
-        IpsGraph g = IpsGraph.build(rules.rules(), config);
+        IpsConfig config = config();
+        IpsGraph g;
+        try {
+            g = IpsGraph.build(rules.rules(), config);
+        } catch (RuntimeException e) {
+            throw withRuleLine(e);
+        }
         LOG.log(Level.INFO, "ips: installing {0} rules as {1} classifier rows at {2}",
                 String.valueOf(rules.rules().size()), String.valueOf(g.rows()), config.location());
         return List.of(new Statement(config.location(), g.graph()));
@@ -77,6 +126,14 @@ public class IpsApp extends Application {
                 String.valueOf(rules.rules().size()), String.valueOf(rules.skipped().size()));
     }
 
+    /** A graph error naming a classifier rule, prefixed with that rule's FILE:LINE. */
+    private RuntimeException withRuleLine(RuntimeException e) {
+        Matcher m = CLASSIFIER_RULE.matcher(String.valueOf(e.getMessage()));
+        Optional<String> origin = m.find() ? ruleOrigin(IpsGraph.CLASSIFIER, Integer.parseInt(m.group(1)))
+                : Optional.empty();
+        return origin.isPresent() ? new IllegalArgumentException(origin.get() + ": " + e.getMessage(), e) : e;
+    }
+
     /** The rules, parsed once; skipped rules are logged when they are parsed. */
     private SnortRuleParser.Result rules() {
         SnortRuleParser.Result r = loaded;
@@ -84,7 +141,7 @@ public class IpsApp extends Application {
             synchronized (this) {
                 r = loaded;
                 if (r == null) {
-                    r = config.parseRules();
+                    r = config().parseRules();
                     report(r);
                     loaded = r;
                 }
@@ -94,7 +151,7 @@ public class IpsApp extends Application {
     }
 
     private void report(SnortRuleParser.Result r) {
-        String source = config.rulesFile() == null ? "sample rules" : config.rulesFile().toString();
+        String source = config().rulesSource();
         Level level = r.skipped().isEmpty() ? Level.INFO : Level.WARNING;
         LOG.log(level, "ips: {0}: {1} rules run, {2} skipped",
                 source, String.valueOf(r.rules().size()), String.valueOf(r.skipped().size()));

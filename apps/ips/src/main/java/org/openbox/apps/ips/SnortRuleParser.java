@@ -33,6 +33,9 @@ public final class SnortRuleParser {
             "\\(\\?[=!]|\\(\\?<[=!]|\\(\\?>|\\(\\?\\(|\\(\\?R|\\(\\?P=|\\\\[1-9]|\\\\k[<{']|\\\\G|\\\\C"
                     + "|[*+?}]\\+");
 
+    /** Deepest nesting of [lists] and variables in an address or port spec. */
+    static final int MAX_LIST_DEPTH = 64;
+
     private final SnortVariables vars;
 
     public SnortRuleParser(SnortVariables vars) {
@@ -203,6 +206,13 @@ public final class SnortRuleParser {
      * Returns true when the spec admits everything ("any").
      */
     private boolean expand(String spec, List<String> out) throws Unsupported {
+        return expand(spec, out, 0);
+    }
+
+    private boolean expand(String spec, List<String> out, int depth) throws Unsupported {
+        if (depth > MAX_LIST_DEPTH) {
+            throw new Unsupported("address or port list nested more than " + MAX_LIST_DEPTH + " deep");
+        }
         spec = spec.strip();
         if (spec.startsWith("!")) {
             throw new Unsupported("negated address or port '" + spec + "' is not supported");
@@ -212,13 +222,18 @@ public final class SnortRuleParser {
         }
         if (spec.startsWith("$")) {
             String name = spec.substring(1);
-            String value = vars.get(name).orElseThrow(() -> new Unsupported("undefined variable $" + name));
-            return expand(value, out);
+            String value;
+            try {
+                value = vars.get(name).orElseThrow(() -> new Unsupported("undefined variable $" + name));
+            } catch (IllegalArgumentException e) {
+                throw new Unsupported(e.getMessage());
+            }
+            return expand(value, out, depth + 1);
         }
         if (spec.startsWith("[") && spec.endsWith("]")) {
             boolean any = false;
             for (String part : splitTopLevel(spec.substring(1, spec.length() - 1))) {
-                any |= expand(part, out);
+                any |= expand(part, out, depth + 1);
             }
             return any;
         }

@@ -3,6 +3,8 @@ package org.openbox.apps.loadbalancer;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Set;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Priority;
 import org.openbox.api.Statement;
@@ -17,15 +19,27 @@ public class LoadBalancerApp extends Application {
 
     private static final Logger LOG = System.getLogger(LoadBalancerApp.class.getName());
 
-    private final LoadBalancerConfig config;
+    private LoadBalancerConfig config;
 
-    /** The load balancer configured from its properties file (see {@link LoadBalancerConfig#load()}). */
+    /**
+     * The application as the controller loads it: configured by {@link #configure}, or from
+     * its properties file (see {@link LoadBalancerConfig#load()}) when used without a controller.
+     */
     public LoadBalancerApp() {
-        this(LoadBalancerConfig.load());
     }
 
     public LoadBalancerApp(LoadBalancerConfig config) {
         this.config = config;
+    }
+
+    @Override
+    public Set<String> settingKeys() {
+        return LoadBalancerConfig.KEYS;
+    }
+
+    @Override
+    public synchronized void configure(AppSettings settings) {
+        config = LoadBalancerConfig.from(settings);
     }
 
     /** Last in a chain: it picks the output device. */
@@ -39,15 +53,18 @@ public class LoadBalancerApp extends Application {
         return "loadbalancer";
     }
 
-    public LoadBalancerConfig config() {
+    public synchronized LoadBalancerConfig config() {
+        if (config == null) {
+            config = LoadBalancerConfig.load();
+        }
         return config;
     }
 
     @Override
     public List<Statement> statements() {
         LOG.log(Level.INFO, "loadbalancer: {0} routes, {1} hash buckets over {2}, default {3}",
-                String.valueOf(config.routes().size()), String.valueOf(config.buckets()), config.hashOutputs(),
-                config.defaultDevice());
-        return List.of(new Statement(config.location(), LoadBalancerGraph.build(config)));
+                String.valueOf(config().routes().size()), String.valueOf(config().buckets()), config().hashOutputs(),
+                config().defaultDevice());
+        return List.of(new Statement(config().location(), LoadBalancerGraph.build(config())));
     }
 }

@@ -27,7 +27,7 @@ public record LoadBalancerConfig(Location location, String inDevice, List<Route>
 
     static final List<String> DEFAULT_HASH_OUTPUTS = List.of("out0", "out1");
     static final int MAX_BUCKETS = 65536;
-    private static final Set<String> KEYS = Set.of("location", "device.in", "routes", "routes.field",
+    static final Set<String> KEYS = Set.of("location", "device.in", "routes", "routes.field",
             "hash.outputs", "hash.field", "hash.buckets", "device.default");
     private static final Pattern PREFIX = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
 

@@ -3,6 +3,8 @@ package org.openbox.apps.webcache;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Set;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Priority;
 import org.openbox.api.Statement;
@@ -17,15 +19,27 @@ public class WebCacheApp extends Application {
 
     private static final Logger LOG = System.getLogger(WebCacheApp.class.getName());
 
-    private final WebCacheConfig config;
+    private WebCacheConfig config;
 
-    /** The web cache configured from its properties file (see {@link WebCacheConfig#load()}). */
+    /**
+     * The application as the controller loads it: configured by {@link #configure}, or from
+     * its properties file (see {@link WebCacheConfig#load()}) when used without a controller.
+     */
     public WebCacheApp() {
-        this(WebCacheConfig.load());
     }
 
     public WebCacheApp(WebCacheConfig config) {
         this.config = config;
+    }
+
+    @Override
+    public Set<String> settingKeys() {
+        return WebCacheConfig.KEYS;
+    }
+
+    @Override
+    public synchronized void configure(AppSettings settings) {
+        config = WebCacheConfig.from(settings);
     }
 
     /** After the firewall and the IPS, before the load balancer. */
@@ -39,15 +53,18 @@ public class WebCacheApp extends Application {
         return "webcache";
     }
 
-    public WebCacheConfig config() {
+    public synchronized WebCacheConfig config() {
+        if (config == null) {
+            config = WebCacheConfig.load();
+        }
         return config;
     }
 
     @Override
     public List<Statement> statements() {
         LOG.log(Level.INFO, "webcache: {0} objects for {1}, responses to device {2}",
-                String.valueOf(config.objects().size()),
-                config.sites().isEmpty() ? "any host" : String.join(", ", config.sites()), config.backDevice());
-        return List.of(new Statement(config.location(), WebCacheGraph.build(config)));
+                String.valueOf(config().objects().size()),
+                config().sites().isEmpty() ? "any host" : String.join(", ", config().sites()), config().backDevice());
+        return List.of(new Statement(config().location(), WebCacheGraph.build(config())));
     }
 }

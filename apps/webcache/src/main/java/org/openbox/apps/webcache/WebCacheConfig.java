@@ -33,7 +33,7 @@ public record WebCacheConfig(Location location, String inDevice, String outDevic
     static final CachedObject BUILT_IN = new CachedObject("/cached.html", "text/html",
             "<html><body>Served from the OpenBox web cache.</body></html>\n".getBytes(StandardCharsets.US_ASCII));
 
-    private static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "device.back",
+    static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "device.back",
             "sites", "sites.addresses", "http.port", "objects", "objects.dir", "mss");
     private static final Pattern ADDRESS = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
 

@@ -53,12 +53,14 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
     private final ModuleRegistry modules;
     private final FailurePolicy policy;
     private final StateStore store;
+    private final StartupGate gate;
 
     public AppLifecycle(AppCatalog catalog, AppLoader loader, GraphValidator validator, TopologyHolder topology,
                         HandleRouter handles, ApplicationEventPublisher events, OpenboxProperties props,
-                        ModuleRegistry modules, FailurePolicy policy, StateStore store) {
+                        ModuleRegistry modules, FailurePolicy policy, StateStore store, StartupGate gate) {
         this.policy = policy;
         this.store = store;
+        this.gate = gate;
         this.modules = modules;
         this.catalog = catalog;
         this.loader = loader;
@@ -79,6 +81,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         for (AppLoader.Found f : d.apps()) {
             register(f.app(), f.source());
         }
+        gate.verify(catalog.all());
         if (props.autostart()) {
             for (AppEntry e : catalog.all()) {
                 if (e.state() == AppState.STOPPED && e.stoppedByOperator()) {
@@ -297,8 +300,9 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
 
     /**
      * Builds the application again (a new instance from its class when it has a public
-     * no-argument constructor and is not a Spring bean, so its settings and rules are read
-     * again; otherwise the same instance is asked for its statements again) and validates its custom modules and graphs.
+     * no-argument constructor and is not a Spring bean; otherwise the same instance), gives
+     * it its settings as they are now (so its rule files are read again) and validates its
+     * custom modules and graphs.
      *
      * @throws java.util.NoSuchElementException no such application
      * @throws IllegalStateException it cannot be reloaded (refused at load)
@@ -320,6 +324,10 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         }
         if (!name.equals(freshName)) {
             throw new IllegalArgumentException("the reloaded application is named '" + freshName + "', not '" + name + "'");
+        }
+        String problem = loader.configure(fresh);   // settings and rule files as they are now
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
         try {
             List<CustomModule> declared = customModules(name, fresh);

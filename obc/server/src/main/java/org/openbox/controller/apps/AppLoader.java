@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.controller.OpenboxProperties;
 import org.slf4j.Logger;
@@ -28,6 +31,12 @@ import org.springframework.stereotype.Component;
  * child of the controller's, so a jar sees the northbound API but not other jars). The
  * same class found twice is loaded once. A jar that cannot be loaded becomes a failure
  * entry instead of stopping the others.
+ *
+ * <p>Every application found is then configured ({@link Application#configure}) with its
+ * settings from {@link AppSettingsSource}; settings it does not accept or a rule file it
+ * cannot read make a failure entry naming the application, the key or the file:line. An
+ * application given no settings at all runs its built-in sample configuration, which is
+ * logged as a warning.
  */
 @Component
 public class AppLoader implements DisposableBean {
@@ -45,11 +54,13 @@ public class AppLoader implements DisposableBean {
 
     private final ObjectProvider<Application> beans;
     private final OpenboxProperties props;
+    private final AppSettingsSource settings;
     private final List<URLClassLoader> loaders = new ArrayList<>();
 
-    public AppLoader(ObjectProvider<Application> beans, OpenboxProperties props) {
+    public AppLoader(ObjectProvider<Application> beans, OpenboxProperties props, AppSettingsSource settings) {
         this.beans = beans;
         this.props = props;
+        this.settings = settings;
     }
 
     public synchronized Discovery discover() {
@@ -73,8 +84,65 @@ public class AppLoader implements DisposableBean {
                 }
             }
         }
-        return new Discovery(found, failures);
+        List<Found> configured = new ArrayList<>();
+        Set<String> names = new TreeSet<>();
+        for (Found f : found) {
+            names.add(nameOf(f.app()));
+        }
+        for (String unknown : settings.namesWithSettings()) {
+            if (!names.contains(unknown)) {
+                failures.add(new LoadFailure("openbox.apps." + unknown, "app " + unknown + ": settings are given"
+                        + " (openbox.apps." + unknown + ".* or openbox.app." + unknown + ".config) but no application"
+                        + " has that name (applications: " + String.join(", ", names) + ")"));
+            }
+        }
+        for (Found f : found) {
+            String problem = configure(f.app());
+            if (problem == null) {
+                configured.add(f);
+            } else {
+                failures.add(new LoadFailure(nameOf(f.app()), problem));
+            }
+        }
+        return new Discovery(configured, failures);
     }
+
+    /**
+     * Gives {@code app} its settings, read now (at load and at every reload); returns the
+     * problem, or null when it accepted them.
+     */
+    String configure(Application app) {
+        String name;
+        try {
+            name = app.name();
+        } catch (RuntimeException e) {
+            return "app " + app.getClass().getName() + ": name() failed: " + e;
+        }
+        try {
+            AppSettings s = settings.settingsFor(name);
+            if (s.isEmpty()) {
+                log.warn("application '{}' has no settings ({}, {}.properties and openbox.apps.{}.* are all unset):"
+                        + " it runs its built-in sample configuration", name, AppSettings.configProperty(name), name, name);
+            }
+            app.configure(s);
+            return null;
+        } catch (RuntimeException | LinkageError e) {
+            String msg = e.getMessage() == null ? e.toString() : e.getMessage();
+            return RULE_FILE_LINE.matcher(msg).lookingAt() ? msg : "app " + name + ": " + msg;
+        }
+    }
+
+    private static String nameOf(Application app) {
+        try {
+            String n = app.name();
+            return n == null || n.isBlank() ? app.getClass().getName() : n;
+        } catch (RuntimeException e) {
+            return app.getClass().getName();
+        }
+    }
+
+    /** A message that already names its file and line ("rules/fw.rules:13: ..."). */
+    static final Pattern RULE_FILE_LINE = Pattern.compile("\\S+:\\d+: ");
 
     private List<Path> jars(Path dir, List<LoadFailure> failures) {
         try (Stream<Path> files = Files.list(dir)) {
@@ -116,12 +184,25 @@ public class AppLoader implements DisposableBean {
                         found.add(new Found(p.get(), source));
                     }
                 } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
-                    failures.add(new LoadFailure(source, "cannot instantiate application: " + e.getMessage()));
+                    failures.add(new LoadFailure(source, "cannot instantiate application: " + causes(e)));
                 }
             }
         } catch (ServiceConfigurationError e) {
             failures.add(new LoadFailure(source, "bad provider configuration: " + e.getMessage()));
         }
+    }
+
+    /** The message of {@code e} and of each of its causes: "a: b: c". */
+    static String causes(Throwable e) {
+        StringBuilder out = new StringBuilder();
+        Set<Throwable> seen = new HashSet<>();
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+            String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (out.indexOf(m) < 0) {
+                out.append(out.length() == 0 ? "" : ": ").append(m);
+            }
+        }
+        return out.toString();
     }
 
     @Override

@@ -34,7 +34,9 @@ import org.springframework.context.annotation.Import;
                 "openbox.deadline-check-interval=50ms",
                 "openbox.request-timeout=3s",
                 "openbox.state-dir=target/test-state/${random.uuid}",
-                "openbox.no-app-action-per-obi.164=drop"})
+                "openbox.no-app-action-per-obi.164=drop",
+                // TestApps holds a deliberately broken application, refused while the others run
+                "openbox.allow-failed-apps=true"})
 @Import(TestApps.class)
 @AutoConfigureObservability
 abstract class ControllerTestBase {
