@@ -64,7 +64,9 @@ class ControllerRestartTest {
 
     private ConfigurableApplicationContext start(String... more) {
         List<String> props = new java.util.ArrayList<>(List.of("openbox.state-dir=" + stateDir,
-                "openbox.keepalive-interval=1s", "openbox.keepalive-timeout=2s", "openbox.request-timeout=3s"));
+                "openbox.keepalive-interval=1s", "openbox.keepalive-timeout=2s", "openbox.request-timeout=3s",
+                // TestApps holds a deliberately broken application, refused while the others run
+                "openbox.allow-failed-apps=true"));
         props.addAll(List.of(more));
         if (props.stream().noneMatch(p -> p.startsWith("server.port="))) props.add("server.port=0");
         boolean replay = props.stream().anyMatch(p -> p.startsWith("test.replay.trace="));
