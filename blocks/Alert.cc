@@ -30,10 +30,35 @@ AlertElement::AlertElement(const ElementArgs& args) {
   bool attach = c.boolean("attach_packet", false);
   int size = int(c.integer("packet_size", 64, INT32_MIN, INT32_MAX));
   packet_size_ = attach ? (size < 0 ? -1 : size) : 0;
+  if (alerts_.size() == 1) {
+    const Entry& e = alerts_[0];
+    const std::size_t total = args.name.size() + e.app_id.size() + e.message.size();
+    if (total <= kPackedBytes) {
+      packed_ = true;
+      packed_severity_ = static_cast<uint8_t>(e.severity);
+      packed_origin_ = static_cast<uint16_t>(args.name.size());
+      packed_app_ = static_cast<uint16_t>(e.app_id.size());
+      packed_message_ = static_cast<uint16_t>(e.message.size());
+      char* at = packed_bytes_;
+      for (const std::string* part : {&args.name, &e.app_id, &e.message}) {
+        part->copy(at, part->size());
+        at += part->size();
+      }
+    }
+  }
 }
 
 void AlertElement::pass(Batch& batch, Context& ctx) {
   if (ctx.events == nullptr) return;
+  if (packed_) {
+    const std::string_view origin(packed_bytes_, packed_origin_);
+    const std::string_view app(packed_bytes_ + packed_origin_, packed_app_);
+    const std::string_view message(packed_bytes_ + packed_origin_ + packed_app_, packed_message_);
+    for (uint32_t i = 0; i < batch.n; ++i)
+      ctx.events->post(EventSink::Kind::kAlert, origin, app, message, packed_severity_, *batch.pkts[i], packet_size_,
+                       ctx.worker, ctx.now_ns);
+    return;
+  }
   for (uint32_t i = 0; i < batch.n; ++i)
     for (const Entry& e : alerts_)
       ctx.events->post(EventSink::Kind::kAlert, name(), e.app_id, e.message, e.severity, *batch.pkts[i],

@@ -37,6 +37,14 @@ class AlertElement final : public Element {
   struct Entry { std::string message, app_id; int severity; };
   std::vector<Entry> alerts_;
   int packet_size_ = 0;   // what EventSink::post gets: 0 none, < 0 whole packet
+  // A single alert (the usual case: one per firewall rule) also lives packed inside the
+  // object, origin block name, app id and message one after the other, so that posting it
+  // touches the object's own few cache lines and no scattered strings.
+  static constexpr std::size_t kPackedBytes = 168;
+  bool packed_ = false;
+  uint8_t packed_severity_ = 0;
+  uint16_t packed_origin_ = 0, packed_app_ = 0, packed_message_ = 0;
+  char packed_bytes_[kPackedBytes];
 };
 
 }  // namespace obi

@@ -60,6 +60,10 @@ class OutputStats {
     if (!s.started || now_ns >= s.last_ns.load(std::memory_order_relaxed) + EwmaRate::kTickNs) fold(s, now_ns);
   }
 
+  // Brings output's slot of this worker into cache ahead of add() (classifiers with many
+  // rules touch a scattered few per batch).
+  void prefetch(unsigned worker, uint32_t output) const { __builtin_prefetch(&slots_[worker][output], 1); }
+
   uint64_t count(uint32_t output) const;
   uint64_t byte_count(uint32_t output) const;
   double rate(uint32_t output) const;

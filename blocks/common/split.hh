@@ -42,6 +42,24 @@ inline void pass_statics_by_group(const Batch& batch, const uint8_t* group_of, c
   }
 }
 
+// Classifiers with many rules send each batch to a scattered few of their outputs, and a
+// per-rule Alert folded into each: ask for the batch's links, then for the statics they
+// carry (the lines an Alert's pass reads), before any of them is used, so the cache
+// misses overlap instead of following one another.
+inline void prefetch_outputs(const uint16_t* outs, uint32_t n, const Outputs& out) {
+  for (uint32_t i = 0; i < n; ++i)
+    if (outs[i] < out.count) __builtin_prefetch(&out.links[outs[i]]);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (outs[i] >= out.count) continue;
+    const Link& l = out.links[outs[i]];
+    if (!l.inlined) continue;
+    const char* e = reinterpret_cast<const char*>(l.statics[0]);
+    __builtin_prefetch(e);
+    __builtin_prefetch(e + 64);
+    __builtin_prefetch(e + 128);
+  }
+}
+
 template <typename OnGroup>
 void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outputs& out, OnGroup&& on_group) {
   static_assert(kBatchSize <= 255, "group indexes are bytes");

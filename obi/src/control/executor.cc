@@ -94,7 +94,7 @@ void Instance::Impl::worker_loop() {
   }
 }
 
-void Instance::Impl::execute(const Work& w) {
+void Instance::Impl::execute(Work& w) {
   const openbox::Message& msg = w.msg;
   const uint64_t xid = openbox::xid_of(msg);
   auto reply = [&](openbox::Message out) { sender.send(openbox::encode(out)); };
@@ -104,7 +104,7 @@ void Instance::Impl::execute(const Work& w) {
       for (const auto& mod : *r->required_modules)
         if (!modules.has(mod))
           throw ProtocolError(ErrorSubtype::ILLEGAL_STATE, "required module \"" + mod + "\" is not installed");
-    rt.set_graph(w.graph);
+    rt.set_graph(std::move(w.graph));
     if (r->report_back.value_or(false)) {
       json g = rt.graph();
       json out = {{"type", "SetProcessingGraphResponse"}, {"xid", xid},

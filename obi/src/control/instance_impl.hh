@@ -81,7 +81,7 @@ struct Instance::Impl {
   void reject(const openbox::ProtocolError& e, uint64_t xid, httplib::Response& res);
   // executor.cc
   void worker_loop();
-  void execute(const Work& w);
+  void execute(Work& w);
   // client.cc
   nlohmann::json hello();
   void client_loop();

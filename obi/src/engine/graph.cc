@@ -27,6 +27,7 @@ void bind_device(BlockSpec& b, const DeviceMap& devices) {
   if (it == devices.end()) it = devices.find(dn->get<std::string>());
   if (it == devices.end()) return;
   const std::string& target = it->second;
+  b.given = {{"type", b.type}, {"config", b.config}};
   if (target.rfind("pcap:", 0) == 0) {
     b.type = from ? "FromDump" : "ToDump";
     b.config = nlohmann::json{{"filename", target.substr(5)}};
@@ -35,7 +36,7 @@ void bind_device(BlockSpec& b, const DeviceMap& devices) {
   }
 }
 
-BlockSpec parse_block(const nlohmann::json& j, std::size_t index) {
+BlockSpec parse_block(nlohmann::json& j, std::size_t index) {   // moves the config out of j
   std::string where = "blocks[" + std::to_string(index) + "]";
   if (!j.is_object()) fail(ErrorSubtype::BAD_BLOCK, where + ": a block must be an object");
   auto name = j.find("name");
@@ -47,9 +48,10 @@ BlockSpec parse_block(const nlohmann::json& j, std::size_t index) {
     fail(ErrorSubtype::BAD_BLOCK, where + ": missing or empty string field 'type'");
   BlockSpec b{name->get<std::string>(), type->get<std::string>(), nlohmann::json::object()};
   auto cfg = j.find("config");
-  if (cfg != j.end() && !cfg->is_null()) {
+  b.has_config = cfg != j.end() && !cfg->is_null();
+  if (b.has_config) {
     if (!cfg->is_object()) fail(ErrorSubtype::BAD_BLOCK, block_label(b) + ": 'config' must be an object");
-    b.config = *cfg;
+    b.config = std::move(*cfg);
   }
   return b;
 }
@@ -173,7 +175,19 @@ void fold_statics(CompiledGraph& g) {
 
 }  // namespace
 
-std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const CompileOptions& opt) {
+nlohmann::json CompiledGraph::to_json() const {
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const BlockSpec& b : specs) {
+    const bool bound = !b.given.is_null();
+    nlohmann::json j = {{"type", bound ? b.given["type"] : nlohmann::json(b.type)}, {"name", b.name}};
+    const nlohmann::json& config = bound ? b.given["config"] : b.config;
+    if (b.has_config) j["config"] = config;
+    blocks.push_back(std::move(j));
+  }
+  return {{"blocks", std::move(blocks)}, {"connectors", connectors}};
+}
+
+std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& opt) {
   if (!graph.is_object()) fail(ErrorSubtype::BAD_GRAPH, "the graph must be a JSON object with 'blocks' and 'connectors'");
   auto blocks = graph.find("blocks");
   if (blocks == graph.end() || !blocks->is_array()) fail(ErrorSubtype::BAD_GRAPH, "the graph needs a 'blocks' array");
@@ -182,12 +196,11 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
     fail(ErrorSubtype::BAD_GRAPH, "'connectors' must be an array");
 
   auto g = std::make_unique<CompiledGraph>();
-  g->source = graph;
   const Catalogue& cat = Catalogue::builtin();
 
   // Blocks: shape, names, types, configs.
   for (std::size_t i = 0; i < blocks->size(); ++i) {
-    BlockSpec b = parse_block((*blocks)[i], i);
+    BlockSpec b = parse_block((*blocks)[i], i);   // moves the block's config
     if (opt.devices) bind_device(b, *opt.devices);
     if (!g->by_name.emplace(b.name, static_cast<uint32_t>(g->specs.size())).second)
       fail(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + b.name + "'");
@@ -268,6 +281,7 @@ std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const 
       l.port = static_cast<uint16_t>(c.dst_port);
       succ[s->second].push_back(d->second);
     }
+    g->connectors = std::move(*connectors);
   }
   for (std::size_t i = 0; i < n; ++i) {
     g->nodes[i].element = g->elements[i].get();

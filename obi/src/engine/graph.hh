@@ -46,12 +46,14 @@ DeviceMap parse_device_map(const std::string& text);
 
 struct BlockSpec {
   std::string name, type;
-  nlohmann::json config;     // always an object
+  nlohmann::json config;     // always an object (after device binding)
+  nlohmann::json given;      // {"type", "config"} as the graph gave them, when binding changed them; else null
+  bool has_config = false;   // the graph gave a "config" (to_json gives it back the same way)
 };
 
 struct CompiledGraph {
-  nlohmann::json source;                           // the graph as given
   std::vector<BlockSpec> specs;                    // index = node index
+  nlohmann::json connectors = nlohmann::json::array();   // as given
   std::vector<std::shared_ptr<Element>> elements;
   std::vector<bool> carried;                       // element shared with the previous graph
   std::vector<Node> nodes;
@@ -61,6 +63,10 @@ struct CompiledGraph {
   std::vector<uint32_t> tasks;                     // nodes whose element has_task()
   std::vector<uint32_t> order;                     // every node, upstream before downstream
   std::unordered_map<std::string, uint32_t> by_name;
+
+  // The graph as it was given ({"blocks", "connectors"}), rebuilt on request: the
+  // configurations live once, in `specs`.
+  nlohmann::json to_json() const;
 
   Element* find(const std::string& name) const {
     auto it = by_name.find(name);
@@ -80,6 +86,8 @@ struct CompileOptions {
   bool fold_statics = true;
 };
 
-std::unique_ptr<CompiledGraph> compile_graph(const nlohmann::json& graph, const CompileOptions& options);
+// Takes the graph by value: a caller that moves it in (a large merged graph) has its block
+// configurations moved into the compiled graph rather than copied.
+std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& options);
 
 }  // namespace obi

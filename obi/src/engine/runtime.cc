@@ -175,7 +175,7 @@ Runtime::~Runtime() {
   impl_->retire(impl_->current.exchange(nullptr), nullptr);
 }
 
-void Runtime::set_graph(const nlohmann::json& graph) {
+void Runtime::set_graph(nlohmann::json graph) {
   Impl& m = *impl_;
   std::lock_guard<std::mutex> lock(m.control);
   Live* old = m.current.load();
@@ -187,7 +187,7 @@ void Runtime::set_graph(const nlohmann::json& graph) {
     co.replace_source = [&m](const BlockSpec& b) { return m.opt.replace_source(b.type); };
   auto live = std::make_unique<Live>();
   const uint64_t t0 = monotonic_ns();
-  live->g = compile_graph(graph, co);
+  live->g = compile_graph(std::move(graph), co);
   const uint64_t t1 = monotonic_ns();
   live->workers = m.nworkers;
   live->done.reset(new uint8_t[std::size_t(m.nworkers) * live->g->sources.size() + 1]());
@@ -244,7 +244,7 @@ SwapTiming Runtime::last_swap() const {
 nlohmann::json Runtime::graph() const {
   std::lock_guard<std::mutex> lock(impl_->control);
   Live* g = impl_->current.load();
-  return g ? g->g->source : nlohmann::json::object();
+  return g ? g->g->to_json() : nlohmann::json::object();
 }
 
 void Runtime::start() {

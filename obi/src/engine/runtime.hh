@@ -72,8 +72,9 @@ class Runtime {
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
-  // `graph` has "blocks" and "connectors" (a graph file or a SetProcessingGraphRequest).
-  void set_graph(const nlohmann::json& graph);
+  // `graph` has "blocks" and "connectors" (a graph file or a SetProcessingGraphRequest);
+  // move a large graph in: its block configurations are then not copied.
+  void set_graph(nlohmann::json graph);
   nlohmann::json graph() const;         // the running graph as given ({} when none)
   SwapTiming last_swap() const;
 
