@@ -44,6 +44,11 @@ final class Compressor {
     private final IdentityHashMap<Node, Node> done = new IdentityHashMap<>();
     /** Set by {@link #prune}: the classifier was replaced by its subtree or by a drop. */
     private boolean folded;
+    /**
+     * Classifiers {@link #prune} left as they are or made: pruning them again changes nothing
+     * (a kept rule is tested against the same kept rules before it), so it is skipped.
+     */
+    private final Set<Node> pruned = Collections.newSetFromMap(new IdentityHashMap<>());
 
     Compressor(MergeOptions options, MergeReport.Log log) {
         this.options = options;
@@ -230,6 +235,7 @@ final class Compressor {
     /** Drops empty and covered rules; folds a classifier left with one always-matching rule. */
     private Node prune(Node n) {
         folded = false;
+        if (pruned.contains(n)) return n;
         List<Rule> rules = new ArrayList<>();
         List<Node> outs = new ArrayList<>();
         List<Integer> ports = new ArrayList<>();
@@ -254,7 +260,10 @@ final class Compressor {
         }
         // outputs beyond the rules (never fed) disappear with a rewrite
         boolean foldable = rules.size() == 1 && rules.get(0).isAny() && options.fold();
-        if (removed == 0 && n.out.length == n.rules.size() && !foldable) return n;
+        if (removed == 0 && n.out.length == n.rules.size() && !foldable) {
+            pruned.add(n);
+            return n;
+        }
         if (removed > 0) log.notes.add(n.label() + ": removed " + removed + " unreachable rule(s)");
         if (rules.isEmpty()) {
             log.notes.add(n.label() + ": no rule can match, replaced by a drop");
@@ -273,6 +282,7 @@ final class Compressor {
             m.out[k] = outs.get(k);
             m.inPort[k] = ports.get(k);
         }
+        pruned.add(m);
         return m;
     }
 }

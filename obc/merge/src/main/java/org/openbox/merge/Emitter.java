@@ -42,10 +42,16 @@ final class Emitter {
     }
 
     private final List<Shared> shared = new ArrayList<>();
-    private final Map<String, Integer> byKey = new HashMap<>();
+    /**
+     * What makes two blocks one: type, config (as written), children on their ports, fuse
+     * targets and, for statics, origins ({@code rest}).
+     */
+    private record Key(String type, JsonKey config, String rest) {}
+
+    private final Map<Key, Integer> byKey = new HashMap<>();
     private final IdentityHashMap<Node, Integer> ids = new IdentityHashMap<>();
-    /** Copies of a block share its config object: render each config once. */
-    private final IdentityHashMap<ObjectNode, String> configText = new IdentityHashMap<>();
+    /** Copies of a block share its config object: key each config once. */
+    private final IdentityHashMap<ObjectNode, JsonKey> configKeys = new IdentityHashMap<>();
     private final ClassifierRules.WireCache wire = new ClassifierRules.WireCache();
 
     /**
@@ -111,8 +117,9 @@ final class Emitter {
             if (fits && x != s && targets.size() < Fuser.MAX_TARGETS) targets.add(t);
         }
         if (targets.isEmpty() || !s.type.equals("HeaderClassifier")) return s.config;
-        ObjectNode c = s.config == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                : s.config.deepCopy();
+        // a new object holding the same values (never changed afterwards) and the fuse key
+        ObjectNode c = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        if (s.config != null) c.setAll(s.config);
         var names = c.putArray("fuse");
         StringBuilder line = new StringBuilder(s.name).append(" (").append(rulesOf(s)).append(" rules)");
         for (int t : targets) {
@@ -156,8 +163,7 @@ final class Emitter {
             type = e.type();
             config = e.config();
         }
-        StringBuilder key = new StringBuilder(64).append(type).append('\u0001')
-                .append(config == null ? "" : configText.computeIfAbsent(config, ObjectNode::toString)).append('\u0001');
+        StringBuilder key = new StringBuilder(64);
         for (int i = 0; i < child.length; i++) key.append(child[i]).append(':').append(n.inPort[i]).append(',');
         int[] fuse = null;
         if (n.fuse != null) {
@@ -166,7 +172,8 @@ final class Emitter {
             key.append("\u0001fuse").append(java.util.Arrays.toString(fuse));
         }
         if (n.kind == Kind.STATIC) key.append('\u0001').append(new TreeSet<>(n.origins));
-        Integer id = byKey.get(key.toString());
+        Key nk = new Key(type, config == null ? null : configKeys.computeIfAbsent(config, JsonKey::new), key.toString());
+        Integer id = byKey.get(nk);
         Shared s;
         if (id == null) {
             s = new Shared();
@@ -182,7 +189,7 @@ final class Emitter {
             }
             id = shared.size();
             shared.add(s);
-            byKey.put(key.toString(), id);
+            byKey.put(nk, id);
         } else {
             s = shared.get(id);
             if (s.ruleRefs != null && n.rules != null) {

@@ -12,7 +12,8 @@ import org.openbox.protocol.match.Term;
  * longs: per rule, the fields it constrains (ascending) and, per field, its terms as
  * (kind, a, b) triples, masked (value, mask) or range (min, max). Fields wider than 63 bits
  * keep their BigInteger terms and are tested with {@link HeaderAlgebra}. Built once per
- * decision, so the pair tests of a product size cost a few nanoseconds each.
+ * decision (each rule when first tested), so the pair tests of a product size cost a few
+ * nanoseconds each.
  */
 final class HeaderBoxes {
     private static final MatchField[] FIELDS = MatchField.values();
@@ -26,19 +27,21 @@ final class HeaderBoxes {
         this.rules = rules;
         fields = new int[rules.size()][];
         terms = new long[rules.size()][][];
-        for (int r = 0; r < rules.size(); r++) {
-            Map<MatchField, List<Term>> h = rules.get(r).header();     // an EnumMap: ascending ordinals
-            int[] f = new int[h.size()];
-            long[][] t = new long[h.size()][];
-            int i = 0;
-            for (Map.Entry<MatchField, List<Term>> e : h.entrySet()) {
-                f[i] = e.getKey().ordinal();
-                t[i] = encode(e.getKey(), e.getValue());
-                i++;
-            }
-            fields[r] = f;
-            terms[r] = t;
+    }
+
+    /** Encodes rule r on first use (a decision often stops after a few rules of a large classifier). */
+    private void encode(int r) {
+        Map<MatchField, List<Term>> h = rules.get(r).header();     // an EnumMap: ascending ordinals
+        int[] f = new int[h.size()];
+        long[][] t = new long[h.size()][];
+        int i = 0;
+        for (Map.Entry<MatchField, List<Term>> e : h.entrySet()) {
+            f[i] = e.getKey().ordinal();
+            t[i] = encode(e.getKey(), e.getValue());
+            i++;
         }
+        terms[r] = t;
+        fields[r] = f;
     }
 
     int size() {
@@ -66,6 +69,8 @@ final class HeaderBoxes {
 
     /** Whether rule i of {@code a} and rule j of {@code b} may match one packet (as {@link HeaderAlgebra#meets}). */
     static boolean meets(HeaderBoxes a, int i, HeaderBoxes b, int j) {
+        if (a.fields[i] == null) a.encode(i);
+        if (b.fields[j] == null) b.encode(j);
         int[] fa = a.fields[i], fb = b.fields[j];
         int x = 0, y = 0;
         while (x < fa.length && y < fb.length) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.openbox.merge.core.BlockInfo;
 import org.openbox.merge.core.ClassifierRules;
+import org.openbox.merge.core.HeaderMatchReader;
 import org.openbox.merge.core.Kind;
 import org.openbox.merge.core.Rule;
 import org.openbox.protocol.graph.Block;
@@ -22,6 +23,7 @@ import org.openbox.protocol.graph.Graph;
  */
 final class TreeBuilder {
     private final BlockInfo info;
+    private final HeaderMatchReader matches = new HeaderMatchReader();
 
     TreeBuilder(BlockInfo info) {
         this.info = info;
@@ -43,15 +45,13 @@ final class TreeBuilder {
                 throw new MergeException(app + ": block name '" + b.name() + "' is used twice");
             }
             Kind k = info.kind(b);
-            info.validate(b);
+            List<Rule> r = k == Kind.CLASSIFIER ? readRules(app, b) : null;
+            info.validate(r == null ? b : ClassifierRules.withoutHeaderMatches(b));
             kinds.put(b.name(), k);
             int n = info.outputs(b);
-            if (k == Kind.CLASSIFIER) {
-                List<Rule> r = ClassifierRules.read(app, b);
-                if (r != null) {
-                    rules.put(b.name(), r);
-                    n = Math.max(n, r.size());
-                }
+            if (r != null) {
+                rules.put(b.name(), r);
+                n = Math.max(n, r.size());
             }
             outputs.put(b.name(), n);
             if (k == Kind.INPUT) inputs.add(b.name());
@@ -80,6 +80,21 @@ final class TreeBuilder {
             throw new MergeException(app + ": the graph has no input terminal (FromDevice / FromDump)");
         }
         return new Checked(app, blocks, kinds, outputs, rules, wiring, inputs);
+    }
+
+    /**
+     * A classifier's rules, each header match parsed once (shared values once per merge);
+     * the rest of the config is then validated without them. When the rules cannot be read,
+     * the whole block is validated first, so a config error is reported as the catalogue
+     * words it, then the reading error.
+     */
+    private List<Rule> readRules(String app, Block b) {
+        try {
+            return ClassifierRules.read(app, b, matches);
+        } catch (MergeException e) {
+            info.validate(b);
+            throw e;
+        }
     }
 
     /** One tree per input terminal, in block order; notes blocks no input reaches. */
