@@ -46,7 +46,18 @@ final class Emitter {
      * What makes two blocks one: type, config (as written), children on their ports, fuse
      * targets and, for statics, origins ({@code rest}).
      */
-    private record Key(String type, JsonKey config, String rest) {}
+    private record Key(String type, JsonKey config, String rest) {
+        /** Without the config: blocks that differ elsewhere never compare their configs. */
+        @Override
+        public int hashCode() {
+            return 31 * type.hashCode() + rest.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && type.equals(k.type) && rest.equals(k.rest) && java.util.Objects.equals(config, k.config);
+        }
+    }
 
     private final Map<Key, Integer> byKey = new HashMap<>();
     private final IdentityHashMap<Node, Integer> ids = new IdentityHashMap<>();

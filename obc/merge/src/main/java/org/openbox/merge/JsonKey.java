@@ -14,21 +14,27 @@ import java.util.Map;
  */
 final class JsonKey {
     private final JsonNode value;
-    private final int hash;
+    private int hash;
+    private boolean hashed;
 
     JsonKey(JsonNode value) {
         this.value = value;
-        this.hash = hash(value);
     }
 
+    /** Computed on first use: a key compared with no other (the usual case) is never walked. */
     @Override
     public int hashCode() {
+        if (!hashed) {
+            hash = hash(value);
+            hashed = true;
+        }
         return hash;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof JsonKey k && (k == this || (k.hash == hash && same(value, k.value)));
+        if (!(o instanceof JsonKey k)) return false;
+        return k.value == value || (k.hashCode() == hashCode() && same(value, k.value));
     }
 
     private static int hash(JsonNode root) {

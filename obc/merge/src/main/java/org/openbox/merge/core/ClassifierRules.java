@@ -14,7 +14,6 @@ import org.openbox.merge.MergeException;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.match.FieldMatch;
-import org.openbox.protocol.match.HeaderMatch;
 import org.openbox.protocol.match.MatchField;
 import org.openbox.protocol.match.Term;
 
@@ -101,7 +100,7 @@ public final class ClassifierRules {
         JsonNode match = array(b, c, "match");
         List<Rule> out = new ArrayList<>(match.size());
         for (int i = 0; i < match.size(); i++) {
-            out.add(new Rule(terms(reader.parse(match.get(i))), List.of(), false,
+            out.add(new Rule(reader.terms(match.get(i)), List.of(), false,
                     List.of(new RuleRef(app, b.name(), i))));
         }
         return out;
@@ -151,7 +150,7 @@ public final class ClassifierRules {
             JsonNode m = match.get(i);
             if (!m.isObject()) throw bad(b, "match[" + i + "] must be an object");
             JsonNode hm = m.get("header_match");
-            Map<MatchField, List<Term>> h = hm == null || hm.isNull() ? Map.of() : terms(reader.parse(hm));
+            Map<MatchField, List<Term>> h = hm == null || hm.isNull() ? Map.of() : reader.terms(hm);
             List<String> pats = new ArrayList<>();
             JsonNode pm = m.path("payload_match");
             if (!pm.isMissingNode() && !pm.isArray()) throw bad(b, "match[" + i + "].payload_match must be an array");
@@ -163,12 +162,6 @@ public final class ClassifierRules {
             }
             out.add(new Rule(h, pats, false, List.of(new RuleRef(app, b.name(), i))));
         }
-        return out;
-    }
-
-    private static Map<MatchField, List<Term>> terms(HeaderMatch hm) {
-        Map<MatchField, List<Term>> out = new EnumMap<>(MatchField.class);
-        hm.fields().forEach((f, fm) -> out.put(f, fm.terms()));
         return out;
     }
 

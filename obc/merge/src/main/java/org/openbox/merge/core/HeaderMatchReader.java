@@ -2,6 +2,8 @@ package org.openbox.merge.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -15,7 +17,7 @@ import org.openbox.protocol.match.FieldMatch;
 import org.openbox.protocol.match.HeaderMatch;
 import org.openbox.protocol.match.HeaderMatchParser;
 import org.openbox.protocol.match.MatchField;
-import org.openbox.protocol.match.Syntax;
+import org.openbox.protocol.match.Term;
 
 /**
  * Parses header-match objects as {@link HeaderMatchParser#parse} does, with the same results
@@ -26,40 +28,60 @@ import org.openbox.protocol.match.Syntax;
  * <p>A field value is remembered by (field name as written, JSON value). The parser's checks
  * on the object as a whole (each field once, prerequisites such as IPV4_SRC needing ETH_TYPE
  * 0x0800) depend only on which fields are present, in which order, and on the values of the
- * integer fields (every prerequisite names ETH_TYPE, VLAN_VID or IP_PROTO); an object whose
- * field list and integer values were seen before passed them. Anything new, and every
- * failure, goes through {@link HeaderMatchParser#parse}, so errors are word for word the
- * parser's. Values nested more than {@link #MAX_NESTING} brackets deep are refused before
- * parsing. One reader per merge; not thread-safe.
+ * fields that prerequisites name ({@link #PREREQUISITE_FIELDS}); an object whose field list
+ * and values of those fields were seen before passed them. Anything new, and every failure,
+ * goes through {@link HeaderMatchParser#parse}, so errors are word for word the parser's.
+ * Values nested more than {@link #MAX_NESTING} brackets deep are refused before parsing.
+ * One reader per merge; not thread-safe.
  */
 public final class HeaderMatchReader {
     /** Deepest bracket nesting accepted in one field value ("[[[1]]]" is 3). */
     public static final int MAX_NESTING = 64;
 
+    /** The fields some other field's prerequisite names (protocol/README.md, MatchField). */
+    static final Set<MatchField> PREREQUISITE_FIELDS = EnumSet.of(MatchField.ETH_TYPE, MatchField.VLAN_VID, MatchField.IP_PROTO);
+
     private record ValueKey(String name, JsonNode value) {}
 
     private final Map<ValueKey, FieldMatch> values = new HashMap<>();
-    /** Field lists (with the integer fields' values) whose whole-object checks passed. */
+    /** Field lists (with the values of prerequisite fields) whose whole-object checks passed. */
     private final Set<List<Object>> shapes = new HashSet<>();
 
     /** As {@link HeaderMatchParser#parse}. @throws ProtocolException as the parser does */
     public HeaderMatch parse(JsonNode matchObject) {
-        if (matchObject == null || !matchObject.isObject()) return HeaderMatchParser.parse(matchObject);
         Map<MatchField, FieldMatch> fields = new LinkedHashMap<>();
-        List<Object> shape = new ArrayList<>(matchObject.size() * 2);
+        return read(matchObject, fields) ? new HeaderMatch(fields) : HeaderMatchParser.parse(matchObject);
+    }
+
+    /**
+     * The terms of each field of a header-match object (as {@link #parse}, in field order).
+     * @throws ProtocolException as the parser does
+     */
+    public Map<MatchField, List<Term>> terms(JsonNode matchObject) {
+        Map<MatchField, FieldMatch> fields = new LinkedHashMap<>();
+        if (!read(matchObject, fields)) fields = HeaderMatchParser.parse(matchObject).fields();
+        Map<MatchField, List<Term>> out = new EnumMap<>(MatchField.class);
+        fields.forEach((f, fm) -> out.put(f, fm.terms()));
+        return out;
+    }
+
+    /**
+     * Fills {@code fields} and returns true when the object is known to pass the parser's
+     * checks; false when the parser has to see it (it then reports any error).
+     */
+    private boolean read(JsonNode matchObject, Map<MatchField, FieldMatch> fields) {
+        if (matchObject == null || !matchObject.isObject()) return false;
+        List<Object> shape = new ArrayList<>(matchObject.size() + 2);
         for (Iterator<Map.Entry<String, JsonNode>> it = matchObject.fields(); it.hasNext();) {
             Map.Entry<String, JsonNode> e = it.next();
             FieldMatch fm = value(e.getKey(), e.getValue());
-            if (fm == null || fields.putIfAbsent(fm.field(), fm) != null) {
-                return HeaderMatchParser.parse(matchObject);    // throws the parser's error
-            }
-            shape.add(fm.field());
-            if (fm.field().syntax() == Syntax.INTEGER) shape.add(fm);
+            if (fm == null || fields.putIfAbsent(fm.field(), fm) != null) return false;
+            shape.add(PREREQUISITE_FIELDS.contains(fm.field()) ? fm : fm.field());
         }
-        if (shapes.contains(shape)) return new HeaderMatch(fields);
-        HeaderMatch checked = HeaderMatchParser.parse(matchObject);
+        if (shapes.contains(shape)) return true;
+        HeaderMatchParser.parse(matchObject);     // throws the parser's error
         shapes.add(shape);
-        return checked;
+        return true;
     }
 
     /** The parsed value, or null when it does not parse (the caller then lets the parser report it). */
