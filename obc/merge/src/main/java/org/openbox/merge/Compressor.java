@@ -1,5 +1,6 @@
 package org.openbox.merge;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -42,6 +43,8 @@ final class Compressor {
      * shared subtree is compressed once; compressing depends only on the subtree.
      */
     private final IdentityHashMap<Node, Node> done = new IdentityHashMap<>();
+    /** Set by {@link #local}: its result takes the block's place. */
+    private boolean replaced;
     /** Set by {@link #prune}: the classifier was replaced by its subtree or by a drop. */
     private boolean folded;
     /**
@@ -55,21 +58,87 @@ final class Compressor {
         this.log = log;
     }
 
-    /** Compresses the subtree and returns its new root (may differ: folds). */
+    /** A block being compressed: the blocks that become the result, and the next output to compress. */
+    private static final class Frame {
+        final List<Node> aliases = new ArrayList<>(2);
+        Node node;          // whose outputs are compressed; null when resolved without
+        Node result;
+        boolean resolved;
+        int next;
+    }
+
+    /**
+     * Compresses the subtree and returns its new root (may differ: folds). Depth first in
+     * output order, with an explicit stack (any depth).
+     */
     Node compress(Node n) {
         if (n == null) return null;
         Node known = done.get(n);
         if (known != null) return known;
-        Node r = compressOnce(n);
-        done.put(n, r);
-        done.put(r, r);
-        return r;
+        ArrayDeque<Frame> stack = new ArrayDeque<>();
+        stack.push(open(n));
+        Node last = null;
+        boolean returning = false;
+        while (!stack.isEmpty()) {
+            Frame f = stack.peek();
+            if (returning) {
+                f.node.out[f.next++] = last;
+                returning = false;
+            }
+            if (!f.resolved) {
+                Node[] out = f.node.out;
+                while (f.next < out.length) {
+                    Node c = out[f.next];
+                    Node k = c == null ? null : done.get(c);
+                    if (c != null && k == null) break;
+                    out[f.next++] = k;
+                }
+                if (f.next < out.length) {
+                    stack.push(open(out[f.next]));
+                    continue;
+                }
+                f.result = f.node;
+            }
+            stack.pop();
+            for (Node a : f.aliases) done.put(a, f.result);
+            done.put(f.result, f.result);
+            last = f.result;
+            returning = true;
+        }
+        return last;
     }
 
-    private Node compressOnce(Node n) {
+    /** Does the local work at n, following replacements (each compressed in n's place). */
+    private Frame open(Node n) {
+        Frame f = new Frame();
+        Node cur = n;
+        while (true) {
+            f.aliases.add(cur);
+            Node r = local(cur);
+            if (!replaced) {
+                f.node = r;
+                return f;
+            }
+            Node k = r == null ? null : done.get(r);
+            if (r == null || k != null) {
+                f.resolved = true;
+                f.result = k;
+                return f;
+            }
+            cur = r;
+        }
+    }
+
+    /**
+     * The work at one block before its outputs: prune, combine with downstream classifiers,
+     * prune again. Returns the block whose outputs are compressed next, or, with
+     * {@link #replaced} set, the block (or null) that takes n's place and is compressed instead.
+     */
+    private Node local(Node n) {
+        replaced = false;
         if (n.isClassifierWithRules() && !n.readsWholeFrame()) {
             Node first = prune(n);                  // fold before combining: no useless fallback rules
-            if (first != n) return compress(first);
+            if (first != n) return replacedBy(first);
             boolean combined = false;
             // per downstream classifier (all copies of one original block): combine all or none
             java.util.Map<List<Origin>, Boolean> groups = new java.util.HashMap<>();
@@ -111,13 +180,15 @@ final class Compressor {
             }
             if (combined) {
                 Node p = prune(n);
-                if (folded) return compress(p);     // replaced by its subtree or a drop
+                if (folded) return replacedBy(p);   // replaced by its subtree or a drop
                 n = p;                              // same classifier, fewer rules: already combined
             }
         }
-        for (int i = 0; i < n.out.length; i++) {
-            n.out[i] = compress(n.out[i]);
-        }
+        return n;
+    }
+
+    private Node replacedBy(Node n) {
+        replaced = true;
         return n;
     }
 

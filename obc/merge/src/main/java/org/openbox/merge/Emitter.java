@@ -1,6 +1,7 @@
 package org.openbox.merge;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -146,11 +147,18 @@ final class Emitter {
         return s.ruleRefs != null ? s.ruleRefs.size() : s.child.length;
     }
 
+    /** Depth-first pre-order from id (outputs in order), with an explicit stack. */
     private void visit(int id, boolean[] seen, List<Integer> order) {
-        if (seen[id]) return;
-        seen[id] = true;
-        order.add(id);
-        for (int c : shared.get(id).child) if (c >= 0) visit(c, seen, order);
+        ArrayDeque<Integer> todo = new ArrayDeque<>();
+        todo.push(id);
+        while (!todo.isEmpty()) {
+            int x = todo.pop();
+            if (seen[x]) continue;
+            seen[x] = true;
+            order.add(x);
+            int[] child = shared.get(x).child;
+            for (int i = child.length - 1; i >= 0; i--) if (child[i] >= 0 && !seen[child[i]]) todo.push(child[i]);
+        }
     }
 
     private static String baseName(Shared s) {
@@ -161,12 +169,43 @@ final class Emitter {
         return o.size() == 2 ? two : two + "+" + (o.size() - 2) + "more";
     }
 
-    /** Post-order hash-consing: the shared id of a tree node. */
-    private int id(Node n) {
-        Integer known = ids.get(n);
+    /**
+     * Post-order hash-consing: the shared id of a tree node. Its outputs (in order) and then
+     * its fuse targets get their ids first, with an explicit stack (any depth).
+     */
+    private int id(Node root) {
+        Integer known = ids.get(root);
         if (known != null) return known;
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        ArrayDeque<int[]> next = new ArrayDeque<>();    // per stacked node: the next output / fuse target
+        stack.push(root);
+        next.push(new int[1]);
+        while (!stack.isEmpty()) {
+            Node n = stack.peek();
+            int[] i = next.peek();
+            int fuses = n.fuse == null ? 0 : n.fuse.size();
+            Node pending = null;
+            while (pending == null && i[0] < n.out.length + fuses) {
+                Node c = i[0] < n.out.length ? n.out[i[0]] : n.fuse.get(i[0] - n.out.length);
+                i[0]++;
+                if (c != null && !ids.containsKey(c)) pending = c;
+            }
+            if (pending != null) {
+                stack.push(pending);
+                next.push(new int[1]);
+                continue;
+            }
+            stack.pop();
+            next.pop();
+            idOf(n);
+        }
+        return ids.get(root);
+    }
+
+    /** The shared id of a node whose outputs and fuse targets have theirs. */
+    private int idOf(Node n) {
         int[] child = new int[n.out.length];
-        for (int i = 0; i < n.out.length; i++) child[i] = n.out[i] == null ? -1 : id(n.out[i]);
+        for (int i = 0; i < n.out.length; i++) child[i] = n.out[i] == null ? -1 : ids.get(n.out[i]);
         String type = n.type;
         ObjectNode config = n.config;
         if (n.isClassifierWithRules() && n.rulesChanged) {
@@ -179,7 +218,7 @@ final class Emitter {
         int[] fuse = null;
         if (n.fuse != null) {
             fuse = new int[n.fuse.size()];
-            for (int i = 0; i < fuse.length; i++) fuse[i] = id(n.fuse.get(i));
+            for (int i = 0; i < fuse.length; i++) fuse[i] = ids.get(n.fuse.get(i));
             key.append("\u0001fuse").append(java.util.Arrays.toString(fuse));
         }
         if (n.kind == Kind.STATIC) key.append('\u0001').append(new TreeSet<>(n.origins));
