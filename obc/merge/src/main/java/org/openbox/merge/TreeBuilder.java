@@ -28,10 +28,17 @@ final class TreeBuilder {
     static final int MAX_TREE_BLOCKS = 2_000_000;
 
     private final BlockInfo info;
+    private final int maxCopies;
     private final HeaderMatchReader matches = new HeaderMatchReader();
 
     TreeBuilder(BlockInfo info) {
+        this(info, MAX_TREE_BLOCKS);
+    }
+
+    /** @param maxCopies most block copies one application's trees may hold */
+    TreeBuilder(BlockInfo info, int maxCopies) {
         this.info = info;
+        this.maxCopies = maxCopies;
     }
 
     /** The checked blocks of a graph: kinds, output counts, rules and the wiring. */
@@ -134,8 +141,8 @@ final class TreeBuilder {
 
     /**
      * The tree under block {@code name}, depth first in output order, with an explicit stack
-     * (any depth). A block already on the path is a cycle; more than {@link #MAX_TREE_BLOCKS}
-     * copies in one application's trees is refused.
+     * (any depth). A block already on the path is a cycle; more than {@code maxCopies} copies
+     * in one application's trees are refused.
      */
     private Node unfold(Checked c, String name, Set<String> onPath, Set<String> reached, int[] copies) {
         Deque<Frame> stack = new ArrayDeque<>();
@@ -164,8 +171,8 @@ final class TreeBuilder {
         if (!onPath.add(name)) {
             throw new MergeException(c.app() + ": the graph has a cycle through block '" + name + "'");
         }
-        if (++copies[0] > MAX_TREE_BLOCKS) {
-            throw new MergeException(c.app() + ": the graph unfolds into more than " + MAX_TREE_BLOCKS
+        if (++copies[0] > maxCopies) {
+            throw new MergeException(c.app() + ": the graph unfolds into more than " + maxCopies
                     + " blocks (a block reached along several paths is copied once per path)");
         }
         reached.add(name);

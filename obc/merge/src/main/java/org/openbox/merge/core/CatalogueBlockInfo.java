@@ -68,7 +68,8 @@ public final class CatalogueBlockInfo implements BlockInfo {
             boolean array = v.isArray();
             for (int i = 0; i < (array ? v.size() : 1); i++) {
                 JsonNode m = array ? v.get(i) : v;
-                String where = "config argument " + a.name() + (array ? "[" + i + "]" : "");
+                String where = "block '" + b.name() + "' (" + b.type() + "): config argument " + a.name()
+                        + (array ? "[" + i + "]" : "");
                 if (kind == ArgType.Kind.HEADER_PAYLOAD_MATCH) {
                     m = m.path("header_match");
                     where += ".header_match";
