@@ -310,6 +310,8 @@ final class Compressor {
         List<Rule> rules = new ArrayList<>();
         List<Node> outs = new ArrayList<>();
         List<Integer> ports = new ArrayList<>();
+        int[] kept = new int[n.rules.size()];       // indexes in n.rules of the rules kept
+        HeaderBoxes boxes = new HeaderBoxes(n.rules);
         int removed = 0;
         boolean sawAny = false;
         for (int k = 0; k < n.rules.size(); k++) {
@@ -317,13 +319,14 @@ final class Compressor {
             boolean dead = r.isEmpty() || sawAny;
             if (!dead) {
                 for (int j = rules.size() - 1; j >= 0 && j >= rules.size() - COVER_WINDOW; j--) {
-                    if (HeaderAlgebra.covers(rules.get(j), r)) { dead = true; break; }
+                    if (HeaderBoxes.coveredBy(boxes, k, boxes, kept[j])) { dead = true; break; }
                 }
             }
             if (dead) {
                 removed++;
                 continue;
             }
+            kept[rules.size()] = k;
             rules.add(r);
             outs.add(n.out[k]);
             ports.add(n.inPort[k]);
