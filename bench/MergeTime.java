@@ -24,9 +24,10 @@ import org.openbox.protocol.graph.Graph;
  * <pre>java -cp obc/merge/target/classes:obc/merge/target/lib/* bench/MergeTime.java [--runs N] [--warmup W] \
  *     NAME=G1.json,G2.json[,...] ...</pre>
  *
- * For each NAME: the graph files are parsed once (each is one application, named after the
- * file as `./openbox merge` does), then W untimed and N timed chain merges with the default
- * options (GraphMerger.merge, what `./openbox merge --chain` runs). Then the same number of
+ * The graph files are parsed once (each is one application, named after the file as
+ * `./openbox merge` does); W rounds of untimed chain merges of every NAME warm up the JVM; then,
+ * for each NAME, W untimed and N timed chain merges with the default options
+ * (GraphMerger.merge, what `./openbox merge --chain` runs). Then the same number of
  * whole `merge --chain G1 G2 ... -o FILE` runs in-process (read, merge, write). One line per
  * NAME: {"workload":..,"merge_ms":median wall,"merge_cpu_ms":median CPU of the thread,
  * "merge_ms_min":..,"merge_ms_max":..,"merge_cli_ms":median,"runs":N}.
@@ -47,9 +48,11 @@ public final class MergeTime {
         GraphMerger merger = new GraphMerger(Catalogue.load());
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         PrintStream devnull = new PrintStream(OutputStream.nullOutputStream());
+        List<String> names = new ArrayList<>();
+        List<String[]> fileLists = new ArrayList<>();
+        List<List<AppGraph>> workloads = new ArrayList<>();
         for (String spec : specs) {
             int eq = spec.indexOf('=');
-            String name = spec.substring(0, eq);
             String[] files = spec.substring(eq + 1).split(",");
             List<AppGraph> apps = new ArrayList<>();
             for (String f : files) {
@@ -58,6 +61,18 @@ public final class MergeTime {
                 for (int k = 2; uniqueTaken(apps, unique); k++) unique = app + "-" + k;
                 apps.add(new AppGraph(unique, 0, Graph.fromJson(mapper.readTree(Files.readAllBytes(Path.of(f))))));
             }
+            names.add(spec.substring(0, eq));
+            fileLists.add(files);
+            workloads.add(apps);
+        }
+        // every workload warms the code paths of all: W rounds over all of them before any timing
+        for (int r = 0; r < warmup; r++) {
+            for (List<AppGraph> apps : workloads) merger.merge(apps, Composition.CHAIN, MergeOptions.defaults());
+        }
+        for (int w = 0; w < workloads.size(); w++) {
+            String name = names.get(w);
+            String[] files = fileLists.get(w);
+            List<AppGraph> apps = workloads.get(w);
             double[] wall = new double[runs];
             double[] cpuMs = new double[runs];
             for (int r = 0; r < warmup + runs; r++) {

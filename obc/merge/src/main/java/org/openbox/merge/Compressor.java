@@ -1,5 +1,6 @@
 package org.openbox.merge;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -42,29 +43,102 @@ final class Compressor {
      * shared subtree is compressed once; compressing depends only on the subtree.
      */
     private final IdentityHashMap<Node, Node> done = new IdentityHashMap<>();
+    /** Set by {@link #local}: its result takes the block's place. */
+    private boolean replaced;
     /** Set by {@link #prune}: the classifier was replaced by its subtree or by a drop. */
     private boolean folded;
+    /**
+     * Classifiers {@link #prune} left as they are or made: pruning them again changes nothing
+     * (a kept rule is tested against the same kept rules before it), so it is skipped.
+     */
+    private final Set<Node> pruned = Collections.newSetFromMap(new IdentityHashMap<>());
 
     Compressor(MergeOptions options, MergeReport.Log log) {
         this.options = options;
         this.log = log;
     }
 
-    /** Compresses the subtree and returns its new root (may differ: folds). */
+    /** A block being compressed: the blocks that become the result, and the next output to compress. */
+    private static final class Frame {
+        final List<Node> aliases = new ArrayList<>(2);
+        Node node;          // whose outputs are compressed; null when resolved without
+        Node result;
+        boolean resolved;
+        int next;
+    }
+
+    /**
+     * Compresses the subtree and returns its new root (may differ: folds). Depth first in
+     * output order, with an explicit stack (any depth).
+     */
     Node compress(Node n) {
         if (n == null) return null;
         Node known = done.get(n);
         if (known != null) return known;
-        Node r = compressOnce(n);
-        done.put(n, r);
-        done.put(r, r);
-        return r;
+        ArrayDeque<Frame> stack = new ArrayDeque<>();
+        stack.push(open(n));
+        Node last = null;
+        boolean returning = false;
+        while (!stack.isEmpty()) {
+            Frame f = stack.peek();
+            if (returning) {
+                f.node.out[f.next++] = last;
+                returning = false;
+            }
+            if (!f.resolved) {
+                Node[] out = f.node.out;
+                while (f.next < out.length) {
+                    Node c = out[f.next];
+                    Node k = c == null ? null : done.get(c);
+                    if (c != null && k == null) break;
+                    out[f.next++] = k;
+                }
+                if (f.next < out.length) {
+                    stack.push(open(out[f.next]));
+                    continue;
+                }
+                f.result = f.node;
+            }
+            stack.pop();
+            for (Node a : f.aliases) done.put(a, f.result);
+            done.put(f.result, f.result);
+            last = f.result;
+            returning = true;
+        }
+        return last;
     }
 
-    private Node compressOnce(Node n) {
+    /** Does the local work at n, following replacements (each compressed in n's place). */
+    private Frame open(Node n) {
+        Frame f = new Frame();
+        Node cur = n;
+        while (true) {
+            f.aliases.add(cur);
+            Node r = local(cur);
+            if (!replaced) {
+                f.node = r;
+                return f;
+            }
+            Node k = r == null ? null : done.get(r);
+            if (r == null || k != null) {
+                f.resolved = true;
+                f.result = k;
+                return f;
+            }
+            cur = r;
+        }
+    }
+
+    /**
+     * The work at one block before its outputs: prune, combine with downstream classifiers,
+     * prune again. Returns the block whose outputs are compressed next, or, with
+     * {@link #replaced} set, the block (or null) that takes n's place and is compressed instead.
+     */
+    private Node local(Node n) {
+        replaced = false;
         if (n.isClassifierWithRules() && !n.readsWholeFrame()) {
             Node first = prune(n);                  // fold before combining: no useless fallback rules
-            if (first != n) return compress(first);
+            if (first != n) return replacedBy(first);
             boolean combined = false;
             // per downstream classifier (all copies of one original block): combine all or none
             java.util.Map<List<Origin>, Boolean> groups = new java.util.HashMap<>();
@@ -106,13 +180,15 @@ final class Compressor {
             }
             if (combined) {
                 Node p = prune(n);
-                if (folded) return compress(p);     // replaced by its subtree or a drop
+                if (folded) return replacedBy(p);   // replaced by its subtree or a drop
                 n = p;                              // same classifier, fewer rules: already combined
             }
         }
-        for (int i = 0; i < n.out.length; i++) {
-            n.out[i] = compress(n.out[i]);
-        }
+        return n;
+    }
+
+    private Node replacedBy(Node n) {
+        replaced = true;
         return n;
     }
 
@@ -230,9 +306,12 @@ final class Compressor {
     /** Drops empty and covered rules; folds a classifier left with one always-matching rule. */
     private Node prune(Node n) {
         folded = false;
+        if (pruned.contains(n)) return n;
         List<Rule> rules = new ArrayList<>();
         List<Node> outs = new ArrayList<>();
         List<Integer> ports = new ArrayList<>();
+        int[] kept = new int[n.rules.size()];       // indexes in n.rules of the rules kept
+        HeaderBoxes boxes = new HeaderBoxes(n.rules);
         int removed = 0;
         boolean sawAny = false;
         for (int k = 0; k < n.rules.size(); k++) {
@@ -240,13 +319,14 @@ final class Compressor {
             boolean dead = r.isEmpty() || sawAny;
             if (!dead) {
                 for (int j = rules.size() - 1; j >= 0 && j >= rules.size() - COVER_WINDOW; j--) {
-                    if (HeaderAlgebra.covers(rules.get(j), r)) { dead = true; break; }
+                    if (HeaderBoxes.coveredBy(boxes, k, boxes, kept[j])) { dead = true; break; }
                 }
             }
             if (dead) {
                 removed++;
                 continue;
             }
+            kept[rules.size()] = k;
             rules.add(r);
             outs.add(n.out[k]);
             ports.add(n.inPort[k]);
@@ -254,7 +334,10 @@ final class Compressor {
         }
         // outputs beyond the rules (never fed) disappear with a rewrite
         boolean foldable = rules.size() == 1 && rules.get(0).isAny() && options.fold();
-        if (removed == 0 && n.out.length == n.rules.size() && !foldable) return n;
+        if (removed == 0 && n.out.length == n.rules.size() && !foldable) {
+            pruned.add(n);
+            return n;
+        }
         if (removed > 0) log.notes.add(n.label() + ": removed " + removed + " unreachable rule(s)");
         if (rules.isEmpty()) {
             log.notes.add(n.label() + ": no rule can match, replaced by a drop");
@@ -273,6 +356,7 @@ final class Compressor {
             m.out[k] = outs.get(k);
             m.inPort[k] = ports.get(k);
         }
+        pruned.add(m);
         return m;
     }
 }

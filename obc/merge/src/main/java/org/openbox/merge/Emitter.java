@@ -1,6 +1,7 @@
 package org.openbox.merge;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,10 +43,27 @@ final class Emitter {
     }
 
     private final List<Shared> shared = new ArrayList<>();
-    private final Map<String, Integer> byKey = new HashMap<>();
+    /**
+     * What makes two blocks one: type, config (as written), children on their ports, fuse
+     * targets and, for statics, origins ({@code rest}).
+     */
+    private record Key(String type, JsonKey config, String rest) {
+        /** Without the config: blocks that differ elsewhere never compare their configs. */
+        @Override
+        public int hashCode() {
+            return 31 * type.hashCode() + rest.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && type.equals(k.type) && rest.equals(k.rest) && java.util.Objects.equals(config, k.config);
+        }
+    }
+
+    private final Map<Key, Integer> byKey = new HashMap<>();
     private final IdentityHashMap<Node, Integer> ids = new IdentityHashMap<>();
-    /** Copies of a block share its config object: render each config once. */
-    private final IdentityHashMap<ObjectNode, String> configText = new IdentityHashMap<>();
+    /** Copies of a block share its config object: key each config once. */
+    private final IdentityHashMap<ObjectNode, JsonKey> configKeys = new IdentityHashMap<>();
     private final ClassifierRules.WireCache wire = new ClassifierRules.WireCache();
 
     /**
@@ -111,8 +129,9 @@ final class Emitter {
             if (fits && x != s && targets.size() < Fuser.MAX_TARGETS) targets.add(t);
         }
         if (targets.isEmpty() || !s.type.equals("HeaderClassifier")) return s.config;
-        ObjectNode c = s.config == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                : s.config.deepCopy();
+        // a new object holding the same values (never changed afterwards) and the fuse key
+        ObjectNode c = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        if (s.config != null) c.setAll(s.config);
         var names = c.putArray("fuse");
         StringBuilder line = new StringBuilder(s.name).append(" (").append(rulesOf(s)).append(" rules)");
         for (int t : targets) {
@@ -128,11 +147,18 @@ final class Emitter {
         return s.ruleRefs != null ? s.ruleRefs.size() : s.child.length;
     }
 
+    /** Depth-first pre-order from id (outputs in order), with an explicit stack. */
     private void visit(int id, boolean[] seen, List<Integer> order) {
-        if (seen[id]) return;
-        seen[id] = true;
-        order.add(id);
-        for (int c : shared.get(id).child) if (c >= 0) visit(c, seen, order);
+        ArrayDeque<Integer> todo = new ArrayDeque<>();
+        todo.push(id);
+        while (!todo.isEmpty()) {
+            int x = todo.pop();
+            if (seen[x]) continue;
+            seen[x] = true;
+            order.add(x);
+            int[] child = shared.get(x).child;
+            for (int i = child.length - 1; i >= 0; i--) if (child[i] >= 0 && !seen[child[i]]) todo.push(child[i]);
+        }
     }
 
     private static String baseName(Shared s) {
@@ -143,12 +169,43 @@ final class Emitter {
         return o.size() == 2 ? two : two + "+" + (o.size() - 2) + "more";
     }
 
-    /** Post-order hash-consing: the shared id of a tree node. */
-    private int id(Node n) {
-        Integer known = ids.get(n);
+    /**
+     * Post-order hash-consing: the shared id of a tree node. Its outputs (in order) and then
+     * its fuse targets get their ids first, with an explicit stack (any depth).
+     */
+    private int id(Node root) {
+        Integer known = ids.get(root);
         if (known != null) return known;
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        ArrayDeque<int[]> next = new ArrayDeque<>();    // per stacked node: the next output / fuse target
+        stack.push(root);
+        next.push(new int[1]);
+        while (!stack.isEmpty()) {
+            Node n = stack.peek();
+            int[] i = next.peek();
+            int fuses = n.fuse == null ? 0 : n.fuse.size();
+            Node pending = null;
+            while (pending == null && i[0] < n.out.length + fuses) {
+                Node c = i[0] < n.out.length ? n.out[i[0]] : n.fuse.get(i[0] - n.out.length);
+                i[0]++;
+                if (c != null && !ids.containsKey(c)) pending = c;
+            }
+            if (pending != null) {
+                stack.push(pending);
+                next.push(new int[1]);
+                continue;
+            }
+            stack.pop();
+            next.pop();
+            idOf(n);
+        }
+        return ids.get(root);
+    }
+
+    /** The shared id of a node whose outputs and fuse targets have theirs. */
+    private int idOf(Node n) {
         int[] child = new int[n.out.length];
-        for (int i = 0; i < n.out.length; i++) child[i] = n.out[i] == null ? -1 : id(n.out[i]);
+        for (int i = 0; i < n.out.length; i++) child[i] = n.out[i] == null ? -1 : ids.get(n.out[i]);
         String type = n.type;
         ObjectNode config = n.config;
         if (n.isClassifierWithRules() && n.rulesChanged) {
@@ -156,17 +213,17 @@ final class Emitter {
             type = e.type();
             config = e.config();
         }
-        StringBuilder key = new StringBuilder(64).append(type).append('\u0001')
-                .append(config == null ? "" : configText.computeIfAbsent(config, ObjectNode::toString)).append('\u0001');
+        StringBuilder key = new StringBuilder(64);
         for (int i = 0; i < child.length; i++) key.append(child[i]).append(':').append(n.inPort[i]).append(',');
         int[] fuse = null;
         if (n.fuse != null) {
             fuse = new int[n.fuse.size()];
-            for (int i = 0; i < fuse.length; i++) fuse[i] = id(n.fuse.get(i));
+            for (int i = 0; i < fuse.length; i++) fuse[i] = ids.get(n.fuse.get(i));
             key.append("\u0001fuse").append(java.util.Arrays.toString(fuse));
         }
         if (n.kind == Kind.STATIC) key.append('\u0001').append(new TreeSet<>(n.origins));
-        Integer id = byKey.get(key.toString());
+        Key nk = new Key(type, config == null ? null : configKeys.computeIfAbsent(config, JsonKey::new), key.toString());
+        Integer id = byKey.get(nk);
         Shared s;
         if (id == null) {
             s = new Shared();
@@ -182,7 +239,7 @@ final class Emitter {
             }
             id = shared.size();
             shared.add(s);
-            byKey.put(key.toString(), id);
+            byKey.put(nk, id);
         } else {
             s = shared.get(id);
             if (s.ruleRefs != null && n.rules != null) {

@@ -25,10 +25,20 @@ final class Fuser {
     /** Written type per node (a combined classifier's depends on all its rules). */
     private final IdentityHashMap<Node, String> types = new IdentityHashMap<>();
 
-    /** Marks every fusing classifier under n (n included). */
-    void mark(Node n) {
-        if (n == null || !seen.add(n)) return;
-        for (Node c : n.out) mark(c);
+    /** Marks every fusing classifier under root (root included). */
+    void mark(Node root) {
+        if (root == null || !seen.add(root)) return;
+        java.util.ArrayDeque<Node> todo = new java.util.ArrayDeque<>();
+        todo.push(root);
+        while (!todo.isEmpty()) {
+            Node n = todo.pop();
+            markOne(n);
+            for (Node c : n.out) if (c != null && seen.add(c)) todo.push(c);
+        }
+    }
+
+    /** Marks n when it is a fusing classifier (depends only on n and what its outputs reach). */
+    private void markOne(Node n) {
         if (n.kind != Kind.CLASSIFIER || !n.isClassifierWithRules() || !"HeaderClassifier".equals(type(n))) return;
         Set<Node> found = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Node> targets = new ArrayList<>();

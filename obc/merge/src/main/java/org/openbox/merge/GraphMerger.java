@@ -150,22 +150,27 @@ public final class GraphMerger {
      * one input share its subtree (a DAG from here on; the compressor and the emitter work
      * by identity, so a shared subtree is compressed and written once).
      */
-    private static void link(Node n, List<Node> next, Map<String, Set<String>> inputDevices, Set<Node> consumed,
+    private static void link(Node root, List<Node> next, Map<String, Set<String>> inputDevices, Set<Node> consumed,
                              Set<Node> visited) {
-        if (!visited.add(n)) return;
-        for (int i = 0; i < n.out.length; i++) {
-            Node c = n.out[i];
-            if (c == null) continue;
-            if (c.kind == Kind.OUTPUT) {
-                if (repliesToInput(c, inputDevices)) continue;
-                Node entry = entryFor(c, next);
-                if (entry != null) {
-                    consumed.add(entry);
-                    n.out[i] = entry.out.length == 0 ? null : entry.out[0];
-                    n.inPort[i] = entry.out.length == 0 ? 0 : entry.inPort[0];
+        java.util.ArrayDeque<Node> todo = new java.util.ArrayDeque<>();
+        todo.push(root);
+        while (!todo.isEmpty()) {
+            Node n = todo.pop();
+            if (!visited.add(n)) continue;
+            for (int i = 0; i < n.out.length; i++) {
+                Node c = n.out[i];
+                if (c == null) continue;
+                if (c.kind == Kind.OUTPUT) {
+                    if (repliesToInput(c, inputDevices)) continue;
+                    Node entry = entryFor(c, next);
+                    if (entry != null) {
+                        consumed.add(entry);
+                        n.out[i] = entry.out.length == 0 ? null : entry.out[0];
+                        n.inPort[i] = entry.out.length == 0 ? 0 : entry.inPort[0];
+                    }
+                } else {
+                    todo.push(c);
                 }
-            } else {
-                link(c, next, inputDevices, consumed, visited);
             }
         }
     }

@@ -43,13 +43,22 @@ final class Node {
         return n;
     }
 
-    /** A copy of the whole subtree. */
+    /** A copy of the whole subtree (a block reached along several paths is copied once per path). */
     Node deepCopy() {
-        Node n = shallowCopy();
-        for (int i = 0; i < out.length; i++) {
-            n.out[i] = out[i] == null ? null : out[i].deepCopy();
+        Node root = shallowCopy();
+        java.util.ArrayDeque<Node[]> todo = new java.util.ArrayDeque<>();   // {original, copy}
+        todo.push(new Node[] {this, root});
+        while (!todo.isEmpty()) {
+            Node[] p = todo.pop();
+            for (int i = 0; i < p[0].out.length; i++) {
+                Node c = p[0].out[i];
+                if (c == null) continue;
+                Node copy = c.shallowCopy();
+                p[1].out[i] = copy;
+                todo.push(new Node[] {c, copy});
+            }
         }
-        return n;
+        return root;
     }
 
     /**

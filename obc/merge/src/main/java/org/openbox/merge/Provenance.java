@@ -93,11 +93,19 @@ public final class Provenance {
             return c != 0 ? c : Integer.compare(a.rule(), b.rule());
         }
 
+        /** The distinct indexes, ascending (usually one, or already in order). */
+        private static List<Integer> ascending(List<Integer> list) {
+            if (list.size() == 1) return List.of(list.get(0));
+            boolean strictly = true;
+            for (int i = 1; i < list.size() && strictly; i++) strictly = list.get(i - 1) < list.get(i);
+            return strictly ? List.copyOf(list) : List.copyOf(list.stream().sorted().distinct().toList());
+        }
+
         Provenance build() {
             Map<String, Map<RuleKey, List<Integer>>> r = new LinkedHashMap<>();
             rules.forEach((k, v) -> {
                 Map<RuleKey, List<Integer>> inner = new LinkedHashMap<>();
-                v.forEach((rk, list) -> inner.put(rk, List.copyOf(list.stream().sorted().distinct().toList())));
+                v.forEach((rk, list) -> inner.put(rk, ascending(list)));
                 r.put(k, Collections.unmodifiableMap(inner));
             });
             Map<Origin, List<String>> b = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package org.openbox.merge;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -35,15 +36,40 @@ final class Splitter {
         this.notes = notes;
     }
 
-    /** Splits every mixed combined classifier under n; returns n's replacement. */
-    Node split(Node n) {
-        if (n == null) return null;
-        Node known = done.get(n);
+    /**
+     * Splits every mixed combined classifier under root; returns root's replacement. Outputs
+     * first (in order), then the block, with an explicit stack (any depth).
+     */
+    Node split(Node root) {
+        if (root == null) return null;
+        Node known = done.get(root);
         if (known != null) return known;
-        for (int i = 0; i < n.out.length; i++) n.out[i] = split(n.out[i]);
-        Node r = splittable(n) ? splitOne(n) : n;
-        done.put(n, r);
-        return r;
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        ArrayDeque<int[]> next = new ArrayDeque<>();   // per stacked node: the next output to split
+        stack.push(root);
+        next.push(new int[1]);
+        while (true) {
+            Node n = stack.peek();
+            int[] i = next.peek();
+            while (i[0] < n.out.length) {
+                Node c = n.out[i[0]];
+                Node k = c == null ? null : done.get(c);
+                if (c != null && k == null) break;
+                n.out[i[0]++] = k;
+            }
+            if (i[0] < n.out.length) {
+                stack.push(n.out[i[0]]);
+                next.push(new int[1]);
+                continue;
+            }
+            Node r = splittable(n) ? splitOne(n) : n;
+            done.put(n, r);
+            stack.pop();
+            next.pop();
+            if (stack.isEmpty()) return r;
+            Node parent = stack.peek();
+            parent.out[next.peek()[0]++] = r;
+        }
     }
 
     /** Above this many header intersections the payload stage keeps every rule from the first payload rule on. */

@@ -1,6 +1,8 @@
 package org.openbox.merge;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -9,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.openbox.merge.core.BlockInfo;
 import org.openbox.merge.core.ClassifierRules;
+import org.openbox.merge.core.HeaderMatchReader;
 import org.openbox.merge.core.Kind;
 import org.openbox.merge.core.Rule;
 import org.openbox.protocol.graph.Block;
@@ -21,10 +24,21 @@ import org.openbox.protocol.graph.Graph;
  * Errors name the block or connector at fault.
  */
 final class TreeBuilder {
+    /** Most block copies one application's graph may unfold into (bounds the work on a graph of many diamonds). */
+    static final int MAX_TREE_BLOCKS = 2_000_000;
+
     private final BlockInfo info;
+    private final int maxCopies;
+    private final HeaderMatchReader matches = new HeaderMatchReader();
 
     TreeBuilder(BlockInfo info) {
+        this(info, MAX_TREE_BLOCKS);
+    }
+
+    /** @param maxCopies most block copies one application's trees may hold */
+    TreeBuilder(BlockInfo info, int maxCopies) {
         this.info = info;
+        this.maxCopies = maxCopies;
     }
 
     /** The checked blocks of a graph: kinds, output counts, rules and the wiring. */
@@ -43,15 +57,13 @@ final class TreeBuilder {
                 throw new MergeException(app + ": block name '" + b.name() + "' is used twice");
             }
             Kind k = info.kind(b);
-            info.validate(b);
+            List<Rule> r = k == Kind.CLASSIFIER ? readRules(app, b) : null;
+            info.validate(r == null ? b : ClassifierRules.withoutHeaderMatches(b));
             kinds.put(b.name(), k);
             int n = info.outputs(b);
-            if (k == Kind.CLASSIFIER) {
-                List<Rule> r = ClassifierRules.read(app, b);
-                if (r != null) {
-                    rules.put(b.name(), r);
-                    n = Math.max(n, r.size());
-                }
+            if (r != null) {
+                rules.put(b.name(), r);
+                n = Math.max(n, r.size());
             }
             outputs.put(b.name(), n);
             if (k == Kind.INPUT) inputs.add(b.name());
@@ -82,12 +94,28 @@ final class TreeBuilder {
         return new Checked(app, blocks, kinds, outputs, rules, wiring, inputs);
     }
 
+    /**
+     * A classifier's rules, each header match parsed once (shared values once per merge);
+     * the rest of the config is then validated without them. When the rules cannot be read,
+     * the whole block is validated first, so a config error is reported as the catalogue
+     * words it, then the reading error.
+     */
+    private List<Rule> readRules(String app, Block b) {
+        try {
+            return ClassifierRules.read(app, b, matches);
+        } catch (MergeException e) {
+            info.validate(b);
+            throw e;
+        }
+    }
+
     /** One tree per input terminal, in block order; notes blocks no input reaches. */
     List<Node> trees(Checked c, List<String> notes) {
         List<Node> roots = new ArrayList<>();
         Set<String> reached = new HashSet<>();
+        int[] copies = {0};
         for (String in : c.inputs()) {
-            roots.add(unfold(c, in, new HashSet<>(), reached));
+            roots.add(unfold(c, in, new HashSet<>(), reached, copies));
         }
         List<String> unreached = new ArrayList<>();
         for (String b : c.blocks().keySet()) if (!reached.contains(b)) unreached.add(b);
@@ -97,25 +125,60 @@ final class TreeBuilder {
         return roots;
     }
 
-    private Node unfold(Checked c, String name, Set<String> onPath, Set<String> reached) {
+    /** A block being unfolded: its copy and the next output to follow. */
+    private static final class Frame {
+        final String name;
+        final Node node;
+        final Connector[] wiring;
+        int next;
+
+        Frame(String name, Node node, Connector[] wiring) {
+            this.name = name;
+            this.node = node;
+            this.wiring = wiring;
+        }
+    }
+
+    /**
+     * The tree under block {@code name}, depth first in output order, with an explicit stack
+     * (any depth). A block already on the path is a cycle; more than {@code maxCopies} copies
+     * in one application's trees are refused.
+     */
+    private Node unfold(Checked c, String name, Set<String> onPath, Set<String> reached, int[] copies) {
+        Deque<Frame> stack = new ArrayDeque<>();
+        Frame root = enter(c, name, onPath, reached, copies);
+        stack.push(root);
+        while (!stack.isEmpty()) {
+            Frame f = stack.peek();
+            Connector[] w = f.wiring;
+            while (w != null && f.next < w.length && w[f.next] == null) f.next++;
+            if (w == null || f.next == w.length) {
+                onPath.remove(f.name);
+                stack.pop();
+                continue;
+            }
+            Connector k = w[f.next];
+            Frame child = enter(c, k.dst(), onPath, reached, copies);
+            f.node.out[f.next] = child.node;
+            f.node.inPort[f.next] = k.dstPort();
+            f.next++;
+            stack.push(child);
+        }
+        return root.node;
+    }
+
+    private Frame enter(Checked c, String name, Set<String> onPath, Set<String> reached, int[] copies) {
         if (!onPath.add(name)) {
             throw new MergeException(c.app() + ": the graph has a cycle through block '" + name + "'");
         }
+        if (++copies[0] > maxCopies) {
+            throw new MergeException(c.app() + ": the graph unfolds into more than " + maxCopies
+                    + " blocks (a block reached along several paths is copied once per path)");
+        }
         reached.add(name);
         Block b = c.blocks().get(name);
-        List<Rule> rules = c.rules().get(name);
-        Node n = new Node(b.type(), b.config(), c.kinds().get(name), List.of(new Origin(c.app(), name)), rules,
+        Node n = new Node(b.type(), b.config(), c.kinds().get(name), List.of(new Origin(c.app(), name)), c.rules().get(name),
                 c.outputs().get(name));
-        Connector[] w = c.wiring().get(name);
-        if (w != null) {
-            for (int i = 0; i < w.length; i++) {
-                if (w[i] != null) {
-                    n.out[i] = unfold(c, w[i].dst(), onPath, reached);
-                    n.inPort[i] = w[i].dstPort();
-                }
-            }
-        }
-        onPath.remove(name);
-        return n;
+        return new Frame(name, n, c.wiring().get(name));
     }
 }

@@ -14,8 +14,6 @@ import org.openbox.merge.MergeException;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.match.FieldMatch;
-import org.openbox.protocol.match.HeaderMatch;
-import org.openbox.protocol.match.HeaderMatchParser;
 import org.openbox.protocol.match.MatchField;
 import org.openbox.protocol.match.Term;
 
@@ -45,13 +43,18 @@ public final class ClassifierRules {
      * @throws MergeException on a malformed config, naming the block
      */
     public static List<Rule> read(String app, Block b) {
+        return read(app, b, new HeaderMatchReader());
+    }
+
+    /** As {@link #read(String, Block)}, parsing header matches with {@code reader} (shared by one merge). */
+    public static List<Rule> read(String app, Block b, HeaderMatchReader reader) {
         ObjectNode c = b.config() == null ? F.objectNode() : b.config();
         try {
             return switch (b.type()) {
-                case "HeaderClassifier" -> header(app, b, c);
+                case "HeaderClassifier" -> header(app, b, c, reader);
                 case "RegexClassifier" -> regex(app, b, c);
                 case "RegexMatcher" -> matcher(app, b, c);
-                case "HeaderPayloadClassifier" -> headerPayload(app, b, c);
+                case "HeaderPayloadClassifier" -> headerPayload(app, b, c, reader);
                 default -> null;
             };
         } catch (ProtocolException e) {
@@ -59,11 +62,45 @@ public final class ClassifierRules {
         }
     }
 
-    private static List<Rule> header(String app, Block b, ObjectNode c) {
+    /**
+     * The block without the header matches {@link #read} parses (a HeaderClassifier's
+     * {@code match} entries; a HeaderPayloadClassifier's {@code header_match} objects), for
+     * checking the rest of its config after a successful read without parsing them again.
+     * Other blocks are returned as they are.
+     */
+    public static Block withoutHeaderMatches(Block b) {
+        ObjectNode c = b.config();
+        if (c == null || !c.path("match").isArray()) return b;
+        ArrayNode rest = F.arrayNode();
+        switch (b.type()) {
+            case "HeaderClassifier" -> { }
+            case "HeaderPayloadClassifier" -> {
+                for (JsonNode m : c.get("match")) {
+                    if (m.isObject() && m.path("header_match").isObject()) {
+                        ObjectNode copy = F.objectNode();
+                        m.fields().forEachRemaining(e -> {
+                            if (!e.getKey().equals("header_match")) copy.set(e.getKey(), e.getValue());
+                        });
+                        rest.add(copy);
+                    } else {
+                        rest.add(m);
+                    }
+                }
+            }
+            default -> {
+                return b;
+            }
+        }
+        ObjectNode copy = F.objectNode();
+        c.fields().forEachRemaining(e -> copy.set(e.getKey(), e.getKey().equals("match") ? rest : e.getValue()));
+        return new Block(b.type(), b.name(), copy);
+    }
+
+    private static List<Rule> header(String app, Block b, ObjectNode c, HeaderMatchReader reader) {
         JsonNode match = array(b, c, "match");
-        List<Rule> out = new ArrayList<>();
+        List<Rule> out = new ArrayList<>(match.size());
         for (int i = 0; i < match.size(); i++) {
-            out.add(new Rule(terms(HeaderMatchParser.parse(match.get(i))), List.of(), false,
+            out.add(new Rule(reader.terms(match.get(i)), List.of(), false,
                     List.of(new RuleRef(app, b.name(), i))));
         }
         return out;
@@ -106,14 +143,14 @@ public final class ClassifierRules {
         return sb.toString();
     }
 
-    private static List<Rule> headerPayload(String app, Block b, ObjectNode c) {
+    private static List<Rule> headerPayload(String app, Block b, ObjectNode c, HeaderMatchReader reader) {
         JsonNode match = array(b, c, "match");
         List<Rule> out = new ArrayList<>();
         for (int i = 0; i < match.size(); i++) {
             JsonNode m = match.get(i);
             if (!m.isObject()) throw bad(b, "match[" + i + "] must be an object");
             JsonNode hm = m.get("header_match");
-            Map<MatchField, List<Term>> h = hm == null || hm.isNull() ? Map.of() : terms(HeaderMatchParser.parse(hm));
+            Map<MatchField, List<Term>> h = hm == null || hm.isNull() ? Map.of() : reader.terms(hm);
             List<String> pats = new ArrayList<>();
             JsonNode pm = m.path("payload_match");
             if (!pm.isMissingNode() && !pm.isArray()) throw bad(b, "match[" + i + "].payload_match must be an array");
@@ -125,12 +162,6 @@ public final class ClassifierRules {
             }
             out.add(new Rule(h, pats, false, List.of(new RuleRef(app, b.name(), i))));
         }
-        return out;
-    }
-
-    private static Map<MatchField, List<Term>> terms(HeaderMatch hm) {
-        Map<MatchField, List<Term>> out = new EnumMap<>(MatchField.class);
-        hm.fields().forEach((f, fm) -> out.put(f, fm.terms()));
         return out;
     }
 
