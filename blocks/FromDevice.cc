@@ -37,12 +37,22 @@ void FromDevice::activate() {
   if (active_.load()) return;
   if (dpdk_) {
     queues_ = io::dpdk_port(port_, workers_, name()).queues;
+  } else if (!adopted_.empty()) {
+    try {
+      for (auto& r : adopted_) r->set_promisc(promisc_);
+    } catch (const std::exception& e) {
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (FromDevice): " + e.what());
+    }
+    rx_ = std::move(adopted_);
+    adopted_.clear();
+    drop_base_ = 0;
+    for (const auto& r : rx_) drop_base_ += r->drops();   // counted by the predecessor
   } else {
     static std::atomic<int> next_group{0};
     int group = (getpid() * 31 + next_group.fetch_add(1)) & 0xffff;
     try {
       for (unsigned w = 0; w < workers_; ++w) {
-        rx_.push_back(std::make_unique<io::AfPacketRx>());
+        rx_.push_back(std::make_shared<io::AfPacketRx>());
         rx_.back()->open(devname_, promisc_, workers_ > 1 ? group : -1);
       }
     } catch (const std::exception& e) {
@@ -54,8 +64,16 @@ void FromDevice::activate() {
 }
 
 void FromDevice::deactivate() {
+  adopted_.clear();
   if (!active_.exchange(false)) return;
-  rx_.clear();   // DPDK ports stay configured for the life of the process
+  rx_.clear();   // sockets shared with a successor stay open; DPDK ports stay configured
+}
+
+void FromDevice::take_over(Element& previous) {
+  auto* old = dynamic_cast<FromDevice*>(&previous);
+  if (!old || dpdk_ || old->dpdk_ || old->devname_ != devname_ || old->workers_ != workers_) return;
+  if (!old->active_.load() || old->rx_.size() != workers_) return;
+  adopted_ = old->rx_;   // each worker polls ring w in the old graph, then in this one
 }
 
 bool FromDevice::poll(Batch& batch, Context& ctx) {
