@@ -25,6 +25,8 @@ import java.util.List;
  *     matching right there (its {@code ^} removed) or further on (its {@code ^} never
  *     matching, or, with {@code m}, consuming the newline before it).</li>
  * </ul>
+ * {@code file_data} puts the items without a buffer modifier that follow in the body;
+ * {@code isdataat} and {@code urilen} become bounded runs of bytes (see their methods).
  * A window wider than the largest frame is unbounded (same matches); empty gaps are left
  * out (the matcher rejects {@code {0,0}}). What cannot be written exactly (negative
  * distance, offset mixed with distance, {@code ^} after consumed text) throws
@@ -82,6 +84,12 @@ final class PayloadBuilder {
 
     private final List<StringBuilder> patterns = new ArrayList<>();
     private final List<Buffer> patternBuffers = new ArrayList<>();
+    /** Regexes that no relative item may extend (urilen, absolute isdataat). */
+    private final List<String> standalone = new ArrayList<>();
+    /** Index of the regex a relative isdataat ended (nothing relative may follow it), or -1. */
+    private int closed = -1;
+    /** The buffer of items without a buffer modifier (file_data: the body). */
+    private Buffer sticky = Buffer.ANY;
     private Content pending;
 
     void content(String value) throws SnortRuleParser.Unsupported {
@@ -91,6 +99,7 @@ final class PayloadBuilder {
             throw new SnortRuleParser.Unsupported("negated content is not supported");
         }
         pending = new Content();
+        pending.buffer = sticky;
         pending.bytes = decodeContent(SnortRuleParser.unquote(v));
         if (pending.bytes.length == 0) {
             throw new SnortRuleParser.Unsupported("empty content");
@@ -133,7 +142,7 @@ final class PayloadBuilder {
                     + "quantifiers, which the payload matcher does not support");
         }
         StringBuilder inline = new StringBuilder();
-        Buffer buffer = Buffer.ANY;
+        Buffer buffer = sticky;
         boolean relative = false;
         boolean anchoredFlag = false;
         for (char f : flags.toCharArray()) {
@@ -153,6 +162,9 @@ final class PayloadBuilder {
         boolean multiline = inline.indexOf("m") >= 0;
         Anchors a = Anchors.of(re);
         boolean followsItem = relative && !patterns.isEmpty() && last() == buffer;
+        if (followsItem) {
+            checkOpen();
+        }
         // The regex so far ends where the pcre's search starts (previous item or buffer start).
         StringBuilder p;
         if (followsItem) {
@@ -182,12 +194,111 @@ final class PayloadBuilder {
         }
     }
 
+    /**
+     * {@code file_data}: items without a buffer modifier that follow are in the body (the
+     * part after the first blank line).
+     */
+    void fileData(String value) throws SnortRuleParser.Unsupported {
+        flush();
+        if (value != null && !value.isBlank()) {
+            throw new SnortRuleParser.Unsupported("file_data with an argument ('" + value.strip() + "') is not supported");
+        }
+        sticky = Buffer.BODY;
+    }
+
+    /**
+     * {@code isdataat:N[,relative][,rawbytes]}: a byte exists N bytes after the end of the
+     * previous item (relative) or at offset N of the buffer. Relative, it ends the item's
+     * regex with N + 1 bytes of its buffer, so no relative item may follow it (that would
+     * count from the wrong place).
+     */
+    void isdataat(String value) throws SnortRuleParser.Unsupported {
+        flush();
+        String v = value == null ? "" : value.strip();
+        if (v.startsWith("!")) {
+            throw new SnortRuleParser.Unsupported("negated isdataat is not supported");
+        }
+        String[] parts = v.split(",");
+        int n = number("isdataat", parts[0]);
+        boolean relative = false;
+        for (int i = 1; i < parts.length; i++) {
+            switch (parts[i].strip()) {
+                case "relative" -> relative = true;
+                case "rawbytes" -> { }
+                default -> throw new SnortRuleParser.Unsupported("isdataat modifier '" + parts[i].strip() + "' is not supported");
+            }
+        }
+        if (n < 0 || n + 1 > MAX_FRAME) {
+            throw new SnortRuleParser.Unsupported("isdataat " + n + " is beyond the largest frame (" + MAX_FRAME + " bytes)");
+        }
+        if (relative && !patterns.isEmpty()) {
+            checkOpen();
+            patterns.get(patterns.size() - 1).append(gap(last(), n + 1, n + 1));
+            closed = patterns.size() - 1;
+        } else {
+            standalone.add(sticky.start + gap(sticky, n + 1, n + 1));
+        }
+    }
+
+    /**
+     * {@code urilen:N}, {@code :>N}, {@code :<N}, {@code :N<>M} (exclusive), {@code :N<=>M}
+     * (inclusive), optionally {@code ,norm} / {@code ,raw}: the length of the request target,
+     * measured on the raw request line.
+     */
+    void urilen(String value) throws SnortRuleParser.Unsupported {
+        String v = value == null ? "" : value.strip();
+        int comma = v.indexOf(',');
+        if (comma >= 0) {
+            String kind = v.substring(comma + 1).strip();
+            if (!kind.equals("norm") && !kind.equals("raw")) {
+                throw new SnortRuleParser.Unsupported("urilen modifier '" + kind + "' is not supported");
+            }
+            v = v.substring(0, comma).strip();
+        }
+        int lo;
+        Integer hi;
+        if (v.contains("<=>")) {
+            String[] r = v.split("<=>", 2);
+            lo = number("urilen", r[0]);
+            hi = number("urilen", r[1]);
+        } else if (v.contains("<>")) {
+            String[] r = v.split("<>", 2);
+            lo = number("urilen", r[0]) + 1;
+            hi = number("urilen", r[1]) - 1;
+        } else if (v.startsWith(">")) {
+            lo = number("urilen", v.substring(1)) + 1;
+            hi = null;
+        } else if (v.startsWith("<")) {
+            lo = 0;
+            hi = number("urilen", v.substring(1)) - 1;
+        } else {
+            lo = number("urilen", v);
+            hi = lo;
+        }
+        if (lo < 0 || (hi != null && hi < lo) || lo > MAX_FRAME) {
+            throw new SnortRuleParser.Unsupported("urilen '" + value + "' admits no length");
+        }
+        if (hi != null && hi > MAX_FRAME) {
+            hi = null;
+        }
+        String len = hi == null ? "{" + lo + ",}" : hi.equals(lo) ? "{" + lo + "}" : "{" + lo + "," + hi + "}";
+        standalone.add(Buffer.URI.start + Buffer.URI.gapChar + len + "[ \\r\\n]");
+    }
+
     List<String> build() throws SnortRuleParser.Unsupported {
         flush();
-        if (patterns.isEmpty()) {
+        if (patterns.isEmpty() && standalone.isEmpty()) {
             throw new SnortRuleParser.Unsupported("no content or pcre: nothing for the payload matcher");
         }
-        return patterns.stream().map(StringBuilder::toString).toList();
+        List<String> out = new ArrayList<>(patterns.stream().map(StringBuilder::toString).toList());
+        out.addAll(standalone);
+        return out;
+    }
+
+    private void checkOpen() throws SnortRuleParser.Unsupported {
+        if (closed == patterns.size() - 1) {
+            throw new SnortRuleParser.Unsupported("a relative item after a relative isdataat is not supported");
+        }
     }
 
     private Buffer last() {
@@ -239,6 +350,7 @@ final class PayloadBuilder {
             hi = null;   // no frame reaches the end of the window
         }
         if (relative && !patterns.isEmpty() && last() == c.buffer) {
+            checkOpen();
             patterns.get(patterns.size() - 1).append(gap(c.buffer, lo, hi)).append(lit);
             return;
         }

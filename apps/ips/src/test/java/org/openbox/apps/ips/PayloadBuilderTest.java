@@ -147,6 +147,41 @@ class PayloadBuilderTest {
     }
 
     @Test
+    void urilenBoundsTheLengthOfTheRequestTarget() {
+        List<String> exact = patterns("urilen:6; content:\"/HNAP1\"; http_uri;");
+        assertMatcherForm(exact);
+        assertTrue(matches(exact, "GET /HNAP1 HTTP/1.1\r\n"));
+        assertFalse(matches(exact, "GET /HNAP1/x HTTP/1.1\r\n"));
+        List<String> longer = patterns("content:\"/shell?\"; http_uri; urilen:>16,norm;");
+        assertTrue(matches(longer, "GET /shell?cd+/tmp;xy HTTP/1.1\r\n"));
+        assertFalse(matches(longer, "GET /shell?x HTTP/1.1\r\n"));
+        List<String> range = patterns("content:\"/a\"; http_uri; urilen:2<>5;");
+        assertFalse(matches(range, "GET /a HTTP/1.1\r\n"));
+        assertTrue(matches(range, "GET /abc HTTP/1.1\r\n"));
+        assertFalse(matches(range, "GET /abcd HTTP/1.1\r\n"));
+    }
+
+    @Test
+    void isdataatNeedsBytesAfterThePreviousMatchInItsBuffer() {
+        List<String> ps = patterns("content:\"id=\"; http_uri; isdataat:5,relative;");
+        assertMatcherForm(ps);
+        assertTrue(matches(ps, "GET /?id=123456 HTTP/1.1\r\n"));
+        assertFalse(matches(ps, "GET /?id=12345 HTTP/1.1\r\n"), "a byte at offset 5 after the match");
+        assertTrue(matches(patterns("isdataat:3; content:\"a\";"), "abcd"));
+        assertFalse(matches(patterns("isdataat:3; content:\"a\";"), "abc"));
+        assertTrue(reasonSkipped("content:\"a\"; isdataat:5,relative; content:\"b\"; distance:0;")
+                .contains("after a relative isdataat"));
+        assertTrue(reasonSkipped("content:\"a\"; isdataat:!5,relative;").contains("negated isdataat"));
+    }
+
+    @Test
+    void fileDataPutsTheFollowingContentsInTheBody() {
+        List<String> ps = patterns("file_data; content:\"option=com_x\"; content:\"/a\"; http_uri;");
+        assertTrue(matches(ps, "POST /a HTTP/1.1\r\nHost: h\r\n\r\noption=com_x"));
+        assertFalse(matches(ps, "POST /a?option=com_x HTTP/1.1\r\nHost: h\r\n\r\n"));
+    }
+
+    @Test
     void whatCannotBeWrittenExactlyIsSkippedWithItsReason() {
         assertTrue(reasonSkipped("content:\"a\"; content:\"b\"; distance:-2;").contains("negative distance"));
         assertTrue(reasonSkipped("pcre:\"/a^b/\";").contains("'^' after text"));
