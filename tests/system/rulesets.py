@@ -37,6 +37,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -158,27 +159,53 @@ class Run:
                 p.wait()
 
 
-def reference(args, graph_path, trace):
-    out = subprocess.run(["java", "-Xmx1g", "-cp", args.merge_cp, os.path.join(HERE, "RulesetReference.java"),
-                          graph_path, trace], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise SystemExit("rulesets: the reference interpreter failed on %s: %s" % (graph_path, out.stderr.strip()[-2000:]))
-    return json.loads(out.stdout.strip().splitlines()[-1])
+class Reference:
+    """The reference interpreter over a graph and a trace, started at once, read later."""
+
+    def __init__(self, args, graph_path, trace):
+        self.graph_path = graph_path
+        self.t0 = time.monotonic()
+        self.out = open(graph_path + ".reference.json", "w+")
+        self.err = open(graph_path + ".reference.log", "w+")
+        self.proc = subprocess.Popen(["java", "-Xmx1g", "-cp", args.merge_cp, os.path.join(HERE, "RulesetReference.java"),
+                                      graph_path, trace], stdout=self.out, stderr=self.err)
+
+    def result(self):
+        rc = self.proc.wait()
+        self.seconds = time.monotonic() - self.t0
+        self.out.seek(0)
+        self.err.seek(0)
+        if rc != 0:
+            raise SystemExit("rulesets: the reference interpreter failed on %s: %s"
+                             % (self.graph_path, self.err.read().strip()[-2000:]))
+        return json.loads(self.out.read().strip().splitlines()[-1])
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
-def verify(args, run, dpid, case, app_of_block):
-    o = run.obis[dpid]
-    packets = pcap_count(o["trace"])
-    st = run.wait_read(dpid, packets)
-    view = http_json(run.base + "/api/obis/%d/graph" % dpid)
-    graph = view["graph"]
+def start_reference(args, run, dpid):
+    """Saves the graph OBI dpid runs and starts the reference interpreter on it."""
+    graph = http_json(run.base + "/api/obis/%d/graph" % dpid)["graph"]
     gpath = os.path.join(run.work, "graph-%d.json" % dpid)
     with open(gpath, "w") as f:
         json.dump(graph, f)
-    t0 = time.monotonic()
-    ref = reference(args, gpath, o["trace"])
+    patterns = sum(len(m.get("payload_match", [])) for b in graph["blocks"] if b["type"] == "HeaderPayloadClassifier"
+                   for m in b["config"]["match"])
+    say("%s: OBI %d runs the graph (%d blocks, %d payload patterns compiled by the OBI)"
+        % (run.obis[dpid]["case"], dpid, len(graph["blocks"]), patterns))
+    return graph, Reference(args, gpath, run.obis[dpid]["trace"])
+
+
+def verify(args, run, dpid, case, app_of_block, graph, reference):
+    o = run.obis[dpid]
+    packets = pcap_count(o["trace"])
+    st = run.wait_read(dpid, packets)
+    ref = reference.result()
     say("%s: reference interpreter: %d packets, %d out, %d dropped, %d alerts, %d logs (%.1f s)"
-        % (case, ref["packets"], ref["out"], ref["dropped"], ref["alerts"], ref["logs"], time.monotonic() - t0))
+        % (case, ref["packets"], ref["out"], ref["dropped"], ref["alerts"], ref["logs"], reference.seconds))
     check(case, "packets_in == packets in the trace", st["packets_in"], packets)
     check(case, "packets_in == packets_out + packets_dropped", st["packets_out"] + st["packets_dropped"], st["packets_in"])
     check(case, "packets_out == the reference's", st["packets_out"], ref["out"])
@@ -270,24 +297,41 @@ def main():
         runs.append(case_rules(args))
     if "samples" in args.only:
         runs.append(case_samples(args))
-    for run in runs:
-        say("%s: starting the controller (%s) and %d OBI(s)" % (run.name, ", ".join(run.apps), len(run.obis)))
-        try:
-            run.start()
-            for dpid, o in run.obis.items():
-                origins = origins_of(run.base, dpid)
-                verify(args, run, dpid, o["case"], lambda g, b, o=o: origins.get(b, o["app"]))
-            if "ips" in run.apps:
-                sk = ips_skipped(run)
-                say("%s: the IPS skipped %d rules (reasons in %s), e.g. %s"
-                    % (run.name, len(sk), run.ctl_log, sk[0][sk[0].find("ips: "):] if sk else "-"))
-        finally:
-            run.stop()
+    # the runs go side by side (own controller, OBIs, ports and work directories)
+    threads = [threading.Thread(target=one_run, args=(args, run)) for run in runs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     if failures:
         for f in failures:
             print("rulesets: FAIL: " + f, file=sys.stderr)
         sys.exit(1)
     say("PASS")
+
+
+def one_run(args, run):
+    say("%s: starting the controller (%s) and %d OBI(s)" % (run.name, ", ".join(run.apps), len(run.obis)))
+    refs = {}
+    try:
+        run.start()
+        for dpid in run.obis:
+            refs[dpid] = start_reference(args, run, dpid)
+        for dpid, o in run.obis.items():
+            origins = origins_of(run.base, dpid)
+            verify(args, run, dpid, o["case"], lambda g, b, o=o: origins.get(b, o["app"]), *refs[dpid])
+        if "ips" in run.apps:
+            sk = ips_skipped(run)
+            say("%s: the IPS skipped %d rules (reasons in %s), e.g. %s"
+                % (run.name, len(sk), run.ctl_log, sk[0][sk[0].find("ips: "):] if sk else "-"))
+    except SystemExit as e:
+        failures.append("%s: %s" % (run.name, e))
+    except Exception as e:  # noqa: BLE001  (any error fails the run, with its reason)
+        failures.append("%s: %s: %s" % (run.name, type(e).__name__, e))
+    finally:
+        for _, r in refs.values():
+            r.stop()
+        run.stop()
 
 
 def origins_of(base, dpid):
