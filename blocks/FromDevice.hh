@@ -53,6 +53,9 @@ class FromDevice final : public Element {
   unsigned workers_;
   std::vector<std::shared_ptr<io::AfPacketRx>> rx_;       // one per worker
   std::vector<std::shared_ptr<io::AfPacketRx>> adopted_;  // the predecessor's, until activate()
+  FromDevice* predecessor_ = nullptr;                     // set by take_over, until activate()
+  int restore_promisc_ = -1;     // adopted rings: the predecessor's promisc (0/1), else -1
+  bool handed_over_ = false;     // a successor runs on this element's rings
   std::atomic<bool> active_{false};
   mutable uint64_t drop_base_ = 0;
   RateMeter meter_;

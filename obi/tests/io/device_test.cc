@@ -174,6 +174,43 @@ TEST(Device, RebuiltFromDeviceKeepsTheFramesInItsRing) {
   fs::remove(out);
 }
 
+// The interface's promiscuity count (ip -d link), -1 when it cannot be read.
+int promiscuity(const std::string& ifname) {
+  FILE* f = popen(("ip -d link show " + ifname + " 2>/dev/null").c_str(), "r");
+  if (!f) return -1;
+  char buf[4096];
+  std::string text;
+  while (fgets(buf, sizeof buf, f)) text += buf;
+  pclose(f);
+  auto at = text.find("promiscuity ");
+  return at == std::string::npos ? -1 : std::atoi(text.c_str() + at + 12);
+}
+
+// A swap that fails after the rebuilt FromDevice took over its predecessor's rings (a later
+// block cannot open its file) leaves the running graph as it was: its promisc setting too.
+TEST(Device, FailedSwapLeavesTheRunningFromDeviceAlone) {
+  VethNamespace ns;
+  ASSERT_TRUE(ns.ok()) << "cannot create a network namespace with a veth pair (needs root and iproute2)";
+  std::string out = tmp("failed_swap_out.pcap");
+  auto graph = [&](bool promisc, const std::string& file) {
+    return json{{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"promisc", promisc}}}},
+                            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", file}}}}}},
+                {"connectors", {{{"src", "rx"}, {"dst", "out"}}}}};
+  };
+  RuntimeOptions o;
+  o.workers = 1;
+  Runtime rt(o);
+  rt.set_graph(graph(false, out));
+  ASSERT_EQ(promiscuity("vb"), 0);
+  EXPECT_THROW(rt.set_graph(graph(true, "/nonexistent-dir/x.pcap")), openbox::ProtocolError);
+  EXPECT_EQ(promiscuity("vb"), 0);
+  rt.set_graph(graph(true, out));
+  EXPECT_EQ(promiscuity("vb"), 1);
+  rt.set_graph(graph(false, out));
+  EXPECT_EQ(promiscuity("vb"), 0);
+  fs::remove(out);
+}
+
 TEST(Device, MissingInterfaceIsBadBlock) {
   RuntimeOptions o;
   o.workers = 1;
