@@ -48,12 +48,12 @@ void FromDevice::activate() {
       throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (FromDevice): " + e.what());
     }
     restore_promisc_ = before ? 1 : 0;
+    predecessor_drop_base_ = predecessor_->drop_base_;
     predecessor_->handed_over_ = true;
     predecessor_ = nullptr;
     rx_ = std::move(adopted_);
     adopted_.clear();
-    drop_base_ = 0;
-    for (const auto& r : rx_) drop_base_ += r->drops();   // counted by the predecessor
+    drop_base_ = predecessor_drop_base_;   // drops are the rings': they go on counting
   } else {
     static std::atomic<int> next_group{0};
     int group = (getpid() * 31 + next_group.fetch_add(1)) & 0xffff;

@@ -15,8 +15,8 @@
 //          graph with its sockets, rings and counters. One rebuilt under the same name with
 //          another config on the same interface (e.g. promisc changed) shares its
 //          predecessor's sockets and rings (promiscuous mode switched on the socket), so
-//          the frames already in the rings are read by the new graph; its counters start
-//          at 0. A DPDK port and its RX queues stay configured for the life of the process,
+//          the frames already in the rings are read by the new graph; its count and rates
+//          start at 0, its drops (the rings') go on. A DPDK port and its RX queues stay configured for the life of the process,
 //          so a rebuilt FromDevice reads on from the same queues.
 // Example: { "type": "FromDevice", "name": "in", "config": { "devname": "veth1" } }
 #pragma once
@@ -56,6 +56,7 @@ class FromDevice final : public Element {
   FromDevice* predecessor_ = nullptr;                     // set by take_over, until activate()
   int restore_promisc_ = -1;     // adopted rings: the predecessor's promisc (0/1), else -1
   bool handed_over_ = false;     // a successor runs on this element's rings
+  uint64_t predecessor_drop_base_ = 0;
   std::atomic<bool> active_{false};
   mutable uint64_t drop_base_ = 0;
   RateMeter meter_;

@@ -194,6 +194,8 @@ def run_phase(args, name, log):
         with netns.inside(args.sender_ns):
             snd = netns.raw_socket(args.peer_rx)
             sink = netns.raw_socket(args.peer_tx)
+        # room for every frame out even when this process is slow to read (SO_RCVBUFFORCE, root)
+        sink.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 64 << 20)
         base_rx = kernel_rx(args.rx)
         frames = [frame(i) for i in range(args.frames)]
         done = threading.Event()

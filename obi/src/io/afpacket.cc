@@ -43,12 +43,13 @@ void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group)
     int v = TPACKET_V3;
     if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) < 0) sys_fail("TPACKET_V3 on " + ifname);
     tpacket_req3 req{};
-    // 64 blocks of 128 KiB: a block is handed over at the latest 1 ms after its first
+    // 256 blocks of 32 KiB: a block is handed over at the latest 1 ms after its first
     // frame, so at low rates each block holds few frames and the ring's depth in time is
-    // about one block per ms; 64 of them bridge a worker that is off the CPU for tens of
-    // ms (a busy machine, a graph swap) where 8 large blocks overflowed after 8 ms.
-    block_size_ = 1u << 17;
-    block_nr_ = 64;
+    // about one block per ms; 256 of them bridge a worker that is off the CPU for a
+    // quarter of a second (a busy machine, graph swaps) where 8 blocks of 1 MiB overflowed
+    // after 8 ms. The ring holds 8 MiB either way; a block holds the largest frame.
+    block_size_ = 1u << 15;
+    block_nr_ = 256;
     req.tp_block_size = block_size_;
     req.tp_block_nr = block_nr_;
     req.tp_frame_size = 2048;

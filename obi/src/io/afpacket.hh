@@ -1,7 +1,7 @@
 // Linux AF_PACKET sockets for FromDevice / ToDevice.
 //
 // AfPacketRx: one socket per worker with a memory-mapped TPACKET_V3 receive ring
-// (64 blocks of 128 KiB, 8 MiB, blocks retired after 1 ms); the sockets of one FromDevice join a
+// (256 blocks of 32 KiB, 8 MiB, blocks retired after 1 ms); the sockets of one FromDevice join a
 // PACKET_FANOUT group in hash mode, so the kernel gives each worker whole flows.
 // Outgoing frames of the host are ignored (PACKET_IGNORE_OUTGOING), so a ToDevice on the
 // same interface does not loop back into the graph.
