@@ -22,9 +22,8 @@
 #   4nf_rules    the same graphs on the crafted pcap alone (every rule hit)       crafted pcap
 # Every NF of a chain is also measured alone on the chain's trace (workload: the NF's name,
 # variant "alone"; "firewall@http" is the fw-4560 firewall on the HTTP trace). Output terminals become Discard; obi
-# bench replaces the input terminal by the replayed pcap. Graphs the OBI cannot compile as
-# the application writes them are adapted by bench/chains_tool.py obi-compat (empty regex
-# repeats dropped, rules it still rejects removed; reported in build/chains/bench/compat.jsonl).
+# bench replaces the input terminal by the replayed pcap. The OBI runs the applications'
+# graphs as they write them (every IPS rule that runs is one the OBI compiles).
 #
 # Merged graphs whose classifiers are configured to fuse (one multi-result classification
 # pass, HeaderClassifier key "fuse") are also measured without the key (variant
@@ -115,28 +114,17 @@ fw_props "$NF/fw1-10000-4560.classbench" "$NF/fw1.properties"
 } > "$NF/ips.properties"
 FWC=org.openbox.apps.firewall.FirewallApp
 java -cp "$ACP" "$ROOT/bench/AppGraph.java" \
-  $FWC "$NF/firewall.properties" "$NF/firewall.app.json" \
-  $FWC "$NF/fw_first.properties" "$NF/fw_first.app.json" \
-  $FWC "$NF/fw_last.properties" "$NF/fw_last.app.json" \
-  $FWC "$NF/fw1.properties" "$NF/fw1.app.json" \
-  org.openbox.apps.ips.IpsApp "$NF/ips.properties" "$NF/ips.app.json" \
+  $FWC "$NF/firewall.properties" "$NF/firewall.json" \
+  $FWC "$NF/fw_first.properties" "$NF/fw_first.json" \
+  $FWC "$NF/fw_last.properties" "$NF/fw_last.json" \
+  $FWC "$NF/fw1.properties" "$NF/fw1.json" \
+  org.openbox.apps.ips.IpsApp "$NF/ips.properties" "$NF/ips.json" \
   > "$OUT/apps.jsonl" 2> "$OUT/apps.log"
-: > "$OUT/compat.jsonl"
-for nf in firewall fw_first fw_last fw1; do
-  tool obi-compat "$NF/$nf.app.json" "$NF/$nf.json" "$OBI" "$FW_PCAP" >> "$OUT/compat.jsonl"
-done
-tool obi-compat "$NF/ips.app.json" "$NF/ips.json" "$OBI" "$HTTP_PCAP" >> "$OUT/compat.jsonl"
-say "$(python3 - "$OUT/apps.jsonl" "$OUT/compat.jsonl" <<'PY'
+say "$(python3 - "$OUT/apps.jsonl" <<'PY'
 import json, sys
 apps = [json.loads(l) for l in open(sys.argv[1])]
-compat = [json.loads(l) for l in open(sys.argv[2])]
-parts = []
-for a, c in zip(apps, compat):
-    s = "%s %d blocks" % (a["out"].rsplit("/", 1)[-1].replace(".app.json", ""), a["blocks"])
-    if c["empty_repeats_dropped"] or c["rules_removed"]:
-        s += " (OBI: %d empty repeats dropped, %d rules removed)" % (c["empty_repeats_dropped"], c["rules_removed"])
-    parts.append(s)
-print("application graphs: " + "; ".join(parts))
+print("application graphs: " + "; ".join(
+    "%s %d blocks" % (a["out"].rsplit("/", 1)[-1].replace(".json", ""), a["blocks"]) for a in apps))
 PY
 )"
 for nf in firewall fw_first fw_last fw1 ips; do

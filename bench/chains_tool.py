@@ -11,16 +11,10 @@
   chains_tool.py info GRAPH.json
       one JSON object: blocks, connectors, classifiers with their rule counts, and whether
       a classifier is configured as fused (config key "fuse")
-  chains_tool.py obi-compat IN.json OUT.json OBI PCAP
-      the graph as the OBI compiles it: empty repeats ("(?s:.{0,0})", "(?s:.){0,0}",
-      ".{0,0}") dropped from payload patterns (same language), then every classifier rule
-      the OBI still rejects removed with the blocks only it fed (as the application skips
-      rules it cannot express); one JSON line on stdout says what was changed
   chains_tool.py summary RAW.jsonl META.jsonl
       medians over the runs, ratios, and a table on stderr
 """
 import json
-import re
 import statistics
 import sys
 
@@ -62,75 +56,6 @@ def swap_graph(src, out):
         c["src"] = ren.get(c["src"], c["src"])
         c["dst"] = ren.get(c["dst"], c["dst"])
     json.dump(g, open(out, "w"))
-
-
-EMPTY_REPEATS = ("(?s:.{0,0})", "(?s:.){0,0}", ".{0,0}")
-
-
-def remove_rule(g, block, i):
-    """Drops rule i of classifier `block`, its connector and the blocks only it fed."""
-    b = next(x for x in g["blocks"] if x["name"] == block)
-    del b["config"]["match"][i]
-    conns = []
-    for c in g["connectors"]:
-        if c["src"] == block and c["src_port"] == i:
-            continue
-        if c["src"] == block and c["src_port"] > i:
-            c = dict(c, src_port=c["src_port"] - 1)
-        conns.append(c)
-    g["connectors"] = conns
-    sources = ("FromDevice", "FromDump")
-    while True:
-        fed = {c["dst"] for c in g["connectors"]}
-        dead = {x["name"] for x in g["blocks"] if x["type"] not in sources and x["name"] not in fed}
-        if not dead:
-            return
-        g["blocks"] = [x for x in g["blocks"] if x["name"] not in dead]
-        g["connectors"] = [c for c in g["connectors"] if c["src"] not in dead]
-
-
-def obi_compat(src, out, obi, pcap):
-    import os
-    import subprocess
-    import tempfile
-    g = json.load(open(src))
-    repeats = 0
-    for b in g["blocks"]:
-        for r in b.get("config", {}).get("match", []) if b["type"].endswith("Classifier") else []:
-            for p in r.get("payload_match", []):
-                s = p["pattern"]
-                for e in EMPTY_REPEATS:
-                    s = s.replace(e, "")
-                repeats += s != p["pattern"]
-                p["pattern"] = s
-    removed = []
-    fd, tmp = tempfile.mkstemp(suffix=".json")
-    os.close(fd)
-    try:
-        while True:
-            t = json.loads(json.dumps(g))
-            for b in t["blocks"]:
-                if b["type"] == "ToDevice":
-                    b["type"], b["config"] = "Discard", {}
-            json.dump(t, open(tmp, "w"))
-            p = subprocess.run([obi, "bench", "--graph", tmp, "--pcap", pcap, "--seconds", "0.01", "--json"],
-                               capture_output=True, text=True)
-            if p.returncode == 0:
-                break
-            m = re.search(r"block '([^']+)' \(\w*Classifier\): rule (\d+)", p.stderr)
-            if not m or len(removed) > 200:
-                sys.exit("chains_tool: %s: the OBI rejects the graph: %s" % (src, p.stderr.strip()))
-            b = next(x for x in g["blocks"] if x["name"] == m.group(1))
-            removed.append({"block": m.group(1), "rule": int(m.group(2)),
-                            "why": p.stderr.strip().split(": ", 3)[-1][:160],
-                            "to": sorted({c["dst"] for c in g["connectors"]
-                                          if c["src"] == m.group(1) and c["src_port"] == int(m.group(2))})})
-            remove_rule(g, m.group(1), int(m.group(2)))
-    finally:
-        os.unlink(tmp)
-    json.dump(g, open(out, "w"))
-    print(json.dumps({"graph": src, "empty_repeats_dropped": repeats, "rules_removed": len(removed),
-                      "removed": removed}))
 
 
 def strip_fuse(src, out):
@@ -286,4 +211,4 @@ def summary(raw, meta_path):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"subset": subset, "swap-graph": swap_graph, "obi-compat": obi_compat, "strip-fuse": strip_fuse, "info": info, "summary": summary}[cmd](*args)
+    {"subset": subset, "swap-graph": swap_graph, "strip-fuse": strip_fuse, "info": info, "summary": summary}[cmd](*args)

@@ -37,12 +37,29 @@ void FromDevice::activate() {
   if (active_.load()) return;
   if (dpdk_) {
     queues_ = io::dpdk_port(port_, workers_, name()).queues;
+  } else if (!adopted_.empty()) {
+    const bool before = adopted_.front()->promisc();
+    try {
+      for (auto& r : adopted_) r->set_promisc(promisc_);
+    } catch (const std::exception& e) {
+      for (auto& r : adopted_) {
+        try { r->set_promisc(before); } catch (const std::exception&) {}
+      }
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (FromDevice): " + e.what());
+    }
+    restore_promisc_ = before ? 1 : 0;
+    predecessor_drop_base_ = predecessor_->drop_base_;
+    predecessor_->handed_over_ = true;
+    predecessor_ = nullptr;
+    rx_ = std::move(adopted_);
+    adopted_.clear();
+    drop_base_ = predecessor_drop_base_;   // drops are the rings': they go on counting
   } else {
     static std::atomic<int> next_group{0};
     int group = (getpid() * 31 + next_group.fetch_add(1)) & 0xffff;
     try {
       for (unsigned w = 0; w < workers_; ++w) {
-        rx_.push_back(std::make_unique<io::AfPacketRx>());
+        rx_.push_back(std::make_shared<io::AfPacketRx>());
         rx_.back()->open(devname_, promisc_, workers_ > 1 ? group : -1);
       }
     } catch (const std::exception& e) {
@@ -54,8 +71,26 @@ void FromDevice::activate() {
 }
 
 void FromDevice::deactivate() {
+  adopted_.clear();
+  predecessor_ = nullptr;
   if (!active_.exchange(false)) return;
-  rx_.clear();   // DPDK ports stay configured for the life of the process
+  // Undone before it ran (a later block of its graph failed to activate): the predecessor
+  // still runs on the rings, with its own promisc.
+  if (restore_promisc_ >= 0 && !handed_over_) {
+    for (auto& r : rx_) {
+      if (r.use_count() < 2) continue;
+      try { r->set_promisc(restore_promisc_ == 1); } catch (const std::exception&) {}
+    }
+  }
+  rx_.clear();   // sockets shared with a successor stay open; DPDK ports stay configured
+}
+
+void FromDevice::take_over(Element& previous) {
+  auto* old = dynamic_cast<FromDevice*>(&previous);
+  if (!old || dpdk_ || old->dpdk_ || old->devname_ != devname_ || old->workers_ != workers_) return;
+  if (!old->active_.load() || old->rx_.size() != workers_) return;
+  adopted_ = old->rx_;   // each worker polls ring w in the old graph, then in this one
+  predecessor_ = old;
 }
 
 bool FromDevice::poll(Batch& batch, Context& ctx) {

@@ -11,6 +11,13 @@
 // Handles: read  count, byte_count, rate, byte_rate, drops (frames the kernel or NIC
 //                dropped before the OBI got them, an integer)
 //          write reset_counts (null)
+// Swaps: a FromDevice whose name, type and config are unchanged is carried into the new
+//          graph with its sockets, rings and counters. One rebuilt under the same name with
+//          another config on the same interface (e.g. promisc changed) shares its
+//          predecessor's sockets and rings (promiscuous mode switched on the socket), so
+//          the frames already in the rings are read by the new graph; its count and rates
+//          start at 0, its drops (the rings') go on. A DPDK port and its RX queues stay configured for the life of the process,
+//          so a rebuilt FromDevice reads on from the same queues.
 // Example: { "type": "FromDevice", "name": "in", "config": { "devname": "veth1" } }
 #pragma once
 
@@ -33,6 +40,7 @@ class FromDevice final : public Element {
   void push(uint16_t, Batch& batch, Context& ctx, const Outputs&) override { ctx.drop(batch); }
   void activate() override;
   void deactivate() override;
+  void take_over(Element& previous) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
@@ -43,7 +51,12 @@ class FromDevice final : public Element {
   uint16_t port_ = 0;
   uint16_t queues_ = 0;
   unsigned workers_;
-  std::vector<std::unique_ptr<io::AfPacketRx>> rx_;   // one per worker
+  std::vector<std::shared_ptr<io::AfPacketRx>> rx_;       // one per worker
+  std::vector<std::shared_ptr<io::AfPacketRx>> adopted_;  // the predecessor's, until activate()
+  FromDevice* predecessor_ = nullptr;                     // set by take_over, until activate()
+  int restore_promisc_ = -1;     // adopted rings: the predecessor's promisc (0/1), else -1
+  bool handed_over_ = false;     // a successor runs on this element's rings
+  uint64_t predecessor_drop_base_ = 0;
   std::atomic<bool> active_{false};
   mutable uint64_t drop_base_ = 0;
   RateMeter meter_;

@@ -136,6 +136,13 @@ class Element {
   virtual void activate() {}
   virtual void deactivate() {}
 
+  // A swap that rebuilds a block under the same name and type (its config changed) offers
+  // the new element the one it replaces, which still runs in the old graph, before
+  // activate(). An element may share with it what must not be reopened (FromDevice keeps
+  // the sockets and rings of its interface, so no frame is lost at the swap); both stay
+  // usable, each worker moving from the old one to the new one.
+  virtual void take_over(Element& previous) { (void)previous; }
+
   // --- pass-through statics (see Link) ---
   // True for a block with one input and one output that never changes, holds, drops or
   // reorders packets and whose only effect is its own (events, counters): Alert, Log.

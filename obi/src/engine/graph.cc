@@ -247,6 +247,8 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       }
       if (!e) fail(ErrorSubtype::INTERNAL_ERROR, block_label(b) + ": factory returned no element");
       e->set_identity(b.name, b.type);
+      if (Element* old = opt.previous ? opt.previous->find(b.name) : nullptr; old && old->type() == b.type)
+        e->take_over(*old);
     }
     g->elements.push_back(std::move(e));
     g->carried.push_back(carried);

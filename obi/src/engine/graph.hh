@@ -10,7 +10,8 @@
 //   BAD_CONNECTOR      unknown block, port out of range, output connected twice
 //   BAD_GRAPH          malformed graph, cycle, no source block
 // Elements whose (name, type, config) equal one of `previous` are shared with it rather
-// than rebuilt, so their counters and state survive a swap.
+// than rebuilt, so their counters and state survive a swap; one rebuilt under the same name
+// and type is offered the element it replaces (Element::take_over).
 // Fusion (engine/fusion.hh): after wiring, every block with a `fuse` list gets its plan
 // (targets, and which of its outputs reach each target through static blocks only); an
 // unknown or unfusable target is BAD_BLOCK. A carried fusing block whose plan differs

@@ -43,8 +43,13 @@ void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group)
     int v = TPACKET_V3;
     if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) < 0) sys_fail("TPACKET_V3 on " + ifname);
     tpacket_req3 req{};
-    block_size_ = 1u << 20;
-    block_nr_ = 8;
+    // 256 blocks of 32 KiB: a block is handed over at the latest 1 ms after its first
+    // frame, so at low rates each block holds few frames and the ring's depth in time is
+    // about one block per ms; 256 of them bridge a worker that is off the CPU for a
+    // quarter of a second (a busy machine, graph swaps) where 8 blocks of 1 MiB overflowed
+    // after 8 ms. The ring holds 8 MiB either way; a block holds the largest frame.
+    block_size_ = 1u << 15;
+    block_nr_ = 256;
     req.tp_block_size = block_size_;
     req.tp_block_nr = block_nr_;
     req.tp_frame_size = 2048;
@@ -63,12 +68,9 @@ void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group)
     sll.sll_protocol = htons(ETH_P_ALL);
     sll.sll_ifindex = ifindex;
     if (bind(fd_, reinterpret_cast<sockaddr*>(&sll), sizeof sll) < 0) sys_fail("binding to " + ifname);
-    if (promisc) {
-      packet_mreq mr{};
-      mr.mr_ifindex = ifindex;
-      mr.mr_type = PACKET_MR_PROMISC;
-      if (setsockopt(fd_, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof mr) < 0) sys_fail("promiscuous mode on " + ifname);
-    }
+    ifindex_ = ifindex;
+    promisc_ = false;
+    if (promisc) set_promisc(true);
     if (fanout_group >= 0) {
       int arg = (fanout_group & 0xffff) | (PACKET_FANOUT_HASH << 16);
       if (setsockopt(fd_, SOL_PACKET, PACKET_FANOUT, &arg, sizeof arg) < 0) sys_fail("fanout group on " + ifname);
@@ -80,6 +82,19 @@ void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group)
   block_ = 0;
   left_ = 0;
   next_ = nullptr;
+}
+
+void AfPacketRx::set_promisc(bool on) {
+  if (fd_ < 0 || on == promisc_) return;
+  packet_mreq mr{};
+  mr.mr_ifindex = ifindex_;
+  mr.mr_type = PACKET_MR_PROMISC;
+  if (setsockopt(fd_, SOL_PACKET, on ? PACKET_ADD_MEMBERSHIP : PACKET_DROP_MEMBERSHIP, &mr, sizeof mr) < 0) {
+    char name[IF_NAMESIZE] = "?";
+    if_indextoname(static_cast<unsigned>(ifindex_), name);
+    sys_fail(std::string(on ? "promiscuous mode on " : "leaving promiscuous mode on ") + name);
+  }
+  promisc_ = on;
 }
 
 void AfPacketRx::close() {

@@ -1,10 +1,12 @@
 // Linux AF_PACKET sockets for FromDevice / ToDevice.
 //
 // AfPacketRx: one socket per worker with a memory-mapped TPACKET_V3 receive ring
-// (8 blocks of 1 MiB, blocks retired after 1 ms); the sockets of one FromDevice join a
+// (256 blocks of 32 KiB, 8 MiB, blocks retired after 1 ms); the sockets of one FromDevice join a
 // PACKET_FANOUT group in hash mode, so the kernel gives each worker whole flows.
 // Outgoing frames of the host are ignored (PACKET_IGNORE_OUTGOING), so a ToDevice on the
 // same interface does not loop back into the graph.
+// A FromDevice rebuilt at a swap on the same interface shares its predecessor's
+// AfPacketRx objects (shared_ptr), so frames already in a ring are read by the new graph.
 // AfPacketTx: one socket per worker, frames sent a batch at a time with sendmmsg.
 #pragma once
 
@@ -29,6 +31,10 @@ class AfPacketRx {
   void open(const std::string& ifname, bool promisc, int fanout_group);
   void close();
   bool is_open() const { return fd_ >= 0; }
+  // Turns promiscuous mode of this socket on or off (control thread; the ring and the
+  // frames in it stay). Throws std::runtime_error with the reason.
+  void set_promisc(bool on);
+  bool promisc() const { return promisc_; }
 
   // Copies up to kBatchSize - batch.n frames into packets from ctx.pool.
   void poll(Batch& batch, Context& ctx);
@@ -38,6 +44,8 @@ class AfPacketRx {
 
  private:
   int fd_ = -1;
+  int ifindex_ = 0;
+  bool promisc_ = false;
   uint8_t* ring_ = nullptr;
   std::size_t ring_size_ = 0;
   uint32_t block_size_ = 0, block_nr_ = 0;

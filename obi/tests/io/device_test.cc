@@ -8,12 +8,18 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <thread>
 
 #include "engine/runtime.hh"
 #include "engine/testing.hh"
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "engine/pool.hh"
+#include "io/afpacket.hh"
 #include "io/pcap.hh"
 
 using namespace obi;
@@ -119,6 +125,92 @@ TEST(Device, AfPacketVethEndToEnd) {
   fs::remove(out);
 }
 
+// A FromDevice rebuilt at a swap (same name and interface, promisc changed) takes over its
+// predecessor's ring: frames that arrived before the swap, not yet read (no worker runs),
+// are read by the new graph, once each.
+TEST(Device, RebuiltFromDeviceKeepsTheFramesInItsRing) {
+  VethNamespace ns;
+  ASSERT_TRUE(ns.ok()) << "cannot create a network namespace with a veth pair (needs root and iproute2)";
+  std::string out = tmp("rebuilt_out.pcap");
+  auto graph = [&](bool promisc) {
+    return json{{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"promisc", promisc}}}},
+                            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
+                {"connectors", {{{"src", "rx"}, {"dst", "out"}}}}};
+  };
+  std::set<std::string> sent;
+  {
+    RuntimeOptions o;
+    o.workers = 1;
+    Runtime rt(o);
+    rt.set_graph(graph(false));   // the socket and its ring are open from here on
+    std::set<std::string> batch1, batch2;
+    auto send = [&](int from, int n) {
+      io::AfPacketTx tx;
+      tx.open("va");
+      for (int i = from; i < from + n; ++i) {
+        Bytes b = udp4("192.0.2.1", "192.0.2.9", 4000 + i, 5000, "OBI-TEST-" + std::to_string(i));
+        Batch one;
+        PacketPool pool(1);
+        Packet* p = pool.alloc();
+        std::memcpy(p->data, b.data(), b.size());
+        p->len = static_cast<uint32_t>(b.size());
+        one.add(p);
+        ASSERT_EQ(tx.send(one), 1u);
+        pool.free(p);
+        sent.insert(std::string(b.begin(), b.end()));
+      }
+    };
+    send(0, 100);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));   // in the ring, blocks retired
+    rt.set_graph(graph(true));    // FromDevice rebuilt: promisc changed
+    send(100, 100);
+    rt.set_graph(graph(false));   // and once more
+    rt.start();
+    wait_for(rt, "rx", 200);
+    rt.stop();
+    EXPECT_EQ(rt.read("rx", "drops").get<uint64_t>(), 0u);
+  }
+  EXPECT_EQ(read_marked(out), sent);
+  fs::remove(out);
+}
+
+// The interface's promiscuity count (ip -d link), -1 when it cannot be read.
+int promiscuity(const std::string& ifname) {
+  FILE* f = popen(("ip -d link show " + ifname + " 2>/dev/null").c_str(), "r");
+  if (!f) return -1;
+  char buf[4096];
+  std::string text;
+  while (fgets(buf, sizeof buf, f)) text += buf;
+  pclose(f);
+  auto at = text.find("promiscuity ");
+  return at == std::string::npos ? -1 : std::atoi(text.c_str() + at + 12);
+}
+
+// A swap that fails after the rebuilt FromDevice took over its predecessor's rings (a later
+// block cannot open its file) leaves the running graph as it was: its promisc setting too.
+TEST(Device, FailedSwapLeavesTheRunningFromDeviceAlone) {
+  VethNamespace ns;
+  ASSERT_TRUE(ns.ok()) << "cannot create a network namespace with a veth pair (needs root and iproute2)";
+  std::string out = tmp("failed_swap_out.pcap");
+  auto graph = [&](bool promisc, const std::string& file) {
+    return json{{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"promisc", promisc}}}},
+                            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", file}}}}}},
+                {"connectors", {{{"src", "rx"}, {"dst", "out"}}}}};
+  };
+  RuntimeOptions o;
+  o.workers = 1;
+  Runtime rt(o);
+  rt.set_graph(graph(false, out));
+  ASSERT_EQ(promiscuity("vb"), 0);
+  EXPECT_THROW(rt.set_graph(graph(true, "/nonexistent-dir/x.pcap")), openbox::ProtocolError);
+  EXPECT_EQ(promiscuity("vb"), 0);
+  rt.set_graph(graph(true, out));
+  EXPECT_EQ(promiscuity("vb"), 1);
+  rt.set_graph(graph(false, out));
+  EXPECT_EQ(promiscuity("vb"), 0);
+  fs::remove(out);
+}
+
 TEST(Device, MissingInterfaceIsBadBlock) {
   RuntimeOptions o;
   o.workers = 1;
@@ -151,6 +243,45 @@ TEST(Device, DpdkRingVdevEndToEnd) {
   }
   EXPECT_EQ(read_marked(out), sent);
   fs::remove(in);
+  fs::remove(out);
+}
+
+// A DPDK FromDevice rebuilt at swaps (promisc changed) reads on from the port's RX queue,
+// which lives as long as the process: frames queued before the swaps, while no worker
+// runs, are all read by the last graph.
+TEST(Device, DpdkFromDeviceRebuiltAtSwapsKeepsItsQueue) {
+  std::string out = tmp("dpdk_swap_out.pcap");
+  auto graph = [&](bool promisc) {
+    return json{{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "dpdk:0"}, {"promisc", promisc}}}},
+                            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
+                {"connectors", {{{"src", "rx"}, {"dst", "out"}}}}};
+  };
+  std::set<std::string> sent;
+  {
+    RuntimeOptions o;
+    o.workers = 1;
+    o.eal_args = {"--no-huge", "--no-pci", "-m", "512", "--vdev", "net_ring0", "--no-shconf",
+                  "--file-prefix", "obi_test_" + std::to_string(getpid()), "--log-level", "*:error"};
+    Runtime rt(o);
+    rt.set_graph(graph(false));   // port 0 configured and started
+    rte_mempool* mp = rte_pktmbuf_pool_create(("obi_t_swap" + std::to_string(getpid())).c_str(), 1023, 0, 0,
+                                              RTE_MBUF_DEFAULT_BUF_SIZE, static_cast<int>(rte_socket_id()));
+    ASSERT_NE(mp, nullptr);
+    for (int i = 0; i < 200; ++i) {   // net_ring0: what TX queue 0 takes, RX queue 0 gives back
+      Bytes b = udp4("192.0.2.1", "192.0.2.9", 4000 + i, 5000, "OBI-TEST-" + std::to_string(i));
+      rte_mbuf* m = rte_pktmbuf_alloc(mp);
+      ASSERT_NE(m, nullptr);
+      std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(b.size())), b.data(), b.size());
+      ASSERT_EQ(rte_eth_tx_burst(0, 0, &m, 1), 1);
+      sent.insert(std::string(b.begin(), b.end()));
+    }
+    rt.set_graph(graph(true));    // FromDevice rebuilt twice before any worker reads
+    rt.set_graph(graph(false));
+    rt.start();
+    wait_for(rt, "rx", 200);
+    rt.stop();
+  }
+  EXPECT_EQ(read_marked(out), sent);
   fs::remove(out);
 }
 

@@ -116,6 +116,9 @@ public final class SnortRuleParser {
                     }
                 }
                 case "pcre" -> payload.pcre(o.value);
+                case "isdataat" -> payload.isdataat(o.value);
+                case "urilen" -> payload.urilen(o.value);
+                case "file_data" -> payload.fileData(o.value);
                 default -> {
                     if (CONTENT_MODIFIERS.contains(o.name)) {
                         payload.modifier(o.name, o.value);

@@ -67,8 +67,9 @@ class SnortRuleParserTest {
                 .rules().get(0).patterns();
         assertEquals(1, ps.size());
         assertTrue(matches(ps.get(0), "aaxbb"));
+        assertTrue(matches(ps.get(0), "aaxxbb"));    // ends 4 = distance + within after "aa"
         assertFalse(matches(ps.get(0), "aabb"));     // distance 1 not honoured
-        assertFalse(matches(ps.get(0), "aaxxbb"));   // beyond within 3
+        assertFalse(matches(ps.get(0), "aaxxxbb"));  // beyond distance + within
     }
 
     @Test
