@@ -99,7 +99,9 @@ def main():
         log_path = os.path.join(out, "controller.log")
         log = open(log_path, "w")
         procs.append(subprocess.Popen(controller_command([APPS[a] for a in apps], os.path.join(out, "apps"), args.port,
-                                                         ["--openbox.alert-history=100000"]),
+                                                         ["--openbox.alert-history=100000",
+                                                          # a fresh state each run, kept with its output
+                                                          "--openbox.state-dir=" + os.path.join(out, "state")]),
                                       stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         children.append(("the controller", procs[-1], log_path))
         base = "http://127.0.0.1:%d" % args.port

@@ -217,11 +217,13 @@ TEST(DeviceMap, PcapBoundDevicesReadAndWriteFiles) {
   RuntimeOptions o;
   o.workers = 1;
   o.devices = parse_device_map("in=pcap:" + in + ",out=pcap:" + out);
-  Runtime rt(o);
-  rt.set_graph(device_graph());
-  run_until_done(rt);
-  EXPECT_EQ(rt.read("rx", "count").get<uint64_t>(), 100u);
-  EXPECT_EQ(rt.graph(), device_graph());   // the graph is reported as given
+  {
+    Runtime rt(o);
+    rt.set_graph(device_graph());
+    run_until_done(rt);
+    EXPECT_EQ(rt.read("rx", "count").get<uint64_t>(), 100u);
+    EXPECT_EQ(rt.graph(), device_graph());   // the graph is reported as given
+  }   // the runtime closes (and so completes) its output file
   EXPECT_EQ(records(out), records(in));
   fs::remove(in);
   fs::remove(out);
@@ -244,10 +246,12 @@ TEST(DeviceMap, DirectionBindingsSplitOneDeviceIntoTwoFiles) {
   RuntimeOptions o;
   o.workers = 1;
   o.devices = parse_device_map("in=pcap:" + in + ",in/tx=pcap:" + back);
-  Runtime rt(o);
-  rt.set_graph(graph);
-  run_until_done(rt);
-  EXPECT_EQ(rt.read("rx", "count").get<uint64_t>(), 50u);
+  {
+    Runtime rt(o);
+    rt.set_graph(graph);
+    run_until_done(rt);
+    EXPECT_EQ(rt.read("rx", "count").get<uint64_t>(), 50u);
+  }   // the runtime closes (and so completes) its output file
   EXPECT_EQ(records(in), before);    // the input trace is read, not overwritten
   EXPECT_EQ(records(back), before);  // what left by "in" went to the tx file
   fs::remove(in);

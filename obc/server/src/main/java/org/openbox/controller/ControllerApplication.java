@@ -1,14 +1,17 @@
 package org.openbox.controller;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.openbox.controller.apps.StartupRefusedException;
 import org.openbox.controller.check.ConfigCheck;
 import org.springframework.boot.SpringApplication;
@@ -60,8 +63,18 @@ public class ControllerApplication {
                 "logging.level.org.springframework.boot.web.servlet.context."
                         + "AnnotationConfigServletWebServerApplicationContext", "ERROR",
                 "logging.level.org.springframework.context.annotation.AnnotationConfigApplicationContext", "ERROR"));
+        Path checkState = null;
         if (check) {
             app.setWebApplicationType(WebApplicationType.NONE);
+            // a check never reads or writes the operator's persisted state (alert history, stops)
+            try {
+                checkState = Files.createTempDirectory("openbox-check");
+            } catch (IOException e) {
+                System.err.println("cannot create a temporary state directory for the check: " + e.getMessage());
+                System.exit(1);
+                return;
+            }
+            springArgs.add("--openbox.state-dir=" + checkState);
             springArgs.add("--openbox.autostart=false");
             springArgs.add("--logging.level.root=WARN");
             springArgs.add("--logging.level.org.openbox=WARN");
@@ -78,7 +91,16 @@ public class ControllerApplication {
         if (check) {
             int code = ctx.getBean(ConfigCheck.class).run(System.out, System.err);
             ctx.close();
+            deleteTree(checkState);
             System.exit(code);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
         }
     }
 
