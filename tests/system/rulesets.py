@@ -10,6 +10,14 @@ devices are pcap files: device map in=pcap:TRACE, out*=pcap:WORK/...). Run "rule
                  pcap/generated/http-trace.pcap
   firewall-4560  firewall, ClassBench fw-4560 (every rule allow, default drop), on
                  fw-4560.trace.pcap
+Run "more-rule-sets" (a second controller):
+  ips-http       ips, snort-http.rules + snort-vars.conf, on http-trace.pcap
+  firewall-acl1  firewall, ClassBench acl1-1000 (every rule alerts, default allow), on
+                 the first 4,000 lines of acl1-1000.trace as frames (converted here, as
+                 PROVENANCE.md describes for fw-4560.trace.pcap)
+Run "fw1-10000" (a third controller):
+  firewall-fw1   firewall, ClassBench fw1-10000 (every rule allow, default drop), on
+                 the first 10,000 lines of fw1-10000.trace as frames
 Run "samples" (a second controller):
   samples        firewall, ips and loadbalancer with their sample configs
                  (apps/demo/sample), chained on one OBI, on the sample trace
@@ -273,6 +281,74 @@ def case_rules(args):
     return Run("rule-sets", work, apps, obis)
 
 
+def trace_to_pcap(trace, pcap, limit=None):
+    """ClassBench header trace -> 60-byte Ethernet/IPv4 frames, one per line and in order
+    (as PROVENANCE.md describes for fw-4560.trace.pcap): TCP and UDP headers with the
+    trace's ports, the TCP flags byte from the flags column, the ports in the first four
+    bytes after the IP header for other protocols. Returns the number of frames."""
+    def ip_checksum(h):
+        total = sum(struct.unpack("!10H", h))
+        while total >> 16:
+            total = (total & 0xFFFF) + (total >> 16)
+        return ~total & 0xFFFF
+    n = 0
+    with open(trace) as src, open(pcap, "wb") as out:
+        out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for line in src:
+            f = line.split()
+            if len(f) < 6 or (limit is not None and n >= limit):
+                break
+            sip, dip, sport, dport, proto, flags = (int(x) for x in f[:6])
+            if proto == 6:
+                l4 = struct.pack("!HHIIBBHHH", sport, dport, 0, 0, 0x50, (flags >> 24) & 0xFF, 65535, 0, 0)
+            elif proto == 17:
+                l4 = struct.pack("!HHHH", sport, dport, 8, 0)
+            else:
+                l4 = struct.pack("!HH", sport, dport)
+            l4 = l4.ljust(60 - 14 - 20, b"\0")
+            ip = struct.pack("!BBHHHBBHII", 0x45, 0, 20 + len(l4), 0, 0, 64, proto & 0xFF, 0, sip, dip)
+            ip = ip[:10] + struct.pack("!H", ip_checksum(ip)) + ip[12:]
+            frame = b"\x02\0\0\0\0\x02" + b"\x02\0\0\0\0\x01" + b"\x08\x00" + ip + l4
+            out.write(struct.pack("<IIII", 1600000000 + n // 1000000, n % 1000000, len(frame), len(frame)) + frame)
+            n += 1
+    return n
+
+
+def case_more_rules(args):
+    d = args.data
+    work = os.path.join(args.work, "more")
+    cfg = os.path.join(work, "cfg")
+    os.makedirs(cfg, exist_ok=True)
+    http = os.path.join(d, "pcap", "generated", "http-trace.pcap")
+    acl_trace = os.path.join(work, "acl1-1000.trace.pcap")
+    # every packet alerts: as many as the OBI's event ring holds (4096 per worker) while the
+    # pcap is read at full speed, so that none is dropped before the controller drains it
+    trace_to_pcap(os.path.join(d, "acl1-1000.trace"), acl_trace, limit=4000)
+    ips = {"rules.file": os.path.join(d, "snort-http.rules"), "variables.file": os.path.join(d, "snort-vars.conf"),
+           "location": "obi:4", "alert.attach_packet": "false"}
+    fw = {"rules.format": "classbench", "rules.file": os.path.join(d, "acl1-1000.classbench"),
+          "classbench.action": "alert", "default.action": "allow", "location": "obi:5"}
+    apps = {"ips": ("ips", props(os.path.join(cfg, "ips-http.properties"), ips)),
+            "firewall": ("firewall", props(os.path.join(cfg, "firewall-acl1.properties"), fw))}
+    obis = {4: {"trace": http, "outs": ["out"], "case": "ips-http", "app": "ips"},
+            5: {"trace": acl_trace, "outs": ["out"], "case": "firewall-acl1", "app": "firewall"}}
+    return Run("more-rule-sets", args.work, apps, obis)
+
+
+def case_fw1(args):
+    d = args.data
+    work = os.path.join(args.work, "fw1")
+    cfg = os.path.join(work, "cfg")
+    os.makedirs(cfg, exist_ok=True)
+    trace = os.path.join(work, "fw1-10000.trace.pcap")
+    trace_to_pcap(os.path.join(d, "fw1-10000.trace"), trace, limit=10000)
+    fw = {"rules.format": "classbench", "rules.file": os.path.join(d, "fw1-10000.classbench"),
+          "classbench.action": "allow", "default.action": "drop", "location": "obi:6"}
+    apps = {"firewall": ("firewall", props(os.path.join(cfg, "firewall-fw1.properties"), fw))}
+    obis = {6: {"trace": trace, "outs": ["out"], "case": "firewall-fw1", "app": "firewall"}}
+    return Run("fw1-10000", args.work, apps, obis)
+
+
 def case_samples(args):
     work = args.work
     os.makedirs(work, exist_ok=True)
@@ -290,12 +366,20 @@ def main():
     ap.add_argument("--data", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--merge-cp", required=True)
-    ap.add_argument("--only", default="rule-sets,samples")
+    ap.add_argument("--only", default="rule-sets,more-rule-sets,fw1-10000,samples")
     args = ap.parse_args()
     runs = []
-    if "rule-sets" in args.only:
+    only = set(args.only.split(","))
+    unknown = only - {"rule-sets", "more-rule-sets", "fw1-10000", "samples"}
+    if unknown:
+        raise SystemExit("rulesets: unknown run(s) %s" % ", ".join(sorted(unknown)))
+    if "rule-sets" in only:
         runs.append(case_rules(args))
-    if "samples" in args.only:
+    if "more-rule-sets" in only:
+        runs.append(case_more_rules(args))
+    if "fw1-10000" in only:
+        runs.append(case_fw1(args))
+    if "samples" in only:
         runs.append(case_samples(args))
     # the runs go side by side (own controller, OBIs, ports and work directories)
     threads = [threading.Thread(target=one_run, args=(args, run)) for run in runs]

@@ -24,6 +24,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        into its subtree (one lookup less per packet, but that rule's per-rule counts are
  *        then lost to the application); off by default so per-rule handles stay exact
  * @param autostart start every valid application at load
+ * @param graphTimeout how long a SetProcessingGraphRequest waits for its answer: the OBI
+ *        builds every block first, and compiling a large payload rule set takes seconds
  */
 @ConfigurationProperties(prefix = "openbox")
 public record OpenboxProperties(
@@ -37,7 +39,8 @@ public record OpenboxProperties(
         @DefaultValue("1000") int alertHistory,
         @DefaultValue("10000") int maxRules,
         @DefaultValue("false") boolean mergeFold,
-        @DefaultValue("true") boolean autostart) {
+        @DefaultValue("true") boolean autostart,
+        @DefaultValue("60s") Duration graphTimeout) {
 
     public OpenboxProperties {
         if (keepaliveInterval.isNegative() || keepaliveInterval.isZero()) {
@@ -45,6 +48,9 @@ public record OpenboxProperties(
         }
         if (keepaliveTimeout == null) {
             keepaliveTimeout = keepaliveInterval.multipliedBy(3);
+        }
+        if (graphTimeout == null) {   // direct construction (tests)
+            graphTimeout = Duration.ofSeconds(60);
         }
     }
 

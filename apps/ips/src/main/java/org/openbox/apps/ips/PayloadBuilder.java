@@ -135,7 +135,7 @@ final class PayloadBuilder {
         if (!v.startsWith("/") || last <= 0) {
             throw new SnortRuleParser.Unsupported("pcre must be /regex/flags");
         }
-        String re = v.substring(1, last);
+        String re = literalBraces(v.substring(1, last));
         String flags = v.substring(last + 1);
         if (!SnortRuleParser.regexSupported(re)) {
             throw new SnortRuleParser.Unsupported("pcre uses back-references, look-around or possessive "
@@ -364,6 +364,44 @@ final class PayloadBuilder {
         patterns.add(p);
         patternBuffers.add(c.buffer);
     }
+
+    /**
+     * PCRE reads a '{' that does not start a quantifier ({n}, {n,}, {n,m}) as a literal
+     * brace ({@code \x24{jndi} in Log4Shell rules); the regex dialects the controller and the
+     * OBI check with read it as a broken repetition. Escapes such braces, outside character
+     * classes, and leaves everything else as it is.
+     */
+    static String literalBraces(String re) {
+        int n = re.length();
+        StringBuilder out = new StringBuilder(n + 8);
+        boolean inClass = false;
+        for (int i = 0; i < n; i++) {
+            char c = re.charAt(i);
+            if (c == '\\' && i + 1 < n) {
+                out.append(c).append(re.charAt(++i));
+            } else if (inClass) {
+                out.append(c);
+                inClass = c != ']';
+            } else if (c == '[') {
+                // a ']' right after '[' or '[^' is a member of the class, not its end
+                out.append(c);
+                if (i + 1 < n && re.charAt(i + 1) == '^') {
+                    out.append(re.charAt(++i));
+                }
+                if (i + 1 < n && re.charAt(i + 1) == ']') {
+                    out.append(re.charAt(++i));
+                }
+                inClass = true;
+            } else if (c == '{' && !QUANTIFIER.matcher(re).region(i, n).lookingAt()) {
+                out.append("\\{");
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static final java.util.regex.Pattern QUANTIFIER = java.util.regex.Pattern.compile("\\{\\d+(,\\d*)?}");
 
     /** Between lo and hi (null: any number of) bytes of the buffer; "" for none. */
     static String gap(Buffer b, int lo, Integer hi) {

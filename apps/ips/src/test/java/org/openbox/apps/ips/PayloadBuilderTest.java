@@ -188,4 +188,17 @@ class PayloadBuilderTest {
         assertTrue(reasonSkipped("content:\"abc\"; depth:2;").contains("shorter than the content"));
         assertTrue(reasonSkipped("content:\"a\"; content:\"b\"; offset:1; distance:1;").contains("offset together"));
     }
+
+    @Test
+    void aBraceThatStartsNoQuantifierIsALiteralAsInPcre() {
+        // the Log4Shell rules of snort-http.rules: "\x24{" is "${", not a repetition
+        List<String> ps = patterns("pcre:\"/\\x24{(\\x24{(upper|lower):j}|j)ndi/i\";");
+        assertMatcherForm(ps);
+        assertTrue(matches(ps, "GET /?x=${jndi:ldap://a}"));
+        assertTrue(matches(ps, "GET /?x=${${lower:j}ndi:ldap://a}"));
+        assertFalse(matches(ps, "GET /?x=$jndi"));
+        // quantifiers and braces in classes or escaped stay as they are
+        assertEquals("a{2}b{1,}c{1,3}[{]\\{\\{x", PayloadBuilder.literalBraces("a{2}b{1,}c{1,3}[{]\\{{x"));
+        assertEquals("[]{]\\{,2}", PayloadBuilder.literalBraces("[]{]{,2}"));
+    }
 }

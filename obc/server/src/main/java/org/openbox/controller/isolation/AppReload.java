@@ -41,8 +41,8 @@ public class AppReload {
         this.lifecycle = lifecycle;
         this.obis = obis;
         this.aggregator = aggregator;
-        // every OBI is awaited in turn (modules, graph): allow a few request timeouts
-        this.waitMillis = props.requestTimeout().toMillis() * 4 + 1000;
+        // every OBI is awaited in turn (modules, then the graph it compiles)
+        this.waitMillis = props.requestTimeout().toMillis() * 3 + props.graphTimeout().toMillis() + 1000;
     }
 
     public synchronized Outcome reload(String name) {

@@ -52,9 +52,15 @@ public final class ObiClient {
 
     /** Sends a request built for a fresh xid; completes with the answer message. */
     public CompletableFuture<Message> request(LongFunction<Message> build, Set<String> apps, boolean ordered) {
+        return request(build, apps, ordered, timeout);
+    }
+
+    /** The same, waiting up to {@code answerTimeout} for the answer (a graph the OBI compiles). */
+    public CompletableFuture<Message> request(LongFunction<Message> build, Set<String> apps, boolean ordered,
+                                              Duration answerTimeout) {
         long xid = pending.nextXid();
         Message m = build.apply(xid);
-        CompletableFuture<Message> answer = pending.register(xid, dpid, m.type(), apps, timeout);
+        CompletableFuture<Message> answer = pending.register(xid, dpid, m.type(), apps, answerTimeout);
         CompletableFuture<Void> posted = ordered ? postOrdered(m) : post(m);
         posted.whenComplete((ok, e) -> {
             if (e != null) {

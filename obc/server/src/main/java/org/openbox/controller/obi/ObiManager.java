@@ -288,7 +288,7 @@ public class ObiManager implements DisposableBean {
                 return null;
             }
             CompletableFuture<Message> pushed = pushGraph(s, g);
-            Throwable error = awaitAnswer(pushed);
+            Throwable error = awaitAnswer(pushed, graphWaitMillis());
             if (error == null) {
                 removeUnneeded(s, needed.keySet(), pushed);
                 return null;
@@ -296,7 +296,7 @@ public class ObiManager implements DisposableBean {
             if (error instanceof ObiUnreachableException) {
                 return null;   // not delivered: the OBI gets its current graph when it is back
             }
-            String why = "SetProcessingGraphRequest failed: " + describe(error);
+            String why = "SetProcessingGraphRequest failed: " + describe(error, graphWaitMillis());
             if (!isolate || !(error instanceof ObiErrorException refusal) || budget-- <= 0) {
                 return why;
             }
@@ -336,9 +336,9 @@ public class ObiManager implements DisposableBean {
                 .map(p -> FaultLocator.block(p.graph(), block)).orElse(null);
     }
 
-    private Throwable awaitAnswer(CompletableFuture<?> answer) {
+    private Throwable awaitAnswer(CompletableFuture<?> answer, long millis) {
         try {
-            answer.get(waitMillis(), TimeUnit.MILLISECONDS);
+            answer.get(millis, TimeUnit.MILLISECONDS);
             return null;
         } catch (ExecutionException e) {
             return e.getCause() != null ? e.getCause() : e;
@@ -350,8 +350,8 @@ public class ObiManager implements DisposableBean {
         }
     }
 
-    private String describe(Throwable e) {
-        return e instanceof TimeoutException ? "no answer within " + waitMillis() + " ms" : String.valueOf(e.getMessage());
+    private String describe(Throwable e, long millis) {
+        return e instanceof TimeoutException ? "no answer within " + millis + " ms" : String.valueOf(e.getMessage());
     }
 
     /** Sends AddCustomModuleRequest and waits for the answer; false (and Error events) when it failed. */
@@ -428,10 +428,15 @@ public class ObiManager implements DisposableBean {
         return props.requestTimeout().toMillis() + 500;
     }
 
+    private long graphWaitMillis() {
+        return props.graphTimeout().toMillis() + 500;
+    }
+
     private CompletableFuture<Message> pushGraph(ObiSession s, DeployedGraph g) {
         s.graphStatus("pushing (" + g.graph().blocks().size() + " blocks)");
         CompletableFuture<Message> answer = s.client().request(xid -> new SetProcessingGraphRequest(xid, List.of(),
-                        g.graph().blocks(), g.graph().connectors(), null), Set.copyOf(g.apps()), true);
+                        g.graph().blocks(), g.graph().connectors(), null), Set.copyOf(g.apps()), true,
+                props.graphTimeout());
         answer.whenComplete((m, e) -> {
                     if (e == null) {
                         s.pushedGraph(g.graph());
@@ -452,8 +457,10 @@ public class ObiManager implements DisposableBean {
 
     private void failed(ObiSession s, String what, Throwable e) {
         Throwable cause = e.getCause() != null && !(e instanceof ObiErrorException) ? e.getCause() : e;
+        java.time.Duration limit = what.startsWith("SetProcessingGraphRequest") ? props.graphTimeout()
+                : props.requestTimeout();
         String text = what + " failed: " + (cause instanceof java.util.concurrent.TimeoutException
-                ? "no answer within " + props.requestTimeout().toMillis() + " ms" : cause.getMessage());
+                ? "no answer within " + limit.toMillis() + " ms" : cause.getMessage());
         s.lastError(text);
         log.warn("OBI {}: {}", s.dpid(), text);
     }

@@ -61,7 +61,7 @@ class AppLoaderTest {
 
     private static AppLoader loader(Path dir) {
         OpenboxProperties props = new OpenboxProperties(Duration.ofSeconds(10), null, Duration.ofMillis(100),
-                Duration.ofSeconds(5), dir, null, 3636, 100, 10000, false, true);
+                Duration.ofSeconds(5), dir, null, 3636, 100, 10000, false, true, null);
         return new AppLoader(new StaticListableBeanFactory().getBeanProvider(Application.class), props,
                 new AppSettingsSource(new org.springframework.core.env.StandardEnvironment()));
     }

@@ -53,7 +53,7 @@ class AppSettingsLoadingTest {
         StaticListableBeanFactory beans = new StaticListableBeanFactory();
         beans.addBean("strict", app);
         OpenboxProperties props = new OpenboxProperties(Duration.ofSeconds(10), null, Duration.ofMillis(100),
-                Duration.ofSeconds(5), null, null, 3636, 100, 10000, false, true);
+                Duration.ofSeconds(5), null, null, 3636, 100, 10000, false, true, null);
         return new AppLoader(beans.getBeanProvider(Application.class), props, new AppSettingsSource(env)).discover();
     }
 

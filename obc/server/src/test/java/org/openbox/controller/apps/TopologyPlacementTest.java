@@ -22,7 +22,7 @@ class TopologyPlacementTest {
 
     private static OpenboxProperties props(Path topology) {
         return new OpenboxProperties(Duration.ofSeconds(10), null, Duration.ofMillis(100), Duration.ofSeconds(5),
-                null, topology, 3636, 100, 10000, false, true);
+                null, topology, 3636, 100, 10000, false, true, null);
     }
 
     private static Graph named(String name) {
