@@ -209,13 +209,19 @@ class ValueParser {
 
   [[noreturn]] void fail(const std::string& why) const {
     throw ProtocolError(ErrorSubtype::BAD_HEADER_MATCH,
-                        std::string(info_.name) + " value \"" + std::string(text_) + "\": " + why);
+                        std::string(info_.name) + " value \"" + shown() + "\": " + why);
+  }
+  // The value as quoted in an error: long values are cut (they may be hostile).
+  std::string shown() const {
+    constexpr size_t kShown = 80;
+    return text_.size() <= kShown ? std::string(text_) : std::string(text_.substr(0, kShown)) + "...";
   }
 
   void parse(std::vector<MatchTerm>& out) {
     std::string_view s = trim(text_);
     if (s.empty()) fail("empty value");
-    if (!s.empty() && s.front() == '[') {
+    check_nesting(s);
+    if (s.front() == '[') {
       if (s.back() != ']' || matching_close(s, 0) != s.size() - 1) fail("unbalanced brackets");
       bracket(s.substr(1, s.size() - 2), out);
     } else {
@@ -224,6 +230,21 @@ class ValueParser {
   }
 
  private:
+  // Balanced brackets nested at most kMaxMatchDepth deep. Each bracket level below scans
+  // its content once, so with the depth bounded the whole parse is linear.
+  void check_nesting(std::string_view s) const {
+    unsigned depth = 0;
+    for (char c : s) {
+      if (c == '[') {
+        if (++depth > kMaxMatchDepth) fail("brackets nested deeper than " + std::to_string(kMaxMatchDepth) + " levels");
+      } else if (c == ']') {
+        if (depth == 0) fail("unbalanced brackets");
+        --depth;
+      }
+    }
+    if (depth != 0) fail("unbalanced brackets");
+  }
+
   // Index of the ']' closing the '[' at `open`, or npos.
   static size_t matching_close(std::string_view s, size_t open) {
     int depth = 0;

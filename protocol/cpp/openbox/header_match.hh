@@ -62,6 +62,10 @@ struct HeaderMatch {
   const FieldMatch* find(MatchField f) const { for (const auto& m : fields) if (m.field == f) return &m; return nullptr; }
 };
 
+// Brackets in one value nest at most this deep (deeper: BAD_HEADER_MATCH, found by one
+// linear scan before parsing, so parsing stays linear in the value's length).
+inline constexpr unsigned kMaxMatchDepth = 32;
+
 // Throw ProtocolError(BAD_HEADER_MATCH) with a message naming the field and the problem.
 FieldMatch parse_field_value(std::string_view field_name, const nlohmann::json& value);
 HeaderMatch parse_header_match(const nlohmann::json& match_object);   // also checks prerequisites

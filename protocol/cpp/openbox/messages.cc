@@ -570,7 +570,35 @@ bool parse_message_type(std::string_view name, MessageType& out) {
   return false;
 }
 
+std::size_t json_depth(std::string_view text, std::size_t stop_above) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > deepest && (deepest = depth) > stop_above) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+void check_json_depth(std::string_view body, std::size_t max_depth) {
+  if (json_depth(body, max_depth) > max_depth)
+    fail(ErrorSubtype::ILLEGAL_ARGUMENT,
+         "body nests arrays/objects deeper than " + std::to_string(max_depth) + " levels");
+}
+
 Message decode(std::string_view body, std::optional<MessageType> expected) {
+  check_json_depth(body);
   json j = json::parse(body.begin(), body.end(), nullptr, false);
   if (j.is_discarded()) fail(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
   return decode_json(j, expected);
@@ -632,6 +660,7 @@ Error make_error(uint64_t xid, ErrorSubtype subtype, std::string message) {
 }
 
 uint64_t salvage_xid(std::string_view body) {
+  if (json_depth(body) > kMaxJsonDepth) return 0;
   json j = json::parse(body.begin(), body.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return 0;
   auto xi = j.find("xid");

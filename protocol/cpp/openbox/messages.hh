@@ -10,6 +10,7 @@
 // valid message round-trips to equal JSON. Free-form maps stay nlohmann::json.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -128,7 +129,18 @@ using Message = std::variant<
 inline MessageType type_of(const Message& m) { return static_cast<MessageType>(m.index()); }
 inline uint64_t xid_of(const Message& m) { return std::visit([](const auto& v) { return v.xid; }, m); }
 
-// Parse and validate a message body. `expected` is the type named by the URL
+// Hard limit on untrusted bodies: arrays and objects nested deeper than this are refused
+// (ILLEGAL_ARGUMENT) by a linear scan before any tree is built, so no parser, destructor
+// or visitor ever recurses on attacker-chosen depth.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// Deepest nesting of arrays and objects in `text` (brackets inside strings do not count),
+// found in one pass without recursion; the scan stops once `stop_above` is exceeded.
+std::size_t json_depth(std::string_view text, std::size_t stop_above = kMaxJsonDepth);
+// Throws ProtocolError(ILLEGAL_ARGUMENT) when `body` nests deeper than `max_depth`.
+void check_json_depth(std::string_view body, std::size_t max_depth = kMaxJsonDepth);
+
+// Parse and validate a message body (depth-checked with kMaxJsonDepth first). `expected` is the type named by the URL
 // (POST /message/<Type>); a body of another type is BAD_TYPE.
 Message decode(std::string_view body, std::optional<MessageType> expected = std::nullopt);
 Message decode_json(const nlohmann::json& body, std::optional<MessageType> expected = std::nullopt);
@@ -140,7 +152,8 @@ std::string encode_string(const Message& m);
 Error make_error(uint64_t xid, const ProtocolError& e);
 Error make_error(uint64_t xid, ErrorSubtype subtype, std::string message);
 
-// Best effort: the xid of a body that may be invalid (0 when it has none usable).
+// Best effort: the xid of a body that may be invalid (0 when it has none usable or it
+// nests deeper than kMaxJsonDepth).
 uint64_t salvage_xid(std::string_view body);
 
 // Base64 (RFC 4648 standard alphabet). decode accepts missing padding and rejects any

@@ -16,6 +16,8 @@ import org.openbox.protocol.ProtocolException;
  * whole match object. Every failure is a BAD_HEADER_MATCH naming the field and the value.
  */
 public final class HeaderMatchParser {
+    /** Deepest bracket nesting a value may have (the C++ parser has the same limit). */
+    public static final int MAX_DEPTH = 32;
     private HeaderMatchParser() {}
 
     /** Parses one field's value. */
@@ -109,6 +111,8 @@ public final class HeaderMatchParser {
 
     /** Reads one value string: single, range or (nested) list. */
     private static final class ValueReader {
+        /** Longest part of a value quoted in an error (values may be hostile). */
+        private static final int SHOWN = 80;
         private final MatchField field;
         private final String whole;
 
@@ -122,7 +126,28 @@ public final class HeaderMatchParser {
             if (t.isEmpty()) {
                 throw fail("empty value");
             }
+            checkNesting(t);
             readElement(t, out);
+        }
+
+        /**
+         * Balanced brackets nested at most {@link #MAX_DEPTH} deep, by one linear scan: each
+         * level below scans its content once, so with the depth bounded parsing stays linear
+         * and its recursion shallow.
+         */
+        private void checkNesting(String t) {
+            int depth = 0;
+            for (int i = 0; i < t.length(); i++) {
+                char c = t.charAt(i);
+                if (c == '[' && ++depth > MAX_DEPTH) {
+                    throw fail("brackets nested deeper than " + MAX_DEPTH + " levels");
+                } else if (c == ']' && --depth < 0) {
+                    throw fail("unbalanced brackets");
+                }
+            }
+            if (depth != 0) {
+                throw fail("unbalanced brackets");
+            }
         }
 
         /** An element: a bracket group (range or list) or a single. */
@@ -215,7 +240,8 @@ public final class HeaderMatchParser {
         }
 
         private ProtocolException fail(String msg) {
-            return error(field, msg + " in '" + whole + "'");
+            String shown = whole.length() <= SHOWN ? whole : whole.substring(0, SHOWN) + "...";
+            return error(field, msg + " in '" + shown + "'");
         }
 
         /** Index of the ']' closing the '[' at index 0, or -1. */
