@@ -13,7 +13,8 @@
 namespace obi::cli {
 
 int instance(const std::vector<std::string>& argv) {
-  Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map"}, {"quiet"});
+  Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map",
+                   "max-body-mib", "http-threads", "http-timeout-ms"}, {"quiet"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
   if (args.has("dpid")) {
@@ -29,6 +30,9 @@ int instance(const std::vector<std::string>& argv) {
   o.workers = args.get_unsigned("workers", 0, 1, 1024);
   o.eal_args = split_words(args.get("dpdk"));
   o.devices = device_map_arg(args);
+  o.max_body_bytes = std::size_t{args.get_unsigned("max-body-mib", 64, 1, 4096)} << 20;
+  o.http_threads = args.get_unsigned("http-threads", o.http_threads, 1, 1024);
+  o.http_timeout_ms = args.get_unsigned("http-timeout-ms", o.http_timeout_ms, 100, 600000);
   o.quiet = args.has("quiet");
   return run_instance(o);
 #else

@@ -4,8 +4,13 @@
 #include "control/instance_impl.hh"
 
 #include <signal.h>
+#include <sys/socket.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 namespace obi {
@@ -112,6 +117,8 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
   MessageType ut;
   const bool known = openbox::parse_message_type(url_type, ut);
   try {
+    // Before any tree is built: nlohmann's DOM is freed and walked recursively.
+    openbox::check_json_depth(req.body);
     // Parsed once: the codec validates the tree, and a graph is then moved out of it.
     json body = json::parse(req.body, nullptr, false);
     if (body.is_discarded()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
@@ -159,6 +166,21 @@ void Instance::start() {
   if (m.running.exchange(true)) return;
   m.server.set_payload_max_length(m.opt.max_body_bytes);
   m.server.set_tcp_nodelay(true);   // the 200 goes out at once, not after the peer's ACK
+  // The listening socket is this OBI's alone: SO_REUSEADDR (restart over TIME_WAIT) but
+  // not httplib's default SO_REUSEPORT, with which a second process could bind the same
+  // address and take the controller's requests.
+  m.server.set_socket_options([](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
+  // Slow or idle clients hold a connection thread for at most one timeout per read, write
+  // or keep-alive wait; the pool is fixed, so many connections never exhaust threads.
+  const auto timeout = std::chrono::milliseconds(m.opt.http_timeout_ms);
+  m.server.set_read_timeout(timeout);
+  m.server.set_write_timeout(timeout);
+  m.server.set_keep_alive_timeout(std::max<time_t>(1, (m.opt.http_timeout_ms + 999) / 1000));
+  const unsigned threads = std::max(1u, m.opt.http_threads);
+  m.server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   m.server.Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {
     m.handle_post(req, res);
   });
@@ -179,8 +201,11 @@ void Instance::start() {
     m.listen_port = m.server.bind_to_any_port(m.listen_host.c_str());
     if (m.listen_port <= 0) { m.running = false; throw std::runtime_error("cannot listen on " + m.opt.listen); }
   } else if (!m.server.bind_to_port(m.listen_host.c_str(), m.listen_port)) {
+    const int err = errno;
     m.running = false;
-    throw std::runtime_error("cannot listen on " + m.opt.listen);
+    throw std::runtime_error("cannot listen on " + m.opt.listen + ": " +
+                             (err == EADDRINUSE ? std::string("address already in use")
+                                                : err ? std::strerror(err) : std::string("bind failed")));
   }
   {
     std::lock_guard<std::mutex> lock(m.stop_mu);

@@ -28,8 +28,13 @@ struct InstanceOptions {
   std::vector<std::string> eal_args;                // DPDK EAL arguments (--dpdk)
   std::map<std::string, std::string> devices;       // graph device names -> this OBI's devices
                                                     // (--device-map; see obi::DeviceMap)
+  // Hard limits of the REST server (untrusted input). A body nesting arrays/objects deeper
+  // than openbox::kMaxJsonDepth is refused before it is parsed.
+  std::size_t max_body_bytes = std::size_t{64} << 20;  // larger bodies: 413 + ILLEGAL_ARGUMENT,
+                                                       // refused from Content-Length, not read
+  unsigned http_threads = 32;                       // connections served at once (fixed pool)
+  unsigned http_timeout_ms = 5000;                  // per read/write, and idle keep-alive wait
   // Tuning, mostly for tests.
-  std::size_t max_body_bytes = std::size_t{64} << 20;  // larger bodies: ILLEGAL_ARGUMENT
   unsigned hello_retry_max_ms = 2000;               // back-off cap between Hello attempts
   bool quiet = false;                               // no progress lines on stderr
 };
