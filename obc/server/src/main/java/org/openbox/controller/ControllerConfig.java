@@ -8,6 +8,7 @@ import org.openbox.controller.aggregate.GraphComposer;
 import org.openbox.controller.aggregate.TrafficClasses;
 import org.openbox.controller.aggregate.MergingComposer;
 import org.openbox.controller.apps.ModuleRegistry;
+import org.openbox.controller.southbound.JsonLimitsConfig;
 import org.openbox.merge.MergeOptions;
 import org.openbox.protocol.MessageCodec;
 import org.slf4j.Logger;
@@ -22,9 +23,12 @@ public class ControllerConfig {
 
     private static final Logger log = LoggerFactory.getLogger(ControllerConfig.class);
 
+    /** The protocol codec, its parser bounded by {@code openbox.limits} (depth, string length). */
     @Bean
-    public MessageCodec messageCodec() {
-        return new MessageCodec();
+    public MessageCodec messageCodec(LimitsProperties limits) {
+        MessageCodec codec = new MessageCodec();
+        JsonLimitsConfig.limit(codec.mapper(), limits);
+        return codec;
     }
 
     @Bean

@@ -155,6 +155,14 @@ public class GraphAggregator {
         });
     }
 
+    /** Drops everything kept for the OBI (its session expired; a new Hello starts afresh). */
+    public void forget(long dpid) {
+        deployed.remove(dpid);
+        failures.remove(dpid);
+        excluded.remove(dpid);
+        refusedOn.remove(dpid);
+    }
+
     /** Forgets every refusal of the OBI (it restarted): its applications are tried again there. */
     public void retry(long dpid) {
         Map<String, String> m = refusedOn.remove(dpid);

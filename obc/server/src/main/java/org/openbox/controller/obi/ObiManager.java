@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.openbox.controller.LimitsProperties;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.FaultLocator;
@@ -89,6 +90,7 @@ public class ObiManager implements DisposableBean {
     private final PendingRequests pending;
     private final ControllerMetrics metrics;
     private final OpenboxProperties props;
+    private final LimitsProperties limits;
     private final GraphAggregator aggregator;
     private final AppEvents events;
     private final ModuleRegistry modules;
@@ -109,7 +111,8 @@ public class ObiManager implements DisposableBean {
 
     public ObiManager(ObiHttp http, MessageCodec codec, PendingRequests pending, ControllerMetrics metrics,
                       OpenboxProperties props, GraphAggregator aggregator, AppEvents events, ModuleRegistry modules,
-                      AppCatalog catalog, TopologyHolder topology) {
+                      AppCatalog catalog, TopologyHolder topology, LimitsProperties limits) {
+        this.limits = limits;
         this.catalog = catalog;
         this.topology = topology;
         this.modules = modules;
@@ -140,21 +143,52 @@ public class ObiManager implements DisposableBean {
         return sessions.values().stream().filter(s -> s.state() == ObiState.UP).toList();
     }
 
-    public void onHello(Hello hello, String remoteAddr) {
+    /**
+     * Hello: registers the OBI, or renews its session. Refused (the live session is kept) when
+     * the dpid has a live session (UP, heard from within the keep-alive timeout) at another
+     * endpoint (source_addr/source_port or the address the Hello came from): FORBIDDEN /
+     * NOT_PERMITTED, logged as a conflict. A new dpid beyond {@code openbox.limits.max-obis}
+     * sessions is refused with BAD_REQUEST / ILLEGAL_STATE.
+     */
+    public Optional<Rejection> onHello(Hello hello, String remoteAddr) {
         URI base = endpoint(hello, remoteAddr);
         Instant now = Instant.now();
         long nanos = System.nanoTime();
+        if (!sessions.containsKey(hello.dpid()) && sessions.size() >= limits.maxObis()) {
+            expire(nanos);
+        }
         boolean[] created = {false};
+        Rejection[] refused = {null};
         ObiSession s = sessions.compute(hello.dpid(), (dpid, existing) -> {
             if (existing == null) {
+                if (sessions.size() >= limits.maxObis()) {
+                    refused[0] = new Rejection(ErrorSubtype.ILLEGAL_STATE, "the controller holds the maximum of "
+                            + limits.maxObis() + " OBI sessions; Hello for new dpid " + dpid + " refused");
+                    return null;
+                }
                 created[0] = true;
-                return new ObiSession(dpid, client(dpid, base), now, nanos);
+                return new ObiSession(dpid, client(dpid, base), remoteAddr, now, nanos);
             }
-            if (!existing.client().base().equals(base)) {
+            boolean sameEndpoint = existing.client().base().equals(base) && Objects.equals(existing.remoteAddr(), remoteAddr);
+            if (!sameEndpoint && alive(existing, nanos)) {
+                log.warn("conflict: Hello for live OBI {} from endpoint {} (sent from {}) refused; its session stays at {}"
+                        + " (sent from {})", dpid, base, remoteAddr, existing.client().base(), existing.remoteAddr());
+                refused[0] = new Rejection(ErrorSubtype.NOT_PERMITTED, "dpid " + dpid
+                        + " is connected from another endpoint; a new endpoint is taken only after that session times out");
+                return existing;
+            }
+            if (!sameEndpoint) {
                 existing.client(client(dpid, base));
+                existing.remoteAddr(remoteAddr);
             }
             return existing;
         });
+        if (refused[0] != null) {
+            if (s == null) {
+                log.warn("Hello from OBI {} ({}) refused: {}", hello.dpid(), base, refused[0].message());
+            }
+            return Optional.of(refused[0]);
+        }
         s.hello(hello.version(), hello.capabilities());
         s.seen(now, nanos);
         boolean cameBack = s.transition(ObiState.UP, now);
@@ -164,13 +198,30 @@ public class ObiManager implements DisposableBean {
             events.instanceUp(hello.dpid());
         }
         setup.execute(() -> pushState(s, true));
+        return Optional.empty();
     }
 
-    /** KeepAlive: refused for an unknown dpid (the OBI has to say Hello first). */
-    public Optional<Rejection> onKeepAlive(long dpid) {
-        if (!sessions.containsKey(dpid)) {
+    /** UP and heard from within the keep-alive timeout. */
+    private boolean alive(ObiSession s, long nowNanos) {
+        return s.state() == ObiState.UP && nowNanos - s.lastSeenNanos() <= props.keepaliveTimeout().toNanos();
+    }
+
+    /**
+     * KeepAlive: refused for an unknown dpid (the OBI has to say Hello first), and from an
+     * address other than the session's (FORBIDDEN / NOT_PERMITTED: it does not keep the
+     * session alive).
+     */
+    public Optional<Rejection> onKeepAlive(long dpid, String remoteAddr) {
+        ObiSession s = sessions.get(dpid);
+        if (s == null) {
             return Optional.of(new Rejection(ErrorSubtype.ILLEGAL_STATE,
                     "unknown dpid " + dpid + ": send Hello first"));
+        }
+        if (!Objects.equals(s.remoteAddr(), remoteAddr)) {
+            log.warn("conflict: KeepAlive for OBI {} from {} ignored; its session is at {}", dpid, remoteAddr,
+                    s.remoteAddr());
+            return Optional.of(new Rejection(ErrorSubtype.NOT_PERMITTED,
+                    "dpid " + dpid + " is connected from another address"));
         }
         seen(dpid);
         return Optional.empty();
@@ -228,6 +279,10 @@ public class ObiManager implements DisposableBean {
             params.put("keepalive_interval", props.keepaliveIntervalSeconds());
             s.client().request(xid -> new SetParametersRequest(xid, params), Set.of(), true)
                     .whenComplete((m, e) -> {
+                        Throwable cause = e != null && e.getCause() != null ? e.getCause() : e;
+                        if (e == null || e instanceof ObiErrorException || cause instanceof ObiErrorException) {
+                            s.established(true);   // it answered: the OBI is really there
+                        }
                         if (e != null) {
                             failed(s, "SetParametersRequest", e);
                         }
@@ -465,10 +520,38 @@ public class ObiManager implements DisposableBean {
         log.warn("OBI {}: {}", s.dpid(), text);
     }
 
-    /** Marks every overdue OBI DOWN. Runs on the single sweeper thread. */
+    /**
+     * Drops the sessions of OBIs that never answered the controller within
+     * {@code openbox.limits.setup-timeout} of their Hello, and of OBIs DOWN for longer than
+     * {@code openbox.limits.down-expiry}; a later Hello from them starts a new session.
+     */
+    void expire(long now) {
+        long setupTimeout = limits.setupTimeout().toNanos();
+        long downExpiry = limits.downExpiry().toNanos();
+        for (ObiSession s : sessions.values()) {
+            boolean neverSetUp = !s.established() && now - s.createdNanos() > setupTimeout;
+            boolean longDown = s.state() == ObiState.DOWN && now - s.stateSinceNanos() > downExpiry;
+            if ((neverSetUp || longDown) && sessions.remove(s.dpid(), s)) {
+                log.info("OBI {}: session dropped ({})", s.dpid(), neverSetUp
+                        ? "it never answered within " + limits.setupTimeout().toMillis() + " ms of its Hello"
+                        : "down for more than " + limits.downExpiry().toMillis() + " ms");
+                if (s.state() == ObiState.UP && s.transition(ObiState.DOWN, Instant.now())) {
+                    events.instanceDown(s.dpid());
+                }
+                setup.execute(() -> {
+                    if (!sessions.containsKey(s.dpid())) {
+                        aggregator.forget(s.dpid());
+                    }
+                });
+            }
+        }
+    }
+
+    /** Marks every overdue OBI DOWN and drops expired sessions. Runs on the single sweeper thread. */
     void sweep() {
         try {
             long now = System.nanoTime();
+            expire(now);
             long timeout = props.keepaliveTimeout().toNanos();
             for (ObiSession s : sessions.values()) {
                 if (s.state() == ObiState.UP && now - s.lastSeenNanos() > timeout

@@ -18,6 +18,10 @@ public final class ObiSession {
     private final long dpid;
     private final Instant firstSeen;
     private volatile ObiClient client;
+    private volatile String remoteAddr;          // where the accepted Hello came from
+    private volatile boolean established;        // the OBI answered a request of the controller
+    private final long createdNanos;
+    private volatile long stateSinceNanos;
     private volatile String version;
     private volatile ObjectNode capabilities;
     private volatile ObiState state = ObiState.UP;
@@ -33,9 +37,12 @@ public final class ObiSession {
     // the graph last sent (set-up thread only); null when none since the OBI said Hello
     private Graph pushedGraph;
 
-    ObiSession(long dpid, ObiClient client, Instant now, long nowNanos) {
+    ObiSession(long dpid, ObiClient client, String remoteAddr, Instant now, long nowNanos) {
         this.dpid = dpid;
         this.client = client;
+        this.remoteAddr = remoteAddr;
+        this.createdNanos = nowNanos;
+        this.stateSinceNanos = nowNanos;
         this.firstSeen = now;
         this.stateSince = now;
         this.lastSeen = now;
@@ -57,6 +64,16 @@ public final class ObiSession {
 
     void client(ObiClient c) { this.client = c; }
 
+    /** The address the accepted Hello came from (the session's endpoint with {@link #client()}). */
+    public String remoteAddr() { return remoteAddr; }
+    void remoteAddr(String addr) { this.remoteAddr = addr; }
+
+    /** The OBI answered a request of the controller: its Hello led to a working connection. */
+    public boolean established() { return established; }
+    void established(boolean e) { this.established = e; }
+    long createdNanos() { return createdNanos; }
+    long stateSinceNanos() { return stateSinceNanos; }
+
     void hello(String version, ObjectNode capabilities) {
         this.version = version;
         this.capabilities = capabilities;
@@ -74,6 +91,7 @@ public final class ObiSession {
         }
         state = next;
         stateSince = now;
+        stateSinceNanos = System.nanoTime();
         if (next == ObiState.DOWN) {
             downCount++;
         }

@@ -2,6 +2,7 @@ package org.openbox.controller.southbound;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ErrorType;
 import org.openbox.protocol.MessageCodec;
 import org.openbox.protocol.message.ErrorMessage;
 import org.springframework.http.HttpStatus;
@@ -34,7 +35,10 @@ public class SouthboundErrors {
     }
 
     private static HttpStatus statusFor(ErrorSubtype subtype) {
-        return subtype == ErrorSubtype.INTERNAL_ERROR ? HttpStatus.INTERNAL_SERVER_ERROR : HttpStatus.BAD_REQUEST;
+        if (subtype == ErrorSubtype.INTERNAL_ERROR) {
+            return HttpStatus.INTERNAL_SERVER_ERROR;
+        }
+        return subtype.type() == ErrorType.FORBIDDEN ? HttpStatus.FORBIDDEN : HttpStatus.BAD_REQUEST;
     }
 
     /** Best-effort xid of a (possibly invalid) body, so the OBI can correlate the error. */

@@ -11,7 +11,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Keeps the southbound contract on unexpected failures: a JSON Error body, never a stack
- * trace. Unsupported content types are BAD_REQUEST / ILLEGAL_ARGUMENT; anything else is
+ * trace. Unsupported content types are BAD_REQUEST / ILLEGAL_ARGUMENT, a body cut off at
+ * {@code openbox.limits.max-body} is 413 with BAD_REQUEST / ILLEGAL_ARGUMENT; anything else is
  * logged and answered INTERNAL_ERROR / INTERNAL_ERROR.
  */
 @RestControllerAdvice(assignableTypes = SouthboundController.class)
@@ -32,8 +33,20 @@ public class SouthboundExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     public ResponseEntity<String> unexpected(Exception e) {
+        if (RequestBodyLimitFilter.causedByLimit(e)) {
+            return errors.respond(HttpStatus.PAYLOAD_TOO_LARGE, 0, ErrorSubtype.ILLEGAL_ARGUMENT, e.getMessage() == null
+                    ? "request body too large" : rootMessage(e));
+        }
         log.error("southbound message failed", e);
         return errors.respond(HttpStatus.INTERNAL_SERVER_ERROR, 0, ErrorSubtype.INTERNAL_ERROR,
                 "internal error: " + e.getClass().getSimpleName());
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage();
     }
 }

@@ -52,9 +52,9 @@ public class UpMessageHandler {
     public Optional<Rejection> handle(Message m, String remoteAddr) {
         metrics.messageReceived(m.type());
         if (m instanceof Hello hello) {
-            obis.onHello(hello, remoteAddr);
+            return obis.onHello(hello, remoteAddr);
         } else if (m instanceof KeepAlive ka) {
-            return obis.onKeepAlive(ka.dpid());
+            return obis.onKeepAlive(ka.dpid(), remoteAddr);
         } else if (m instanceof Alert alert) {
             obis.seen(alert.originDpid());
             events.onAlert(alert);
