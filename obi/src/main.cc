@@ -24,7 +24,7 @@ const char* kUsage =
     "       obi check --graph G.json [--json]\n"
     "Without a subcommand, runs an OBI that connects to a controller. 'obi <command> --help' for details.\n"
     "Limits of the OBI's REST server (requests over a limit get an Error, never reach the graph):\n"
-    "  --max-body-mib N      largest message body, MiB (default 64; larger: HTTP 413 + Error)\n"
+    "  --max-body-mib N      largest message body, MiB (default 64; larger: an Error, unread)\n"
     "  --http-threads N      connections served at once (default 32; more wait for a thread)\n"
     "  --http-timeout-ms T   per read/write and idle keep-alive wait of a connection (default 5000)\n"
     "  fixed: JSON nesting depth 64, header-match bracket depth 32; the listen address is never\n"

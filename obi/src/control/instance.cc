@@ -184,8 +184,20 @@ void Instance::start() {
   m.server.Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {
     m.handle_post(req, res);
   });
-  // httplib answers an oversized body with 413 before any handler runs: turn it into
-  // the protocol's answer.
+  // A Content-Length over the limit is answered before the body is read, and the
+  // connection is closed (its body is never read).
+  m.server.set_pre_routing_handler([&m](const httplib::Request& req, httplib::Response& res) {
+    const std::string len = req.get_header_value("Content-Length");
+    if (len.empty() || len.find_first_not_of("0123456789") != std::string::npos) return httplib::Server::HandlerResponse::Unhandled;
+    if (len.size() < 20 && std::stoull(len) <= m.opt.max_body_bytes) return httplib::Server::HandlerResponse::Unhandled;
+    m.reject(ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT,
+                           "message body larger than " + std::to_string(m.opt.max_body_bytes) + " bytes"),
+             0, res);
+    res.set_header("Connection", "close");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  // httplib answers an oversized body without a length with 413 before any handler runs:
+  // turn it into the protocol's answer.
   m.server.set_error_handler([&m](const httplib::Request& req, httplib::Response& res) {
     if (res.status == 413) {
       m.reject(ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT,

@@ -30,8 +30,8 @@ struct InstanceOptions {
                                                     // (--device-map; see obi::DeviceMap)
   // Hard limits of the REST server (untrusted input). A body nesting arrays/objects deeper
   // than openbox::kMaxJsonDepth is refused before it is parsed.
-  std::size_t max_body_bytes = std::size_t{64} << 20;  // larger bodies: 413 + ILLEGAL_ARGUMENT,
-                                                       // refused from Content-Length, not read
+  std::size_t max_body_bytes = std::size_t{64} << 20;  // larger: ILLEGAL_ARGUMENT from the
+                                                       // Content-Length, the body is not read
   unsigned http_threads = 32;                       // connections served at once (fixed pool)
   unsigned http_timeout_ms = 5000;                  // per read/write, and idle keep-alive wait
   // Tuning, mostly for tests.

@@ -288,3 +288,31 @@ TEST_F(LimitsTest, control_ObiBinaryOnATakenAddressExitsWithOneLine) {
   const std::string err = ss.str();
   EXPECT_EQ(err, "obi: cannot listen on " + listen + ": address already in use\n");
 }
+
+TEST_F(LimitsTest, control_OversizedBodyIsRefusedBeforeItIsRead) {
+  start();
+  // A Content-Length of 1 GiB with none of the body sent: the Error comes at once.
+  int fd = connect_to(obi_->port());
+  ASSERT_GE(fd, 0);
+  const std::string head = "POST /message/KeepAlive HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           "Content-Length: 1073741824\r\n\r\n{";
+  ASSERT_EQ(send(fd, head.data(), head.size(), 0), static_cast<ssize_t>(head.size()));
+  timeval tv{2, 0};   // well under the 5 s read timeout
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  std::string answer;
+  char buf[4096];
+  ssize_t n;
+  while (answer.find("\r\n\r\n") == std::string::npos || answer.back() != '}') {
+    if ((n = recv(fd, buf, sizeof buf, 0)) <= 0) break;
+    answer.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  ASSERT_EQ(answer.rfind("HTTP/1.1 400", 0), 0u) << answer;
+  const size_t body = answer.find("\r\n\r\n");
+  ASSERT_NE(body, std::string::npos);
+  json err = json::parse(answer.substr(body + 4), nullptr, false);
+  EXPECT_EQ(err["type"], "Error");
+  EXPECT_EQ(err["error_subtype"], "ILLEGAL_ARGUMENT");
+  EXPECT_TRUE(ctl_->wait_for([](const json& m) { return m["type"] == "Error" && m["error_subtype"] == "ILLEGAL_ARGUMENT"; }));
+  expect_undisturbed();
+}
