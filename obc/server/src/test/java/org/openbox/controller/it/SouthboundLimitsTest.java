@@ -2,6 +2,7 @@ package org.openbox.controller.it;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -175,6 +176,19 @@ class SouthboundLimitsTest {
         assertThat(obi(7101).path("obi").path("state").asText()).isEqualTo("UP");
         // the genuine OBI's own Hello (a restart at the same endpoint) is still accepted
         assertThat(genuine.hello().statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theControllerPortIsNotShared() throws Exception {
+        for (String addr : List.of("127.0.0.1", "0.0.0.0")) {
+            try (ServerSocket other = new ServerSocket()) {
+                other.setReuseAddress(true);
+                other.setOption(java.net.StandardSocketOptions.SO_REUSEPORT, true);
+                assertThatThrownBy(() -> other.bind(new InetSocketAddress(addr, port)))
+                        .as("a second socket bound the controller's port on " + addr)
+                        .isInstanceOf(java.net.BindException.class);
+            }
+        }
     }
 
     @Test
