@@ -97,10 +97,10 @@ class DeepGraphTest {
         MergeException e = assertThrows(MergeException.class, () -> merger.merge(List.of(new AppGraph("x", 0, g)),
                 Composition.CHAIN, MergeOptions.defaults()));
         assertEquals("block 'acl' (HeaderClassifier): config argument match[0]: header match field IPV4_SRC: value nested"
-                + " deeper than 64 brackets", e.getMessage());
-        // the same value nested 64 deep is a plain address
+                + " deeper than 32 brackets", e.getMessage());
+        // the same value nested 32 deep is a plain address
         cfg.withArray("match").set(0, F.objectNode().put("ETH_TYPE", "0x0800")
-                .put("IPV4_SRC", "[".repeat(64) + "10.0.0.1" + "]".repeat(64)));
+                .put("IPV4_SRC", "[".repeat(32) + "10.0.0.1" + "]".repeat(32)));
         MergeResult r = merger.merge(List.of(new AppGraph("x", 0, g)), Composition.CHAIN, MergeOptions.defaults());
         assertEquals(3, r.merged().blocks().size());
     }

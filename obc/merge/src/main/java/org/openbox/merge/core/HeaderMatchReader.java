@@ -35,8 +35,8 @@ import org.openbox.protocol.match.Term;
  * One reader per merge; not thread-safe.
  */
 public final class HeaderMatchReader {
-    /** Deepest bracket nesting accepted in one field value ("[[[1]]]" is 3). */
-    public static final int MAX_NESTING = 64;
+    /** Deepest bracket nesting accepted in one field value ("[[[1]]]" is 3): the protocol's. */
+    public static final int MAX_NESTING = HeaderMatchParser.MAX_DEPTH;
 
     /** The fields some other field's prerequisite names (protocol/README.md, MatchField). */
     static final Set<MatchField> PREREQUISITE_FIELDS = EnumSet.of(MatchField.ETH_TYPE, MatchField.VLAN_VID, MatchField.IP_PROTO);
