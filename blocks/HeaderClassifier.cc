@@ -116,8 +116,7 @@ void HeaderClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const O
       for (unsigned k = 0; k < slot.sets; ++k) p->pre.rule[k] = r[slot.base + k];
     }
   }
-  for (uint32_t i = 0; i < n; ++i)
-    if (outs[i] != kDropOutput) stats_.prefetch(ctx.worker, outs[i]);
+  stats_.prefetch(ctx.worker, outs, n);
   prefetch_outputs(outs, n, out);
   emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
     if (o == kDropOutput) no_match_[ctx.worker].add(packets);

@@ -243,8 +243,7 @@ void HeaderPayloadClassifierElement::push(uint16_t, Batch& batch, Context& ctx, 
     int32_t r = classify(p, s, ctx.worker, tagged ? pre : nullptr);
     outs[i] = r < 0 ? kDropOutput : static_cast<uint16_t>(r);
   }
-  for (uint32_t i = 0; i < batch.n; ++i)
-    if (outs[i] != kDropOutput) stats_.prefetch(ctx.worker, outs[i]);
+  stats_.prefetch(ctx.worker, outs, batch.n);
   prefetch_outputs(outs, batch.n, out);
   emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
     if (o != kDropOutput) stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);

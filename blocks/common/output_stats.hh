@@ -60,9 +60,13 @@ class OutputStats {
     if (!s.started || now_ns >= s.last_ns.load(std::memory_order_relaxed) + EwmaRate::kTickNs) fold(s, now_ns);
   }
 
-  // Brings output's slot of this worker into cache ahead of add() (classifiers with many
-  // rules touch a scattered few per batch).
-  void prefetch(unsigned worker, uint32_t output) const { __builtin_prefetch(&slots_[worker][output], 1); }
+  // Brings the slots of this worker for a batch's outputs into cache ahead of add()
+  // (classifiers with many rules touch a scattered few per batch; kDropOutput and other
+  // values past the last output are skipped).
+  void prefetch(unsigned worker, const uint16_t* outputs, uint32_t n) const {
+    for (uint32_t i = 0; i < n; ++i)
+      if (outputs[i] < outputs_) __builtin_prefetch(&slots_[worker][outputs[i]], 1);
+  }
 
   uint64_t count(uint32_t output) const;
   uint64_t byte_count(uint32_t output) const;

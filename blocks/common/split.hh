@@ -23,22 +23,21 @@ namespace obi::blocks {
 
 inline constexpr uint16_t kDropOutput = 0xffff;
 
-// Applies each group's folded statics to that group's packets (a stable counting sort
-// by group gives each its own sub-batch; statics do not change or drop packets, so the
-// batch itself stays as it is).
-inline void pass_statics_by_group(const Batch& batch, const uint8_t* group_of, const uint32_t* packets,
-                                  uint32_t groups, const Link* const* link, Context& ctx) {
+// Stable counting sort of n packets by a small key (packet i has key key_of(i) < keys, and
+// size[k] packets have key k): calls part(k, sub) for every key, in key order, with that
+// key's packets in arrival order.
+template <typename KeyOf, typename Part>
+void for_each_part(Packet* const* pkts, uint32_t n, KeyOf key_of, const uint32_t* size, uint32_t keys, Part part) {
   uint32_t start[kBatchSize + 1], fill[kBatchSize];
   start[0] = 0;
-  for (uint32_t g = 0; g < groups; ++g) { start[g + 1] = start[g] + packets[g]; fill[g] = start[g]; }
+  for (uint32_t k = 0; k < keys; ++k) { start[k + 1] = start[k] + size[k]; fill[k] = start[k]; }
   Packet* sorted[kBatchSize];
-  for (uint32_t i = 0; i < batch.n; ++i) sorted[fill[group_of[i]]++] = batch.pkts[i];
+  for (uint32_t i = 0; i < n; ++i) sorted[fill[key_of(i)]++] = pkts[i];
   Batch sub;
-  for (uint32_t g = 0; g < groups; ++g) {
-    if (!link[g] || !link[g]->inlined) continue;
-    sub.n = packets[g];
-    for (uint32_t k = 0; k < sub.n; ++k) sub.pkts[k] = sorted[start[g] + k];
-    link[g]->pass_statics(sub, ctx);
+  for (uint32_t k = 0; k < keys; ++k) {
+    sub.n = size[k];
+    for (uint32_t j = 0; j < sub.n; ++j) sub.pkts[j] = sorted[start[k] + j];
+    part(k, sub);
   }
 }
 
@@ -101,7 +100,12 @@ void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outp
     link[g] = key[g] < out.count ? &out.links[key[g]] : nullptr;
     statics |= link[g] && link[g]->inlined;
   }
-  if (statics) pass_statics_by_group(batch, group_of, packets, groups, link, ctx);
+  if (statics) {
+    // statics do not change or drop packets: the batch itself stays as it is
+    for_each_part(batch.pkts, n, [&](uint32_t i) { return group_of[i]; }, packets, groups, [&](uint32_t g, Batch& sub) {
+      if (link[g] && link[g]->inlined) link[g]->pass_statics(sub, ctx);
+    });
+  }
 
   // Outputs -> destinations (unconnected outputs and kDropOutput share "drop").
   const Link* dest[kBatchSize];
@@ -120,20 +124,12 @@ void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outp
     size[d] += packets[g];
   }
 
-  // Stable counting sort of the packets by destination, then one push per destination.
-  Packet* sorted[kBatchSize];
-  uint32_t start[kBatchSize + 1], fill[kBatchSize];
-  start[0] = 0;
-  for (uint32_t d = 0; d < dests; ++d) { start[d + 1] = start[d] + size[d]; fill[d] = start[d]; }
-  for (uint32_t i = 0; i < n; ++i) sorted[fill[dest_of[group_of[i]]]++] = batch.pkts[i];
+  // The packets grouped by destination, then one push per destination.
   batch.n = 0;
-  Batch sub;
-  for (uint32_t d = 0; d < dests; ++d) {
-    sub.n = size[d];
-    for (uint32_t k = 0; k < size[d]; ++k) sub.pkts[k] = sorted[start[d] + k];
+  for_each_part(batch.pkts, n, [&](uint32_t i) { return dest_of[group_of[i]]; }, size, dests, [&](uint32_t d, Batch& sub) {
     const Link* l = dest[d];
     if (!l) ctx.drop(sub); else l->node->element->push(l->port, sub, ctx, l->node->outputs);
-  }
+  });
 }
 
 }  // namespace obi::blocks

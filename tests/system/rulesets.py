@@ -262,6 +262,18 @@ def ips_skipped(run):
     return lines
 
 
+def classbench_firewall(data, rule_set, action, default, dpid):
+    """Settings of the firewall application for ClassBench set DATA/RULE_SET.classbench on OBI dpid."""
+    return {"rules.format": "classbench", "rules.file": os.path.join(data, rule_set + ".classbench"),
+            "classbench.action": action, "default.action": default, "location": "obi:%d" % dpid}
+
+
+def snort_ips(data, rules, dpid):
+    """Settings of the IPS application for Snort rules DATA/RULES (with snort-vars.conf) on OBI dpid."""
+    return {"rules.file": os.path.join(data, rules), "variables.file": os.path.join(data, "snort-vars.conf"),
+            "location": "obi:%d" % dpid, "alert.attach_packet": "false"}
+
+
 def case_rules(args):
     d = args.data
     work = args.work
@@ -270,10 +282,8 @@ def case_rules(args):
     fw_trace = os.path.join(d, "fw-4560.trace.pcap")
     cfg = os.path.join(work, "cfg")
     os.makedirs(cfg, exist_ok=True)
-    ips = {"rules.file": os.path.join(d, "snort-web.rules"), "variables.file": os.path.join(d, "snort-vars.conf"),
-           "location": "obi:1", "alert.attach_packet": "false"}
-    fw = {"rules.format": "classbench", "rules.file": os.path.join(d, "fw-4560.classbench"),
-          "classbench.action": "allow", "default.action": "drop", "location": "obi:2"}
+    ips = snort_ips(d, "snort-web.rules", 1)
+    fw = classbench_firewall(d, "fw-4560", "allow", "drop", 2)
     apps = {"ips": ("ips", props(os.path.join(cfg, "ips-web.properties"), ips)),
             "firewall": ("firewall", props(os.path.join(cfg, "firewall-4560.properties"), fw))}
     obis = {1: {"trace": http, "outs": ["out"], "case": "ips-web", "app": "ips"},
@@ -324,10 +334,8 @@ def case_more_rules(args):
     # every packet alerts: as many as the OBI's event ring holds (4096 per worker) while the
     # pcap is read at full speed, so that none is dropped before the controller drains it
     trace_to_pcap(os.path.join(d, "acl1-1000.trace"), acl_trace, limit=4000)
-    ips = {"rules.file": os.path.join(d, "snort-http.rules"), "variables.file": os.path.join(d, "snort-vars.conf"),
-           "location": "obi:4", "alert.attach_packet": "false"}
-    fw = {"rules.format": "classbench", "rules.file": os.path.join(d, "acl1-1000.classbench"),
-          "classbench.action": "alert", "default.action": "allow", "location": "obi:5"}
+    ips = snort_ips(d, "snort-http.rules", 4)
+    fw = classbench_firewall(d, "acl1-1000", "alert", "allow", 5)
     apps = {"ips": ("ips", props(os.path.join(cfg, "ips-http.properties"), ips)),
             "firewall": ("firewall", props(os.path.join(cfg, "firewall-acl1.properties"), fw))}
     obis = {4: {"trace": http, "outs": ["out"], "case": "ips-http", "app": "ips"},
@@ -342,8 +350,7 @@ def case_fw1(args):
     os.makedirs(cfg, exist_ok=True)
     trace = os.path.join(work, "fw1-10000.trace.pcap")
     trace_to_pcap(os.path.join(d, "fw1-10000.trace"), trace, limit=10000)
-    fw = {"rules.format": "classbench", "rules.file": os.path.join(d, "fw1-10000.classbench"),
-          "classbench.action": "allow", "default.action": "drop", "location": "obi:6"}
+    fw = classbench_firewall(d, "fw1-10000", "allow", "drop", 6)
     apps = {"firewall": ("firewall", props(os.path.join(cfg, "firewall-fw1.properties"), fw))}
     obis = {6: {"trace": trace, "outs": ["out"], "case": "firewall-fw1", "app": "firewall"}}
     return Run("fw1-10000", args.work, apps, obis)

@@ -27,6 +27,11 @@ RingEventSink::RingEventSink(unsigned workers, uint32_t slots_per_worker)
 
 RingEventSink::~RingEventSink() = default;
 
+char* RingEventSink::bytes_of(Ring& r, Slot& s, uint64_t index) const {
+  const uint32_t total = uint32_t(s.origin_len) + s.app_len + s.msg_len + s.pkt_len;
+  return total <= sizeof(s.bytes) ? s.bytes : r.large.get() + index * kLarge;
+}
+
 void RingEventSink::post(Kind kind, std::string_view origin_block, std::string_view app_id,
                          std::string_view message, int severity, const Packet& p,
                          int packet_size, unsigned worker, uint64_t now_ns) {
@@ -46,8 +51,7 @@ void RingEventSink::post(Kind kind, std::string_view origin_block, std::string_v
   s.msg_len = static_cast<uint16_t>(std::min<std::size_t>(message.size(), kMaxMessage));
   uint32_t want = packet_size < 0 ? p.len : std::min<uint32_t>(static_cast<uint32_t>(packet_size), p.len);
   s.pkt_len = static_cast<uint16_t>(p.data ? std::min(want, kMaxPacket) : 0);
-  const uint32_t total = uint32_t(s.origin_len) + s.app_len + s.msg_len + s.pkt_len;
-  char* at = total <= sizeof(s.bytes) ? s.bytes : r.large.get() + index * kLarge;
+  char* at = bytes_of(r, s, index);
   auto put = [&at](const void* from, uint16_t n) {
     if (n) std::memcpy(at, from, n);
     at += n;
@@ -69,14 +73,12 @@ std::size_t RingEventSink::drain(std::vector<Event>& out, std::size_t max) {
     uint64_t tail = r.tail.load(std::memory_order_relaxed);
     uint64_t head = r.head.load(std::memory_order_acquire);
     while (tail < head && taken < max) {
-      const Slot& s = r.slots[tail % size_];
+      Slot& s = r.slots[tail % size_];
       Event e;
       e.alert = s.kind == static_cast<uint8_t>(Kind::kAlert);
       e.id = next_id_++;
       e.timestamp = double(int64_t(s.mono_ns) + offset) / 1e9;
-      const uint64_t index = tail % size_;
-      const uint32_t total = uint32_t(s.origin_len) + s.app_len + s.msg_len + s.pkt_len;
-      const char* at = total <= sizeof(s.bytes) ? s.bytes : r.large.get() + index * kLarge;
+      const char* at = bytes_of(r, s, tail % size_);
       e.origin_block.assign(at, s.origin_len);
       at += s.origin_len;
       e.app_id.assign(at, s.app_len);

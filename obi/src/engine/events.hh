@@ -58,6 +58,10 @@ class RingEventSink final : public EventSink {
     std::unique_ptr<Slot[]> slots;
     std::unique_ptr<char[]> large;   // kLarge bytes per slot, touched only when used
   };
+  // Where slot `index`'s strings and excerpt are (its lengths set): in the slot, or its
+  // share of the large area.
+  char* bytes_of(Ring& r, Slot& s, uint64_t index) const;
+
   uint32_t size_;
   std::vector<Ring> rings_;
   uint64_t next_id_ = 1;

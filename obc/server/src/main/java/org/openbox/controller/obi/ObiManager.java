@@ -499,7 +499,7 @@ public class ObiManager implements DisposableBean {
                         s.lastError(null);   // an earlier failure is over: the OBI runs its graph
                     } else {
                         s.graphStatus("rejected");
-                        failed(s, "SetProcessingGraphRequest", e);
+                        failed(s, "SetProcessingGraphRequest", e, props.graphTimeout());
                     }
                 });
         s.client().send(BarrierRequest::new, true).whenComplete((m, e) -> {
@@ -511,14 +511,18 @@ public class ObiManager implements DisposableBean {
     }
 
     private void failed(ObiSession s, String what, Throwable e) {
+        failed(s, what, e, props.requestTimeout());
+    }
+
+    /** @param limit how long the answer was awaited (named when it did not come) */
+    private void failed(ObiSession s, String what, Throwable e, java.time.Duration limit) {
         Throwable cause = e.getCause() != null && !(e instanceof ObiErrorException) ? e.getCause() : e;
-        java.time.Duration limit = what.startsWith("SetProcessingGraphRequest") ? props.graphTimeout()
-                : props.requestTimeout();
         String text = what + " failed: " + (cause instanceof java.util.concurrent.TimeoutException
                 ? "no answer within " + limit.toMillis() + " ms" : cause.getMessage());
         s.lastError(text);
         log.warn("OBI {}: {}", s.dpid(), text);
     }
+
 
     /**
      * Drops the sessions of OBIs that never answered the controller within
