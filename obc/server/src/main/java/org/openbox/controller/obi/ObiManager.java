@@ -197,6 +197,9 @@ public class ObiManager implements DisposableBean {
         if (created[0] || cameBack) {
             events.instanceUp(hello.dpid());
         }
+        if (!created[0]) {
+            pending.failAll(hello.dpid(), "it said Hello again (a new start forgets earlier requests)");
+        }
         setup.execute(() -> pushState(s, true));
         return Optional.empty();
     }
@@ -542,6 +545,7 @@ public class ObiManager implements DisposableBean {
                 if (s.state() == ObiState.UP && s.transition(ObiState.DOWN, Instant.now())) {
                     events.instanceDown(s.dpid());
                 }
+                pending.failAll(s.dpid(), "its session was dropped");
                 setup.execute(() -> {
                     if (!sessions.containsKey(s.dpid())) {
                         aggregator.forget(s.dpid());
@@ -562,6 +566,7 @@ public class ObiManager implements DisposableBean {
                         && s.transition(ObiState.DOWN, Instant.now())) {
                     log.warn("OBI {} is down: nothing received for {} ms", s.dpid(), (now - s.lastSeenNanos()) / 1_000_000);
                     events.instanceDown(s.dpid());
+                    pending.failAll(s.dpid(), "it is down");
                 }
             }
         } catch (RuntimeException e) {

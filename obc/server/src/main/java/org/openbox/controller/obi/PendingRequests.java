@@ -76,6 +76,23 @@ public class PendingRequests {
         }
     }
 
+    /**
+     * Fails every outstanding request to one OBI: it went down or started over, so no answer
+     * will come, and whoever awaits one (the set-up thread) must not wait for its timeout.
+     */
+    public int failAll(long dpid, String why) {
+        int n = 0;
+        for (var e : pending.entrySet()) {
+            Pending p = e.getValue();
+            if (p.dpid() == dpid && pending.remove(e.getKey(), p)) {
+                p.future().completeExceptionally(new ObiUnreachableException(
+                        "OBI " + dpid + ": " + p.requestType() + " not answered: " + why, null));
+                n++;
+            }
+        }
+        return n;
+    }
+
     public Optional<Pending> peek(long xid) {
         return Optional.ofNullable(pending.get(xid));
     }

@@ -51,4 +51,25 @@ class LivenessTest extends ControllerTestBase {
         obi.await(BarrierRequest.class, 2, WAIT);
         assertThat(fw.upsOf(22)).isEqualTo(1);   // it never went down
     }
+
+    /**
+     * An OBI that takes its graph but never answers and then goes silent must not hold up
+     * other OBIs' set-up for the whole graph timeout: going DOWN fails its open requests.
+     */
+    @Test
+    void anObiThatDiesBeforeAnsweringDoesNotHoldUpTheOthers() throws Exception {
+        TestObi hung = obi(23);
+        hung.neverAnswer(m -> m instanceof SetProcessingGraphRequest);
+        hung.hello();
+        ScheduledFuture<?> alive = keepAlive(hung);
+        hung.await(SetProcessingGraphRequest.class, 1, WAIT);
+        alive.cancel(false);   // dies with the graph request unanswered
+
+        // its set-up waits behind the hung push until 23 is DOWN (2 s), not for the graph
+        // timeout (60 s, longer than WAIT)
+        TestObi next = connected(24);
+        assertThat(next.received(SetProcessingGraphRequest.class)).hasSize(1);
+        await().atMost(WAIT).untilAsserted(() ->
+                given().get("/api/obis/23").then().body("obi.state", equalTo("DOWN")));
+    }
 }

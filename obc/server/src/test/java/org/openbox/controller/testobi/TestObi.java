@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.openbox.protocol.MessageCodec;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.message.AddCustomModuleRequest;
@@ -75,6 +76,7 @@ public final class TestObi implements AutoCloseable {
     private volatile BiFunction<String, String, JsonNode> reads = (block, handle) -> codec.mapper().getNodeFactory().numberNode(0);
     private volatile long keepaliveInterval = 10;
     private volatile Function<Message, Optional<ErrorMessage>> refuse = m -> Optional.empty();
+    private volatile Predicate<Message> silent = m -> false;
 
     public TestObi(long dpid, String controllerUrl) throws IOException {
         this.dpid = dpid;
@@ -90,6 +92,9 @@ public final class TestObi implements AutoCloseable {
 
     /** What ReadRequests are answered with, by merged block and handle. */
     public void onRead(BiFunction<String, String, JsonNode> answer) { this.reads = answer; }
+
+    /** Takes matching requests (HTTP 200) but never sends their answer message, like an OBI that hangs or dies. */
+    public void neverAnswer(Predicate<Message> rule) { this.silent = rule; }
 
     /** Answers matching requests with an Error message instead of the normal answer. */
     public void refuseWhen(Function<Message, Optional<ErrorMessage>> rule) { this.refuse = rule; }
@@ -177,6 +182,9 @@ public final class TestObi implements AutoCloseable {
             notifyAll();
         }
         respond(ex, 200, "");
+        if (silent.test(m)) {
+            return;
+        }
         Optional<ErrorMessage> error = refuse.apply(m);
         Optional<Message> answer = error.isPresent() ? Optional.of(error.get()) : answer(m);
         answer.ifPresent(a -> executor.execute(() -> post(a)));
