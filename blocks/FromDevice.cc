@@ -133,6 +133,11 @@ nlohmann::json FromDevice::read(std::string_view handle) const {
     }
     return d - std::min(d, drop_base_);
   }
+  if (handle == "offloads") {
+    uint64_t n = 0;
+    for (const auto& r : rx_) n += r->offloads_finished();
+    return n;
+  }
   return Element::read(handle);
 }
 

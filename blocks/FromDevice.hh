@@ -8,8 +8,13 @@
 //          sniffer (bool, true)        AF_PACKET always leaves frames to the host stack
 //                                      too, so false behaves like true (documented gap)
 //          promisc (bool, false)       put the interface in promiscuous mode
+// Offloads: frames a veth/virtio sender left for the device to finish (partial TCP/UDP
+//          checksum, TCP/UDP super-frames up to 64 KiB) are finished on receipt
+//          (io/offload.hh): checksums completed, super-frames cut into segments of the
+//          sender's segment size, so every block and ToDevice sees ordinary frames.
 // Handles: read  count, byte_count, rate, byte_rate, drops (frames the kernel or NIC
-//                dropped before the OBI got them, an integer)
+//                dropped before the OBI got them, or that could not be finished, an
+//                integer), offloads (frames finished as above)
 //          write reset_counts (null)
 // Swaps: a FromDevice whose name, type and config are unchanged is carried into the new
 //          graph with its sockets, rings and counters. One rebuilt under the same name with

@@ -7,9 +7,13 @@
 // same interface does not loop back into the graph.
 // A FromDevice rebuilt at a swap on the same interface shares its predecessor's
 // AfPacketRx objects (shared_ptr), so frames already in a ring are read by the new graph.
+// Frames the sender left for the device to finish (partial checksums, GSO super-frames
+// from veth/virtio with offloads on) are finished on receipt (io/offload.hh), so blocks
+// see and ToDevice sends complete frames of at most kMaxFrame bytes.
 // AfPacketTx: one socket per worker, frames sent a batch at a time with sendmmsg.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -38,9 +42,12 @@ class AfPacketRx {
 
   // Copies up to kBatchSize - batch.n frames into packets from ctx.pool.
   void poll(Batch& batch, Context& ctx);
-  // Packets the kernel dropped (ring full) since open; reads and accumulates the socket's
-  // statistics, so call it from one thread only.
+  // Frames lost since open: dropped by the kernel (ring full) or not finishable (cut by the
+  // ring, unsupported offload); reads and accumulates the socket's statistics, so call it
+  // from one thread only.
   uint64_t drops();
+  // Frames whose checksum or segmentation was finished here (worker thread's count).
+  uint64_t offloads_finished() const { return finished_.load(std::memory_order_relaxed); }
 
  private:
   int fd_ = -1;
@@ -53,6 +60,10 @@ class AfPacketRx {
   uint32_t left_ = 0;           // packets left in the current block (0: not started)
   uint8_t* next_ = nullptr;     // next packet header in the current block
   uint64_t drops_ = 0;
+  uint32_t segment_ = 0;        // next segment of the current frame (a super-frame spans polls)
+  // written by the worker only, read by the control thread
+  std::atomic<uint64_t> unfinished_{0};   // frames dropped because they could not be finished
+  std::atomic<uint64_t> finished_{0};
 };
 
 class AfPacketTx {
