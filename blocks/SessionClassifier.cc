@@ -1,5 +1,9 @@
 #include "SessionClassifier.hh"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "common/config.hh"
 #include "common/split.hh"
 
@@ -36,7 +40,19 @@ SessionClassifierElement::SessionClassifierElement(const ElementArgs& args)
       const std::string rn = "rule " + std::to_string(i);
       if (!r.is_object() || r.empty()) c.fail("match", rn + " must be a non-empty object (key -> condition)");
       Rule rule;
-      for (auto& [key, spec] : r.items()) {
+      // the record form {"key": K, "is_field": B, "value": V} (one condition, as the Java
+      // API writes it) or the map form {K: condition, ...} (all must hold)
+      std::vector<std::pair<std::string, nlohmann::json>> conditions;
+      bool record = r.contains("key") && r["key"].is_string() && r.contains("value") &&
+                    r.size() == (r.contains("is_field") ? 3u : 2u);
+      if (record) {
+        nlohmann::json spec = {{"value", r["value"]}};
+        if (r.contains("is_field")) spec["is_field"] = r["is_field"];
+        conditions.emplace_back(r["key"].get<std::string>(), std::move(spec));
+      } else {
+        for (auto& [key, spec] : r.items()) conditions.emplace_back(key, spec);
+      }
+      for (auto& [key, spec] : conditions) {
         Cond cond;
         cond.key = storage_.key_id(key);
         nlohmann::json value = spec;

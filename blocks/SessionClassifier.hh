@@ -12,6 +12,9 @@
 //                 integer, MAC, IPv4 or IPv6 value, masked with '%', a range or a list
 //                 (spec 5.7 value grammar)
 //            "K": "80"                                      shorthand for is_field false
+//          A rule may also be one condition written as a record (the form the Java API
+//          writes): {"key": "K", "is_field": true, "value": "IPV4_DST"}; an object of
+//          exactly the members key (a string), value and optionally is_field is read so.
 //          A key the session does not hold fails the rule.
 // Read handles: count_i, byte_count_i, rate_i, byte_rate_i (i = output), also as arrays.
 // Write handles: reset_i, reset_all_counts.

@@ -1,6 +1,9 @@
 // ProtocolAnalyzer, SessionStore + SessionClassifier, FlowTracker, Bps/PpsRateClassifier.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "common/output_stats.hh"
 #include "engine/testing.hh"
 #include "openbox/error.hh"
@@ -107,6 +110,44 @@ TEST(Session, StoreThenClassifyBothDirections) {
   EXPECT_EQ(r.out[0].size(), 2u);
   EXPECT_EQ(cls.read("count_1"), 2);
   EXPECT_EQ(cls.read("count_0"), 2);
+}
+
+// blocks/catalogue/vectors/api-configs.json holds configs exactly as the Java API writes
+// them (ApiConfigVectorsTest): each builds here, and the SessionClassifier's record-form
+// rules classify as the same rules in the map form do.
+TEST(Session, ConfigsAsTheJavaApiWritesThemWork) {
+  std::ifstream f(std::filesystem::path(OPENBOX_ROOT) / "blocks" / "catalogue" / "vectors" / "api-configs.json");
+  json vectors = json::parse(f);
+  ASSERT_GE(vectors.size(), 2u);
+  json store_cfg, cls_cfg;
+  for (const auto& v : vectors) {
+    const json& b = v["block"];
+    EXPECT_NO_THROW(make_element(b["type"], b["config"], b["name"])) << v["description"];
+    if (b["type"] == "SessionStore") store_cfg = b["config"];
+    if (b["type"] == "SessionClassifier") cls_cfg = b["config"];
+  }
+  ASSERT_FALSE(store_cfg.is_null());
+  ASSERT_FALSE(cls_cfg.is_null());
+  json map_form = json::array();
+  for (const auto& r : cls_cfg["match"])
+    map_form.push_back({{r["key"].get<std::string>(), {{"is_field", r["is_field"]}, {"value", r["value"]}}}});
+  auto outputs = [&](const json& cls_config) {
+    ElementHarness store("SessionStore", store_cfg);
+    ElementHarness cls("SessionClassifier", cls_config);
+    store.push({tcp4("10.1.1.1", "20.0.0.1", 40000, 8080, "req"), tcp4("30.0.0.1", "20.0.0.1", 40001, 443, "x"),
+                tcp4("10.2.2.2", "20.0.0.1", 40002, 22, "s")});
+    Result r = cls.push({tcp4("20.0.0.1", "10.1.1.1", 8080, 40000, "reply"), tcp4("10.1.1.1", "20.0.0.1", 40000, 8080, "more"),
+                         tcp4("30.0.0.1", "20.0.0.1", 40001, 443, "y"), tcp4("9.9.9.9", "20.0.0.1", 1, 2, "none"),
+                         tcp4("10.2.2.2", "20.0.0.1", 40002, 22, "t")});
+    std::vector<size_t> sizes;
+    for (const auto& o : r.out) sizes.push_back(o.size());
+    return sizes;
+  };
+  std::vector<size_t> record = outputs(cls_cfg);
+  EXPECT_EQ(record, outputs({{"match", map_form}}));
+  // output 0: no session / no rule (y, none); 1: reply to the client; 2: port 0x1f00
+  // (8080 & 0xff00); 3: a client in 10/8 on another port
+  EXPECT_EQ(record, (std::vector<size_t>{2, 1, 1, 1}));
 }
 
 TEST(Session, MaskedValueAndBadConfigs) {
