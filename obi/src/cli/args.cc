@@ -7,6 +7,12 @@
 
 namespace obi::cli {
 
+// GCC 12 warns -Wrestrict inside libstdc++ for "literal" + std::string built here (a
+// false positive, GCC bug 105329); nothing in this constructor overlaps.
+#pragma GCC diagnostic push
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& with_value,
            const std::set<std::string>& flags) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
@@ -33,6 +39,7 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& wi
     }
   }
 }
+#pragma GCC diagnostic pop
 
 std::string Args::get(const std::string& name, const std::string& fallback) const {
   auto it = values_.find(name);

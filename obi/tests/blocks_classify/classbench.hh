@@ -51,7 +51,7 @@ inline std::vector<nlohmann::json> classbench_rules(const std::string& path) {
     if (pmask == 0xff && (proto == 6 || proto == 17)) {
       std::string p = proto == 6 ? "TCP" : "UDP";
       auto range = [](unsigned lo, unsigned hi) {
-        return lo == hi ? std::to_string(lo) : "[" + std::to_string(lo) + ":" + std::to_string(hi) + "]";
+        return lo == hi ? std::to_string(lo) : std::string("[").append(std::to_string(lo)).append(":").append(std::to_string(hi)).append("]");
       };
       if (!(sp_lo == 0 && sp_hi == 65535)) r[p + "_SRC"] = range(sp_lo, sp_hi);
       if (!(dp_lo == 0 && dp_hi == 65535)) r[p + "_DST"] = range(dp_lo, dp_hi);

@@ -16,7 +16,9 @@ openbox::ErrorSubtype config_error(const std::string& type, const json& cfg, con
     make_element(type, cfg, "blk");
   } catch (const openbox::ProtocolError& e) {
     EXPECT_NE(std::string(e.what()).find("blk"), std::string::npos) << e.what();
-    if (!must_mention.empty()) EXPECT_NE(std::string(e.what()).find(must_mention), std::string::npos) << e.what();
+    if (!must_mention.empty()) {
+      EXPECT_NE(std::string(e.what()).find(must_mention), std::string::npos) << e.what();
+    }
     return e.subtype();
   }
   ADD_FAILURE() << type << " accepted " << cfg.dump();

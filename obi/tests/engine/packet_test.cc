@@ -142,7 +142,9 @@ TEST(PacketParser, TruncatedPrefixesStayInBounds) {
       std::memcpy(p->data, full.data(), n);
       p->len = static_cast<uint32_t>(n);
       const Headers& h = p->headers();
-      if (h.l3 != kNoOffset) EXPECT_LE(h.l3 + 20u, n + 0u + (h.eth_type == 0x0806 ? 12u : 0u));
+      if (h.l3 != kNoOffset) {
+        EXPECT_LE(h.l3 + 20u, n + 0u + (h.eth_type == 0x0806 ? 12u : 0u));
+      }
       if (h.l4 != kNoOffset) { EXPECT_LE(h.l4 + 8u, n); }
       if (h.payload != kNoOffset) { EXPECT_LE(h.payload, n); }
       if (n < 14) { EXPECT_EQ(h.l3, kNoOffset); EXPECT_EQ(h.eth_type, 0); }
