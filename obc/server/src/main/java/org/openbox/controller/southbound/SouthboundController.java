@@ -1,6 +1,7 @@
 package org.openbox.controller.southbound;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Optional;
 import org.openbox.controller.tls.SouthboundIdentity;
 import org.openbox.protocol.MessageCodec;
 import org.openbox.protocol.ProtocolException;
@@ -48,9 +49,11 @@ public class SouthboundController {
         } catch (ProtocolException e) {
             return errors.badRequest(bytes, e.subtype(), e.getMessage());
         }
-        Message m = message;
-        return identity.check(m, request).or(() -> handler.handle(m, request.getRemoteAddr()))
-                .map(reject -> errors.badRequest(bytes, reject.subtype(), reject.message()))
+        Optional<Rejection> rejection = identity.check(message, request);
+        if (rejection.isEmpty()) {
+            rejection = handler.handle(message, request.getRemoteAddr());
+        }
+        return rejection.map(reject -> errors.badRequest(bytes, reject.subtype(), reject.message()))
                 .orElseGet(() -> ResponseEntity.ok().build());
     }
 }
