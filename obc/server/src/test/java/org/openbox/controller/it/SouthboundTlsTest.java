@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.restassured.config.RestAssuredConfig;
 import io.restassured.config.SSLConfig;
 import java.io.IOException;
@@ -17,6 +20,7 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,11 +32,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openbox.controller.ControllerApplication;
 import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.ObiQueries;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
 import org.openbox.controller.testobi.TestObi;
 import org.openbox.controller.testobi.TestPki;
 import org.openbox.protocol.message.BarrierRequest;
+import org.openbox.protocol.message.GlobalStatsRequest;
+import org.openbox.protocol.message.GlobalStatsResponse;
 import org.openbox.protocol.message.SetProcessingGraphRequest;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -93,6 +100,7 @@ class SouthboundTlsTest {
 
     @LocalServerPort int port;
     @Autowired ObiManager manager;
+    @Autowired ObiQueries queries;
 
     private final List<TestObi> obis = new ArrayList<>();
     private final ScheduledExecutorService keepAlives = Executors.newSingleThreadScheduledExecutor();
@@ -203,6 +211,26 @@ class SouthboundTlsTest {
         assertThat(s.graphStatus()).startsWith("running");
         assertThat(genuine.received(SetProcessingGraphRequest.class)).hasSize(graphs);
         assertThat(forger.received()).isEmpty();
+    }
+
+    @Test
+    void anAnswerToAnotherObisRequestIsRefused(CapturedOutput output) throws Exception {
+        TestObi asked = connected(8113);
+        TestObi other = connected(8114);
+        asked.neverAnswer(m -> m instanceof GlobalStatsRequest);
+        CompletableFuture<JsonNode> stats = queries.globalStats(session(8113));
+        long xid = asked.await(GlobalStatsRequest.class, 1, WAIT).get(0).xid();
+        ObjectNode body = new ObjectMapper().createObjectNode().put("uptime", 99);
+
+        HttpResponse<String> forged = other.post(new GlobalStatsResponse(xid, body));
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(forged.body()).contains("certificate is for dpid 8114, not for dpid 8113");
+        assertThat(output.getOut()).contains("identity conflict: GlobalStatsResponse for dpid 8113 from 127.0.0.1"
+                + " carries the certificate of dpid 8114");
+        assertThat(stats).isNotDone();
+
+        assertThat(asked.post(new GlobalStatsResponse(xid, body)).statusCode()).isEqualTo(200);
+        assertThat(stats.get(5, TimeUnit.SECONDS).get("uptime").asInt()).isEqualTo(99);
     }
 
     @Test
