@@ -28,13 +28,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  * <p>Accepts the front-end flags of {@code ./openbox controller} ({@code --port N},
  * {@code --apps DIR}, {@code --topology FILE}, {@code --pki DIR} (the southbound TLS bundle
  * from DIR/controller.crt, DIR/controller.key and DIR/ca.crt), also in {@code --flag=value}
- * form, {@code --check}, {@code --allow-failed-apps} and {@code --insecure}) and maps them to Spring properties; Spring
- * property arguments ({@code --server.port=...}, {@code --openbox.apps.firewall.rules.file=...})
- * pass unchanged. Any other argument is an error with the usage line. Runs with no
- * configuration at all.
+ * form, {@code --check}, {@code --allow-failed-apps} and {@code --insecure}) and maps them
+ * to Spring properties; Spring property arguments ({@code --server.port=...},
+ * {@code --openbox.apps.firewall.rules.file=...}) pass unchanged. Any other argument is an
+ * error with the usage line. Needs no configuration beyond its certificates ({@code --pki},
+ * or plain HTTP with {@code --insecure}).
  *
  * <p>Start-up problems (an application whose configuration fails, the port in use, an
- * unreadable topology) end the process with exit code 1 and one line each, no stack trace.
+ * unreadable topology, no certificates) end the process with exit code 1 and one line each, no stack trace.
  * With {@code --check} the controller loads and checks everything, prints the problems and
  * exits (0: none) without serving.
  */
