@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.openbox.controller.tls.ObiPeers;
 import org.openbox.controller.tls.ObiSslContexts;
+import org.openbox.controller.tls.TlsMetrics;
 import org.openbox.controller.tls.TransportSecurity;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
@@ -31,14 +32,14 @@ public class ObiHttp implements DisposableBean {
     private final ObiPeers peers;
     private final String scheme;
 
-    public ObiHttp(TransportSecurity security, ObiPeers peers) {
+    public ObiHttp(TransportSecurity security, ObiPeers peers, TlsMetrics metrics) {
         this.peers = peers;
         this.scheme = security.scheme();
         HttpClient.Builder b = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(2))
                 .executor(executor);
-        security.bundle().ifPresent(bundle -> b.sslContext(ObiSslContexts.context(bundle, peers))
+        security.bundle().ifPresent(bundle -> b.sslContext(ObiSslContexts.context(bundle, peers, metrics))
                 .sslParameters(ObiSslContexts.parameters()));
         this.client = b.build();
     }

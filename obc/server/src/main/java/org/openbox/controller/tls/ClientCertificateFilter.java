@@ -38,10 +38,12 @@ public class ClientCertificateFilter extends OncePerRequestFilter {
 
     private final TransportSecurity security;
     private final SouthboundErrors errors;
+    private final TlsMetrics metrics;
 
-    public ClientCertificateFilter(TransportSecurity security, SouthboundErrors errors) {
+    public ClientCertificateFilter(TransportSecurity security, SouthboundErrors errors, TlsMetrics metrics) {
         this.security = security;
         this.errors = errors;
+        this.metrics = metrics;
     }
 
     @Override
@@ -55,6 +57,7 @@ public class ClientCertificateFilter extends OncePerRequestFilter {
         X509Certificate[] certs = request.getAttribute(CERTIFICATES) instanceof X509Certificate[] c ? c : null;
         if (certs == null || certs.length == 0) {
             log.debug("southbound request from {} without a client certificate refused", request.getRemoteAddr());
+            metrics.noClientCertificate();
             refuse(response, "southbound messages need the client certificate of an OBI (TLS with a certificate"
                     + " from the controller's CA)");
             return;
@@ -63,6 +66,7 @@ public class ClientCertificateFilter extends OncePerRequestFilter {
         if (dpid.isEmpty()) {
             log.warn("southbound request from {} refused: its client certificate ({}) names no OBI dpid",
                     request.getRemoteAddr(), certs[0].getSubjectX500Principal().getName());
+            metrics.noDpid();
             refuse(response, "the client certificate (" + certs[0].getSubjectX500Principal().getName()
                     + ") is not an OBI's: it names no dpid");
             return;

@@ -21,7 +21,7 @@ public final class ObiSslContexts {
      * A context presenting the bundle's key and certificate and checking servers with
      * {@link ObiTrustManager} (the bundle's CA, and the dpid {@code peers} expects).
      */
-    public static SSLContext context(SslBundle bundle, ObiPeers peers) {
+    public static SSLContext context(SslBundle bundle, ObiPeers peers, TlsMetrics metrics) {
         try {
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(bundle.getStores().getTrustStore());
@@ -36,7 +36,7 @@ public final class ObiSslContexts {
             }
             KeyManager[] keys = bundle.getManagers().getKeyManagers();
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(keys, new TrustManager[] {new ObiTrustManager(ca, peers)}, null);
+            ctx.init(keys, new TrustManager[] {new ObiTrustManager(ca, peers, metrics)}, null);
             return ctx;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SSL bundle '" + TlsProperties.BUNDLE + "': " + e.getMessage(), e);

@@ -24,10 +24,12 @@ final class ObiTrustManager extends X509ExtendedTrustManager {
 
     private final X509ExtendedTrustManager ca;
     private final ObiPeers peers;
+    private final TlsMetrics metrics;
 
-    ObiTrustManager(X509ExtendedTrustManager ca, ObiPeers peers) {
+    ObiTrustManager(X509ExtendedTrustManager ca, ObiPeers peers, TlsMetrics metrics) {
         this.ca = ca;
         this.peers = peers;
+        this.metrics = metrics;
     }
 
     @Override
@@ -50,15 +52,24 @@ final class ObiTrustManager extends X509ExtendedTrustManager {
 
     private void check(X509Certificate[] chain, String authType, String host, int port) throws CertificateException {
         ca.checkServerTrusted(chain, authType);   // the chain to the CA, validity, key usage; no host name
+        try {
+            checkDpid(chain[0], host, port);
+        } catch (ObiIdentityException e) {
+            metrics.obiServerCertificate();
+            throw e;
+        }
+    }
+
+    private void checkDpid(X509Certificate cert, String host, int port) throws ObiIdentityException {
         OptionalLong expected = peers.expected(host, port);
-        OptionalLong actual = DpidCertificates.dpidOf(chain[0]);
+        OptionalLong actual = DpidCertificates.dpidOf(cert);
         String where = host + ":" + port;
         if (expected.isEmpty()) {
             throw new ObiIdentityException("no OBI session uses " + where);
         }
         if (actual.isEmpty()) {
             throw new ObiIdentityException("the server certificate at " + where + " ("
-                    + chain[0].getSubjectX500Principal().getName() + ") names no dpid; OBI " + expected.getAsLong()
+                    + cert.getSubjectX500Principal().getName() + ") names no dpid; OBI " + expected.getAsLong()
                     + " was expected there");
         }
         if (actual.getAsLong() != expected.getAsLong()) {

@@ -31,10 +31,12 @@ public class SouthboundIdentity {
 
     private final TransportSecurity security;
     private final PendingRequests pending;
+    private final TlsMetrics metrics;
 
-    public SouthboundIdentity(TransportSecurity security, PendingRequests pending) {
+    public SouthboundIdentity(TransportSecurity security, PendingRequests pending, TlsMetrics metrics) {
         this.security = security;
         this.pending = pending;
+        this.metrics = metrics;
     }
 
     /** Empty when the message may be handled; else the refusal. */
@@ -51,6 +53,7 @@ public class SouthboundIdentity {
         }
         log.warn("identity conflict: {} for dpid {} from {} carries the certificate of dpid {}; refused", m.type(),
                 claimed.getAsLong(), request.getRemoteAddr(), certified);
+        metrics.dpidConflict();
         return Optional.of(new Rejection(ErrorSubtype.NOT_PERMITTED, "the client certificate is for dpid " + certified
                 + ", not for dpid " + claimed.getAsLong()));
     }

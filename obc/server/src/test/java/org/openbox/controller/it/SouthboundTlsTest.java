@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.restassured.config.RestAssuredConfig;
 import io.restassured.config.SSLConfig;
 import java.io.IOException;
@@ -101,6 +102,7 @@ class SouthboundTlsTest {
     @LocalServerPort int port;
     @Autowired ObiManager manager;
     @Autowired ObiQueries queries;
+    @Autowired MeterRegistry registry;
 
     private final List<TestObi> obis = new ArrayList<>();
     private final ScheduledExecutorService keepAlives = Executors.newSingleThreadScheduledExecutor();
@@ -137,6 +139,11 @@ class SouthboundTlsTest {
         return o;
     }
 
+    /** openbox_tls_refused_total{reason}. */
+    private double refused(String reason) {
+        return registry.get("openbox.tls.refused").tag("reason", reason).counter().count();
+    }
+
     private ObiSession session(long dpid) {
         return manager.session(dpid).orElseThrow(() -> new AssertionError("no session for OBI " + dpid));
     }
@@ -165,6 +172,7 @@ class SouthboundTlsTest {
 
     @Test
     void southboundMessageWithoutClientCertificateIsRefused() throws Exception {
+        double before = refused("no_client_certificate");
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
@@ -183,6 +191,7 @@ class SouthboundTlsTest {
         TestObi anonymous = obi(8102, null, PKI.obi(8102));
         assertThat(anonymous.hello().statusCode()).isEqualTo(403);
         assertThat(manager.session(8102)).isEmpty();
+        assertThat(refused("no_client_certificate")).isEqualTo(before + 2);
     }
 
     @Test
@@ -194,6 +203,7 @@ class SouthboundTlsTest {
         int graphs = genuine.received(SetProcessingGraphRequest.class).size();
 
         // OBI 8106's certificate speaking for 8105, from its own endpoint
+        double before = refused("dpid_conflict");
         TestObi forger = obi(8105, PKI.obi(8106), PKI.obi(8106));
         HttpResponse<String> hello = forger.hello();
         assertThat(hello.statusCode()).isEqualTo(403);
@@ -201,6 +211,7 @@ class SouthboundTlsTest {
                 .contains("certificate is for dpid 8106");
         assertThat(forger.keepAlive().statusCode()).isEqualTo(403);
         assertThat(forger.alert("fw_classifier", "forged").statusCode()).isEqualTo(403);
+        assertThat(refused("dpid_conflict")).isEqualTo(before + 3);
         assertThat(output.getOut()).containsPattern(
                 "identity conflict: Hello for dpid 8105 from 127\\.0\\.0\\.1 carries the certificate of dpid 8106");
 
@@ -247,15 +258,18 @@ class SouthboundTlsTest {
 
     @Test
     void certificateNamingNoDpidIsRefused() throws Exception {
+        double before = refused("no_dpid");
         TestObi o = obi(8111, PKI.custom("no-dpid", "somebody", "IP:127.0.0.1"), PKI.obi(8111));
         HttpResponse<String> hello = o.hello();
         assertThat(hello.statusCode()).isEqualTo(403);
         assertThat(hello.body()).contains("names no dpid");
+        assertThat(refused("no_dpid")).isEqualTo(before + 1);
         assertThat(manager.session(8111)).isEmpty();
     }
 
     @Test
     void obiWhoseServerCertificateIsAnotherDpidsIsSentNothingAndReported(CapturedOutput output) throws Exception {
+        double before = refused("obi_server_certificate");
         TestObi o = obi(8109, PKI.obi(8109), PKI.obi(8110));
         assertThat(o.hello().statusCode()).isEqualTo(200);
         ObiSession s = session(8109);
@@ -266,5 +280,6 @@ class SouthboundTlsTest {
         assertThat(o.received()).isEmpty();
         assertThat(o.peers()).isEmpty();
         assertThat(s.established()).isFalse();
+        assertThat(refused("obi_server_certificate")).isGreaterThan(before);
     }
 }
