@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.openbox.controller.apps.StartupRefusedException;
 import org.openbox.controller.check.ConfigCheck;
+import org.openbox.controller.tls.TlsProperties;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -25,14 +26,16 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Entry point of the OpenBox controller (OBC).
  *
  * <p>Accepts the front-end flags of {@code ./openbox controller} ({@code --port N},
- * {@code --apps DIR}, {@code --topology FILE}, also in {@code --flag=value} form,
- * {@code --check} and {@code --allow-failed-apps}) and maps them to Spring properties; Spring
- * property arguments ({@code --server.port=...}, {@code --openbox.apps.firewall.rules.file=...})
- * pass unchanged. Any other argument is an error with the usage line. Runs with no
- * configuration at all.
+ * {@code --apps DIR}, {@code --topology FILE}, {@code --pki DIR} (the southbound TLS bundle
+ * from DIR/controller.crt, DIR/controller.key and DIR/ca.crt), also in {@code --flag=value}
+ * form, {@code --check}, {@code --allow-failed-apps} and {@code --insecure}) and maps them
+ * to Spring properties; Spring property arguments ({@code --server.port=...},
+ * {@code --openbox.apps.firewall.rules.file=...}) pass unchanged. Any other argument is an
+ * error with the usage line. Needs no configuration beyond its certificates ({@code --pki},
+ * or plain HTTP with {@code --insecure}).
  *
  * <p>Start-up problems (an application whose configuration fails, the port in use, an
- * unreadable topology) end the process with exit code 1 and one line each, no stack trace.
+ * unreadable topology, no certificates) end the process with exit code 1 and one line each, no stack trace.
  * With {@code --check} the controller loads and checks everything, prints the problems and
  * exits (0: none) without serving.
  */
@@ -41,7 +44,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 public class ControllerApplication {
 
     static final String USAGE = "usage: ./openbox controller [--port N] [--apps DIR] [--topology FILE] [--check]"
-            + " [--allow-failed-apps] [--PROPERTY=VALUE ...]";
+            + " [--allow-failed-apps] [--pki DIR | --insecure] [--PROPERTY=VALUE ...]";
 
     public static void main(String[] args) {
         List<String> springArgs;
@@ -158,7 +161,7 @@ public class ControllerApplication {
                     value = a.substring(eq + 1);
                 }
                 switch (flag) {
-                    case "--check", "--allow-failed-apps" -> {
+                    case "--check", "--allow-failed-apps", "--insecure" -> {
                         if (value != null) {
                             throw new IllegalArgumentException("flag " + flag + " takes no value");
                         }
@@ -175,6 +178,7 @@ public class ControllerApplication {
                     case "--port" -> "server.port";
                     case "--apps" -> "openbox.apps-dir";
                     case "--topology" -> "openbox.topology";
+                    case "--pki" -> "spring.ssl.bundle.pem." + TlsProperties.BUNDLE;
                     default -> null;
                 };
                 if (property == null) {
@@ -188,6 +192,13 @@ public class ControllerApplication {
                     value = args[++i];
                 }
                 check(flag, value);
+                if (flag.equals("--pki")) {
+                    Path dir = Path.of(value).toAbsolutePath();
+                    out.add("--" + property + ".keystore.certificate=file:" + dir.resolve("controller.crt"));
+                    out.add("--" + property + ".keystore.private-key=file:" + dir.resolve("controller.key"));
+                    out.add("--" + property + ".truststore.certificate=file:" + dir.resolve("ca.crt"));
+                    continue;
+                }
                 out.add("--" + property + "=" + value);
             }
             return out.toArray(String[]::new);
@@ -230,6 +241,14 @@ public class ControllerApplication {
                 case "--topology" -> {
                     if (!Files.isRegularFile(Path.of(value))) {
                         throw new IllegalArgumentException("--topology " + value + ": no such file");
+                    }
+                }
+                case "--pki" -> {
+                    for (String f : new String[] {"controller.crt", "controller.key", "ca.crt"}) {
+                        if (!Files.isRegularFile(Path.of(value, f))) {
+                            throw new IllegalArgumentException("--pki " + value + ": no " + f
+                                    + " (./openbox pki --dir " + value + " controller creates it)");
+                        }
                     }
                 }
                 default -> { }

@@ -17,6 +17,8 @@ import org.springframework.core.type.filter.AnnotationTypeFilter;
  * new record is known at once), plus the per-application families {@code openbox.apps.NAME.KEY},
  * {@code openbox.app.NAME.config} and {@code openbox.failure-mode.NAME}. Names compare as Spring's
  * relaxed binding does ({@code alert-history}, {@code alertHistory}, {@code alert_history}).
+ * A record with prefix {@code openbox.GROUP} contributes {@code GROUP.COMPONENT} names
+ * ({@code openbox.limits.max-body}, {@code openbox.tls.enabled}).
  * A command-line {@code --openbox.X=...} whose X is none of these is an error, not ignored.
  */
 final class ControllerPropertyNames {
@@ -29,6 +31,8 @@ final class ControllerPropertyNames {
     private final Map<String, String> properties = new TreeMap<>();
     /** relaxed name -> written name of each family beyond the per-application ones. */
     private final Map<String, String> extraFamilies = new TreeMap<>();
+    /** relaxed group (openbox.GROUP records) -> relaxed component -> whether it is a map (takes more segments). */
+    private final Map<String, Map<String, Boolean>> groups = new TreeMap<>();
 
     private ControllerPropertyNames() {}
 
@@ -56,8 +60,16 @@ final class ControllerPropertyNames {
         }
         String prefix = cp.prefix().isEmpty() ? cp.value() : cp.prefix();
         if (!prefix.equals("openbox")) {
-            if (prefix.startsWith(PREFIX)) {
-                extraFamilies.put(relaxed(prefix.substring(PREFIX.length())), prefix.substring(PREFIX.length()));
+            String group = prefix.startsWith(PREFIX) ? prefix.substring(PREFIX.length()) : "";
+            if (group.isEmpty() || group.contains(".")) {
+                return;
+            }
+            Map<String, Boolean> members = groups.computeIfAbsent(relaxed(group), g -> new TreeMap<>());
+            for (RecordComponent c : type.getRecordComponents()) {
+                boolean map = Map.class.isAssignableFrom(c.getType());
+                members.put(relaxed(c.getName()), map);
+                properties.put(relaxed(group) + "." + relaxed(c.getName()), group + "." + kebab(c.getName())
+                        + (map ? ".NAME" : ""));
             }
             return;
         }
@@ -86,10 +98,27 @@ final class ControllerPropertyNames {
         }
         String first = relaxed(rest.substring(0, end));
         boolean more = end < rest.length();
+        if (groups.containsKey(first)) {
+            return inGroup(groups.get(first), more ? rest.substring(end + 1) : "") ? null : unknown(name);
+        }
         boolean family = FAMILIES.contains(first) || extraFamilies.containsKey(first);
         if (family ? more : properties.containsKey(first) && !more) {
             return null;
         }
+        return unknown(name);
+    }
+
+    /** Whether {@code rest} (after {@code openbox.GROUP.}) is a component of the group. */
+    private static boolean inGroup(Map<String, Boolean> members, String rest) {
+        int dot = rest.indexOf('.');
+        int bracket = rest.indexOf('[');
+        int end = dot < 0 ? bracket : bracket < 0 ? dot : Math.min(dot, bracket);
+        String member = relaxed(end < 0 ? rest : rest.substring(0, end));
+        Boolean map = members.get(member);
+        return map != null && (map == (end >= 0));
+    }
+
+    private String unknown(String name) {
         return "unknown property '" + name + "' (openbox properties: "
                 + String.join(", ", new TreeSet<>(properties.values())) + ", and per application: apps.NAME.KEY,"
                 + " app.NAME.config, failure-mode.NAME"

@@ -67,4 +67,31 @@ class CommandLineFlagsTest {
         assertThatThrownBy(() -> flags("--openbox.apps=x")).hasMessageStartingWith("unknown property 'openbox.apps'");
         assertThatThrownBy(() -> flags("--openbox.alert-history.x=5")).hasMessageStartingWith("unknown property");
     }
+
+    @Test
+    void groupedPropertiesAreCheckedByName() {
+        assertThat(flags("--openbox.insecure=true", "--openbox.tls.enabled=false", "--openbox.tls.Enabled=true",
+                "--openbox.limits.max-body=1MB", "--openbox.limits.maxObis=5")).hasSize(5);
+        assertThatThrownBy(() -> flags("--openbox.tls.enabeld=true"))
+                .hasMessageStartingWith("unknown property 'openbox.tls.enabeld'").hasMessageContaining("tls.enabled")
+                .hasMessageContaining("limits.max-body").hasMessageContaining("insecure");
+        assertThatThrownBy(() -> flags("--openbox.tls=true")).hasMessageStartingWith("unknown property");
+        assertThatThrownBy(() -> flags("--openbox.tls.enabled.x=true")).hasMessageStartingWith("unknown property");
+        assertThatThrownBy(() -> flags("--openbox.limits.max-boddy=1MB")).hasMessageStartingWith("unknown property");
+    }
+
+    @Test
+    void insecureAndPkiSetTheSouthboundTransport() throws Exception {
+        assertThat(flags("--insecure")).containsExactly("--openbox.insecure=true");
+        assertThatThrownBy(() -> flags("--insecure=no")).hasMessageContaining("takes no value");
+        for (String f : new String[] {"controller.crt", "controller.key", "ca.crt"}) {
+            assertThatThrownBy(() -> flags("--pki", tmp.toString())).hasMessageStartingWith("--pki " + tmp + ": no ");
+            Files.writeString(tmp.resolve(f), "x");
+        }
+        String dir = tmp.toAbsolutePath().toString();
+        assertThat(flags("--pki=" + tmp)).containsExactly(
+                "--spring.ssl.bundle.pem.openbox.keystore.certificate=file:" + dir + "/controller.crt",
+                "--spring.ssl.bundle.pem.openbox.keystore.private-key=file:" + dir + "/controller.key",
+                "--spring.ssl.bundle.pem.openbox.truststore.certificate=file:" + dir + "/ca.crt");
+    }
 }

@@ -9,6 +9,7 @@ import org.openbox.controller.apps.AppEntry;
 import org.openbox.controller.apps.AppState;
 import org.openbox.controller.apps.PlacedGraph;
 import org.openbox.controller.apps.StartupGate;
+import org.openbox.controller.tls.TransportSecurity;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,23 +17,29 @@ import org.springframework.stereotype.Component;
  * every application was loaded, configured and validated as at start-up; this adds the OBI's
  * compile of each valid application's graphs and prints one line per problem,
  * {@code FILE:LINE: what is wrong} where the application knows the rule's line, else
- * {@code app NAME: ...}. Exit code 0 when there is none, 1 otherwise.
+ * {@code app NAME: ...}. Exit code 0 when there is none, 1 otherwise. Southbound TLS set-up
+ * the controller would refuse to start with (no certificates and no {@code openbox.insecure})
+ * is a note: certificates belong to the machine the controller runs on, not to the
+ * configuration under test.
  */
 @Component
 public class ConfigCheck {
 
     private final AppCatalog catalog;
     private final ObiGraphChecker obi;
+    private final TransportSecurity transport;
 
-    public ConfigCheck(AppCatalog catalog, ObiGraphChecker obi) {
+    public ConfigCheck(AppCatalog catalog, ObiGraphChecker obi, TransportSecurity transport) {
         this.catalog = catalog;
         this.obi = obi;
+        this.transport = transport;
     }
 
     /** Runs the test; problems go to {@code out}, notes to {@code err}; returns the exit code. */
     public int run(PrintStream out, PrintStream err) {
         List<AppEntry> entries = catalog.all();
         List<String> problems = new ArrayList<>(StartupGate.problems(entries));
+        transport.problem().ifPresent(p -> err.println("note: " + p + "; the controller would not start so"));
         boolean compiled = obi.binary().isPresent();
         if (!compiled) {
             err.println("note: no OBI binary (" + obi.lookedFor() + "): block configs and payload patterns were"

@@ -1,15 +1,23 @@
 package org.openbox.controller.obi;
 
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.openbox.controller.tls.ObiPeers;
+import org.openbox.controller.tls.ObiSslContexts;
+import org.openbox.controller.tls.TlsMetrics;
+import org.openbox.controller.tls.TransportSecurity;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 /**
- * The one HTTP client shared by every OBI connection (HTTP/1.1: OBIs speak plain
- * HTTP/1.1; connections are pooled per OBI endpoint by the client).
+ * The one HTTP client shared by every OBI connection (HTTP/1.1, connections pooled per OBI
+ * endpoint by the client). With TLS on it speaks HTTPS, presents the controller's
+ * certificate and accepts an OBI's server certificate only when it comes from the CA and
+ * names the dpid of the session that uses that endpoint ({@link #expect}); see
+ * {@link org.openbox.controller.tls.ObiTrustManager} for why host names are not checked.
  */
 @Component
 public class ObiHttp implements DisposableBean {
@@ -20,14 +28,39 @@ public class ObiHttp implements DisposableBean {
                 t.setDaemon(true);
                 return t;
             });
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .executor(executor)
-            .build();
+    private final HttpClient client;
+    private final ObiPeers peers;
+    private final String scheme;
+
+    public ObiHttp(TransportSecurity security, ObiPeers peers, TlsMetrics metrics) {
+        this.peers = peers;
+        this.scheme = security.scheme();
+        HttpClient.Builder b = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(2))
+                .executor(executor);
+        security.bundle().ifPresent(bundle -> b.sslContext(ObiSslContexts.context(bundle, peers, metrics))
+                .sslParameters(ObiSslContexts.parameters()));
+        this.client = b.build();
+    }
 
     public HttpClient client() {
         return client;
+    }
+
+    /** {@code https} with TLS, else {@code http}. */
+    public String scheme() {
+        return scheme;
+    }
+
+    /** The session of {@code dpid} now talks to {@code endpoint}: its certificate must name that dpid. */
+    void expect(URI endpoint, long dpid) {
+        peers.expect(endpoint, dpid);
+    }
+
+    /** The session of {@code dpid} no longer talks to {@code endpoint}. */
+    void forget(URI endpoint, long dpid) {
+        peers.forget(endpoint, dpid);
     }
 
     @Override

@@ -34,6 +34,7 @@ import org.openbox.controller.apps.ModuleRegistry;
 import org.openbox.controller.events.AppEvents;
 import org.openbox.controller.metrics.ControllerMetrics;
 import org.openbox.controller.southbound.Rejection;
+import org.openbox.controller.tls.ObiIdentityException;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ErrorType;
 import org.openbox.protocol.message.AddCustomModuleRequest;
@@ -178,6 +179,7 @@ public class ObiManager implements DisposableBean {
                 return existing;
             }
             if (!sameEndpoint) {
+                http.forget(existing.client().base(), dpid);
                 existing.client(client(dpid, base));
                 existing.remoteAddr(remoteAddr);
             }
@@ -310,9 +312,10 @@ public class ObiManager implements DisposableBean {
      * Then modules no application there needs any more are removed. Runs on the set-up
      * thread only.
      *
-     * @return why the OBI refused its current graph or did not answer in time; null when it
-     *         runs it, or when the graph could not be delivered (the OBI is unreachable: it
-     *         gets its current graph when it is back)
+     * @return why the OBI refused its current graph, did not answer in time or was not sent
+     *         it (its server certificate is another dpid's); null when it runs it, or when the
+     *         graph could not be delivered (the OBI is unreachable: it gets its current graph
+     *         when it is back)
      */
     private String deploy(ObiSession s, boolean force, boolean isolate) {
         Set<String> excluded = new HashSet<>();
@@ -352,7 +355,11 @@ public class ObiManager implements DisposableBean {
                 return null;
             }
             if (error instanceof ObiUnreachableException) {
-                return null;   // not delivered: the OBI gets its current graph when it is back
+                ObiIdentityException identity = ObiIdentityException.find(error);
+                // not delivered: the OBI gets its current graph when it is back; one that is
+                // not the OBI of this session gets nothing
+                return identity == null ? null : "SetProcessingGraphRequest not sent: identity error: "
+                        + identity.getMessage();
             }
             String why = "SetProcessingGraphRequest failed: " + describe(error, graphWaitMillis());
             if (!isolate || !(error instanceof ObiErrorException refusal) || budget-- <= 0) {
@@ -520,6 +527,14 @@ public class ObiManager implements DisposableBean {
     /** @param limit how long the answer was awaited (named when it did not come) */
     private void failed(ObiSession s, String what, Throwable e, java.time.Duration limit) {
         Throwable cause = e.getCause() != null && !(e instanceof ObiErrorException) ? e.getCause() : e;
+        ObiIdentityException identity = ObiIdentityException.find(e);
+        if (identity != null) {
+            String text = what + " not sent: identity error: " + identity.getMessage();
+            s.lastError(text);
+            s.graphStatus("identity error");
+            log.warn("identity conflict: OBI {} at {}: {}", s.dpid(), s.client().base(), text);
+            return;
+        }
         String text = what + " failed: " + (cause instanceof java.util.concurrent.TimeoutException
                 ? "no answer within " + limit.toMillis() + " ms" : cause.getMessage());
         s.lastError(text);
@@ -539,6 +554,7 @@ public class ObiManager implements DisposableBean {
             boolean neverSetUp = !s.established() && now - s.createdNanos() > setupTimeout;
             boolean longDown = s.state() == ObiState.DOWN && now - s.stateSinceNanos() > downExpiry;
             if ((neverSetUp || longDown) && sessions.remove(s.dpid(), s)) {
+                http.forget(s.client().base(), s.dpid());
                 log.info("OBI {}: session dropped ({})", s.dpid(), neverSetUp
                         ? "it never answered within " + limits.setupTimeout().toMillis() + " ms of its Hello"
                         : "down for more than " + limits.downExpiry().toMillis() + " ms");
@@ -575,6 +591,7 @@ public class ObiManager implements DisposableBean {
     }
 
     private ObiClient client(long dpid, URI base) {
+        http.expect(base, dpid);
         return new ObiClient(dpid, base, http.client(), codec, pending, metrics, props.requestTimeout());
     }
 
@@ -588,7 +605,7 @@ public class ObiManager implements DisposableBean {
         if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";   // IPv6 literal
         }
-        return URI.create("http://" + host + ":" + port);
+        return URI.create(http.scheme() + "://" + host + ":" + port);
     }
 
     private long count(ObiState state) {

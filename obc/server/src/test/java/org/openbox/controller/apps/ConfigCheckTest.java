@@ -22,7 +22,12 @@ import org.openbox.api.match.PayloadPattern;
 import org.openbox.controller.StartupProperties;
 import org.openbox.controller.check.ConfigCheck;
 import org.openbox.controller.check.ObiGraphChecker;
+import org.openbox.controller.tls.InsecureProperties;
+import org.openbox.controller.tls.TlsProperties;
+import org.openbox.controller.tls.TransportSecurity;
 import org.openbox.protocol.MessageCodec;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.env.StandardEnvironment;
 
 /**
@@ -83,7 +88,7 @@ class ConfigCheckTest {
     private static int run(Path binary, AppCatalog catalog, ByteArrayOutputStream out, ByteArrayOutputStream err) {
         ObiGraphChecker obi = new ObiGraphChecker(new MessageCodec(), new StartupProperties(false, true, binary),
                 new StandardEnvironment());
-        return new ConfigCheck(catalog, obi).run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        return new ConfigCheck(catalog, obi, plainHttp()).run(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -113,5 +118,26 @@ class ConfigCheckTest {
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains("note: no OBI binary (/nonexistent/obi)")
                 .contains("configuration OK: 1 application(s)");
+    }
+
+    private static TransportSecurity plainHttp() {
+        return new TransportSecurity(new TlsProperties(true), new InsecureProperties(true),
+                new StartupProperties(false, true, null), new StaticListableBeanFactory().getBeanProvider(SslBundles.class));
+    }
+
+    @Test
+    void missingCertificatesAreANoteNotAProblem() {
+        TransportSecurity noCertificates = new TransportSecurity(new TlsProperties(true), new InsecureProperties(false),
+                new StartupProperties(false, true, null), new StaticListableBeanFactory().getBeanProvider(SslBundles.class));
+        ObiGraphChecker obi = new ObiGraphChecker(new MessageCodec(), new StartupProperties(false, true,
+                Path.of("/nonexistent/obi")), new StandardEnvironment());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new ConfigCheck(new AppCatalog(), obi, noCertificates).run(new PrintStream(out, true,
+                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("note: TLS is on but no certificates are configured")
+                .contains("openbox.insecure=true").contains("the controller would not start");
     }
 }

@@ -65,6 +65,7 @@ class ControllerRestartTest {
     private ConfigurableApplicationContext start(String... more) {
         List<String> props = new java.util.ArrayList<>(List.of("openbox.state-dir=" + stateDir,
                 "openbox.keepalive-interval=1s", "openbox.keepalive-timeout=2s", "openbox.request-timeout=3s",
+                "openbox.insecure=true",
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"));
         props.addAll(List.of(more));

@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Common set-up of the integration tests: the whole controller on a random port with the
- * test applications, a 2 s keep-alive timeout, and helpers to run test OBIs that send
+ * test applications, plain HTTP ({@code openbox.insecure}), a 2 s keep-alive timeout, and helpers to run test OBIs that send
  * KeepAlive like real ones. All test classes share one Spring context; each test uses its
  * own dpids.
  */
@@ -34,6 +34,8 @@ import org.springframework.context.annotation.Import;
                 "openbox.deadline-check-interval=50ms",
                 "openbox.request-timeout=3s",
                 "openbox.state-dir=target/test-state/${random.uuid}",
+                // plain HTTP: test OBIs and the real OBI run without certificates (TLS: SouthboundTlsTest)
+                "openbox.insecure=true",
                 "openbox.no-app-action-per-obi.164=drop",
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"})

@@ -49,6 +49,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
                 "openbox.deadline-check-interval=50ms",
                 "openbox.request-timeout=2s",
                 "openbox.state-dir=target/test-state/${random.uuid}",
+                "openbox.insecure=true",
                 "openbox.limits.max-body=1MB",
                 "openbox.limits.max-obis=40",
                 "openbox.limits.setup-timeout=8s",

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -12,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ErrorType;
 import org.openbox.protocol.MessageCodec;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.message.AddCustomModuleRequest;
@@ -62,6 +72,11 @@ import org.openbox.protocol.message.WriteResponse;
  * (it records modules but loads nothing); nothing for BarrierRequest).
  * It also sends Hello, KeepAlive, Alert and Log on demand. What it answers to
  * reads and whether it refuses a request can be set per test.
+ *
+ * <p>With TLS ({@link #TestObi(long, String, SSLContext, SSLContext)}) it speaks HTTPS both
+ * ways like a real OBI: its server requires a client certificate from the CA and serves only
+ * {@code CN=openbox-controller} (anything else: 403 with FORBIDDEN / NOT_PERMITTED); the
+ * subjects of the client certificates it served are kept ({@link #peers()}).
  */
 public final class TestObi implements AutoCloseable {
 
@@ -70,7 +85,8 @@ public final class TestObi implements AutoCloseable {
     private final MessageCodec codec = new MessageCodec();
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(2);
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http;
+    private final List<String> peers = new ArrayList<>();
     private final AtomicLong xids = new AtomicLong(1_000_000);
     private final List<Message> received = new ArrayList<>();
     private volatile BiFunction<String, String, JsonNode> reads = (block, handle) -> codec.mapper().getNodeFactory().numberNode(0);
@@ -79,10 +95,38 @@ public final class TestObi implements AutoCloseable {
     private volatile Predicate<Message> silent = m -> false;
 
     public TestObi(long dpid, String controllerUrl) throws IOException {
+        this(dpid, controllerUrl, null, null);
+    }
+
+    /**
+     * An OBI speaking HTTPS: {@code clientTls} for its messages to the controller (its client
+     * certificate), {@code serverTls} for its REST server (its server certificate, the CA that
+     * client certificates must chain to). Null for both: plain HTTP.
+     */
+    public TestObi(long dpid, String controllerUrl, SSLContext clientTls, SSLContext serverTls) throws IOException {
         this.dpid = dpid;
         this.controller = URI.create(controllerUrl);
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
-        server.createContext("/message/", this::receive);
+        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        if (clientTls != null) {
+            b.sslContext(clientTls);
+        }
+        this.http = b.build();
+        InetSocketAddress local = new InetSocketAddress("127.0.0.1", 0);
+        if (serverTls == null) {
+            this.server = HttpServer.create(local, 64);
+        } else {
+            HttpsServer https = HttpsServer.create(local, 64);
+            https.setHttpsConfigurator(new HttpsConfigurator(serverTls) {
+                @Override
+                public void configure(HttpsParameters params) {
+                    SSLParameters p = getSSLContext().getDefaultSSLParameters();
+                    p.setNeedClientAuth(true);
+                    params.setSSLParameters(p);
+                }
+            });
+            this.server = https;
+        }
+        this.server.createContext("/message/", this::receive);
         server.setExecutor(executor);
         server.start();
     }
@@ -167,7 +211,29 @@ public final class TestObi implements AutoCloseable {
         }
     }
 
+    /** Subjects of the client certificates of the down messages served over HTTPS, in order. */
+    public synchronized List<String> peers() {
+        return List.copyOf(peers);
+    }
+
     private void receive(HttpExchange ex) throws IOException {
+        if (ex instanceof HttpsExchange https) {
+            String subject;
+            try {
+                subject = ((X509Certificate) https.getSSLSession().getPeerCertificates()[0])
+                        .getSubjectX500Principal().getName();
+            } catch (SSLPeerUnverifiedException e) {
+                subject = "";
+            }
+            synchronized (this) {
+                peers.add(subject);
+            }
+            if (!subject.equals("CN=openbox-controller")) {
+                respond(ex, 403, codec.encode(new ErrorMessage(0, ErrorType.FORBIDDEN, ErrorSubtype.NOT_PERMITTED,
+                        "not the controller: " + subject, null)));
+                return;
+            }
+        }
         byte[] body = ex.getRequestBody().readAllBytes();
         String type = ex.getRequestURI().getPath().substring("/message/".length());
         Message m;
