@@ -55,7 +55,7 @@ void Instance::Impl::client_loop() {
   bool keepalive_due = true;
   while (true) {
     if (!connected) {
-      if (control::post_message(controller_base, hello(), 2000)) {
+      if (control::post_message(controller_base, hello(), 2000, opt.tls.get())) {
         connected = true;
         backoff = first_backoff;
         keepalive_due = true;   // KeepAlive starts at once (spec 3.3)
@@ -76,7 +76,7 @@ void Instance::Impl::client_loop() {
       for (int attempt = 0; attempt < 3 && !ok; ++attempt) {
         if (attempt > 0 && !sleep_for(milliseconds(200))) return;
         k.xid = new_xid();
-        ok = control::post_message(controller_base, openbox::encode(k), 2000);
+        ok = control::post_message(controller_base, openbox::encode(k), 2000, opt.tls.get());
       }
       if (!ok) {
         connected = false;

@@ -3,11 +3,13 @@
 // order, so responses reach the controller in the order their requests were executed.
 // Each message goes on a new connection (so a controller restart costs nothing and holds
 // no server thread), with TCP_NODELAY so the body is not held back by Nagle's algorithm.
+// An https:// base is reached over mutual TLS with the OBI's credentials (control/tls.hh).
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -16,12 +18,17 @@
 
 namespace obi::control {
 
-// POST one message synchronously; true on a 2xx answer. `base` is "http://host:port".
-bool post_message(const std::string& base, const nlohmann::json& message, int timeout_ms = 3000);
+class Tls;
+
+// POST one message synchronously; true on a 2xx answer. `base` is "http://host:port" or
+// "https://host:port" (then `tls` is required: the OBI's certificate is presented and the
+// peer must be the controller).
+bool post_message(const std::string& base, const nlohmann::json& message, int timeout_ms = 3000,
+                  const Tls* tls = nullptr);
 
 class Sender {
  public:
-  explicit Sender(std::string controller_base, bool quiet);
+  Sender(std::string controller_base, std::shared_ptr<const Tls> tls, bool quiet);
   ~Sender();
   void start();
   void stop();                                   // sends what is queued, then stops
@@ -33,6 +40,7 @@ class Sender {
   void run();
 
   std::string controller_;
+  std::shared_ptr<const Tls> tls_;
   bool quiet_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
