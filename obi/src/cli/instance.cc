@@ -80,9 +80,6 @@ int instance(const std::vector<std::string>& argv) {
   o.http_threads = args.get_unsigned("http-threads", o.http_threads, 1, 1024);
   o.http_timeout_ms = args.get_unsigned("http-timeout-ms", o.http_timeout_ms, 100, 600000);
   o.quiet = args.has("quiet");
-  if (!o.tls)
-    std::fprintf(stderr, "obi: WARNING: plain HTTP (%s): messages to and from the controller are neither "
-                         "encrypted nor authenticated\n", args.has("insecure") ? "--insecure" : "no certificates");
   return run_instance(o);
 #else
   std::fprintf(stderr, "obi: this build has no control plane (src/control); use 'obi run --graph G.json'\n");

@@ -317,6 +317,9 @@ int run_instance(const InstanceOptions& options) {
     std::fprintf(stderr, "obi: %s\n", e.what());
     return 1;
   }
+  if (!options.tls)
+    std::fprintf(stderr, "obi: WARNING: plain HTTP: messages to and from the controller are neither encrypted "
+                         "nor authenticated (--pki DIR or --cert/--key/--ca for mutual TLS)\n");
   int sig = 0;
   sigwait(&set, &sig);
   if (!options.quiet) std::fprintf(stderr, "obi: signal %d, stopping\n", sig);

@@ -169,7 +169,10 @@ bool Tls::setup_server(SSL_CTX& ctx) const {
       sk_X509_NAME_push(names, X509_NAME_dup(X509_get_subject_name(ca)));
   SSL_CTX_set_client_CA_list(&ctx, names);
   SSL_CTX_set_verify(&ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
-  return true;
+  // A verified client may resume its session (the controller's TLS stack does); OpenSSL
+  // refuses that with internal_error unless the sessions carry a context id.
+  static const unsigned char kSessionContext[] = "openbox-obi";
+  return SSL_CTX_set_session_id_context(&ctx, kSessionContext, sizeof kSessionContext - 1) == 1;
 }
 
 bool Tls::setup_client(SSL_CTX& ctx) const {
