@@ -5,7 +5,12 @@
 // directory.
 #include <gtest/gtest.h>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <openssl/ssl.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -174,6 +179,63 @@ TEST_F(TlsTest, tls_ServerRefusesEveryClientButTheController) {
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200);
   EXPECT_TRUE(ctl_->wait_xid(602).has_value());
+}
+
+// One HTTPS exchange with the OBI over a raw OpenSSL connection holding the controller's
+// certificate, offering `resume` as the session; returns the status line and, through
+// `session`, the session to resume next time.
+std::string exchange(SSL_CTX* ctx, int port, SSL_SESSION* resume, SSL_SESSION** session, bool* reused) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) { ::close(fd); return "connect failed"; }
+  SSL* ssl = SSL_new(ctx);
+  SSL_set_fd(ssl, fd);
+  if (resume) SSL_set_session(ssl, resume);
+  std::string line;
+  if (SSL_connect(ssl) == 1) {
+    const std::string body = R"({"type":"GlobalStatsRequest","xid":77})";
+    const std::string req = "POST /message/GlobalStatsRequest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                            "application/json\r\nConnection: close\r\nContent-Length: " +
+                            std::to_string(body.size()) + "\r\n\r\n" + body;
+    SSL_write(ssl, req.data(), static_cast<int>(req.size()));
+    char buf[512];
+    int n = SSL_read(ssl, buf, sizeof buf - 1);   // also takes the TLS 1.3 session tickets
+    if (n > 0) line.assign(buf, static_cast<size_t>(n));
+    line = line.substr(0, line.find('\r'));
+    *reused = SSL_session_reused(ssl) == 1;
+    *session = SSL_get1_session(ssl);
+  } else {
+    line = "handshake failed";
+  }
+  SSL_shutdown(ssl);
+  SSL_free(ssl);
+  ::close(fd);
+  return line;
+}
+
+TEST_F(TlsTest, tls_ControllerMayResumeItsSession) {
+  start();
+  ASSERT_TRUE(ctl_->wait_type("Hello"));
+  SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
+  ASSERT_EQ(SSL_CTX_use_certificate_chain_file(ctx, f("controller.crt").c_str()), 1);
+  ASSERT_EQ(SSL_CTX_use_PrivateKey_file(ctx, f("controller.key").c_str(), SSL_FILETYPE_PEM), 1);
+  ASSERT_EQ(SSL_CTX_load_verify_locations(ctx, f("ca.crt").c_str(), nullptr), 1);
+  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
+  SSL_SESSION* first = nullptr;
+  SSL_SESSION* second = nullptr;
+  bool reused = true;
+  EXPECT_EQ(exchange(ctx, obi_->port(), nullptr, &first, &reused), "HTTP/1.1 200 OK");
+  EXPECT_FALSE(reused);
+  ASSERT_NE(first, nullptr);
+  // A resumed session is served like a fresh one (not an internal_error alert).
+  EXPECT_EQ(exchange(ctx, obi_->port(), first, &second, &reused), "HTTP/1.1 200 OK");
+  EXPECT_TRUE(reused);
+  SSL_SESSION_free(first);
+  SSL_SESSION_free(second);
+  SSL_CTX_free(ctx);
 }
 
 TEST_F(TlsTest, tls_ClientSpeaksOnlyToTheController) {

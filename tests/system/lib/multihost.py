@@ -238,7 +238,9 @@ def main():
             procs.append(subprocess.Popen(
                 controller_command(["firewall", "ips"], os.path.join(args.out, "apps"), PORT,
                                    ["--openbox.keepalive-interval=%ds" % KEEPALIVE_S,
-                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S], heap="384m",
+                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S,
+                                    # a fresh state (alerts, apps) each run, kept with its logs
+                                    "--openbox.state-dir=" + os.path.join(args.out, "state")], heap="384m",
                                    transport=transport),
                 stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         ctl = Controller(base, ctl_log)
