@@ -6,7 +6,7 @@
 # swaps of the 4560-rule firewall while traffic runs (zero-loss accounting), KeepAlive,
 # GlobalStats, Read, Write, AddCustomModule / RemoveCustomModule.
 #
-#   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
+#   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only] [--tls]
 #
 # Prints one JSON object per line: {"message": TYPE, "p50_ms": X, "p99_ms": X, "n": N} per
 # message type, then the keep-alive scale figures (OBIs up, missed deadlines, controller
@@ -14,10 +14,15 @@
 # for symmetry with the other suites (the output is always JSON lines). The OBI side needs
 # root (it runs in a private network namespace with a veth pair). OBI and CONTROL_BENCH
 # name other executables than build/obi/{obi,control_bench}.
+#
+# The controller side runs plain HTTP (openbox.insecure; its simulated OBIs have no
+# certificates). --tls runs the OBI side twice, plain HTTP and then mutual TLS (certificates
+# in build/bench-pki, made with `openbox pki`), every line marked "transport", and ends with
+# one line per message type: {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0
+N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0 TLS=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
@@ -26,7 +31,8 @@ while [ $# -gt 0 ]; do
     --seconds) SECONDS_RUN=$2; shift 2 ;;
     --swaps) SWAPS=$2; shift 2 ;;
     --obi-only) OBI_ONLY=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --tls) TLS=1; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -44,7 +50,25 @@ obi_side() {
   local graphs="$ROOT/build/bench-graphs" data="${OPENBOX_DATA:-$ROOT/../shared/data}"
   [ -f "$graphs/firewall.json" ] || python3 "$ROOT/obi/bench/make_graphs.py" --data "$data" --out "$graphs" >&2
   local n=$(( N < 200 ? N : 200 ))
-  "$bench" --obi "$obi" --firewall "$graphs/firewall.json" --pcap "$data/fw-4560.trace.pcap" --swaps "$SWAPS" --n "$n"
+  local run=("$bench" --obi "$obi" --firewall "$graphs/firewall.json" --pcap "$data/fw-4560.trace.pcap"
+             --swaps "$SWAPS" --n "$n")
+  if [ "$TLS" = 0 ]; then "${run[@]}"; return; fi
+  local pki="$ROOT/build/bench-pki" plain tls
+  "$ROOT/openbox" pki --dir "$pki" controller 2>/dev/null && "$ROOT/openbox" pki --dir "$pki" obi 7 --ip 127.0.0.1 2>/dev/null
+  plain=$("${run[@]}") || return 1
+  printf '%s\n' "$plain"
+  tls=$("${run[@]}" --pki "$pki") || return 1
+  printf '%s\n' "$tls"
+  python3 - "$plain" "$tls" <<'PY'
+import json, sys
+plain, tls = ({j["message"]: j for j in map(json.loads, a.splitlines())} for a in sys.argv[1:3])
+for m, p in plain.items():
+    t = tls.get(m)
+    if t and p["p50_ms"] > 0 and p["p99_ms"] > 0:
+        print(json.dumps({"message": m, "side": "obi", "tls_over_plain_p50": round(t["p50_ms"] / p["p50_ms"], 2),
+                          "tls_over_plain_p99": round(t["p99_ms"] / p["p99_ms"], 2),
+                          "plain_p50_ms": p["p50_ms"], "tls_p50_ms": t["p50_ms"]}))
+PY
 }
 if [ "$OBI_ONLY" = 1 ]; then obi_side; exit 0; fi
 
@@ -60,7 +84,7 @@ JAR="$(ls "$SERVER"/target/openbox-controller-*.jar | grep -v original | head -1
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 LOG="$SERVER/target/bench-controller.log"
-java -Xmx512m -jar "$JAR" --port "$PORT" --openbox.keepalive-interval=1s \
+java -Xmx512m -jar "$JAR" --port "$PORT" --openbox.keepalive-interval=1s --openbox.insecure=true \
   --logging.level.org.openbox=WARN >"$LOG" 2>&1 &
 CTRL=$!
 trap 'kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true' EXIT

@@ -5,11 +5,18 @@ controller's management API. Used by the demo (run_demo.py) and the system tests
 
 Every function builds or runs plain commands, so a caller can prefix them (for example
 with `ip netns exec NS`) to run a process elsewhere.
+
+The controller and the OBIs talk mutual TLS (a Transport over the PKI directory
+$OPENBOX_PKI, default build/pki, whose certificates `./openbox pki` makes when missing),
+or plain HTTP when a Transport is made insecure on purpose.
 """
+import ipaddress
 import json
 import os
 import shutil
 import socket
+import ssl
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -19,15 +26,88 @@ SAMPLE = os.path.join(ROOT, "apps", "demo", "sample")
 OBI_BIN = os.path.join(ROOT, "build", "obi", "obi")
 
 
+def pki_dir():
+    """The PKI directory of this deployment ($OPENBOX_PKI, default build/pki)."""
+    return os.path.abspath(os.environ.get("OPENBOX_PKI") or os.path.join(ROOT, "build", "pki"))
+
+
+def pki(*what, ips=(), names=(), directory=None):
+    """Makes the CA and the certificate of `what` ("controller" or "obi", DPID) when missing,
+    with ./openbox pki; returns the directory."""
+    d = directory or pki_dir()
+    cmd = [os.path.join(ROOT, "openbox"), "pki", "--dir", d] + [str(w) for w in what]
+    for ip in ips:
+        cmd += ["--ip", ip]
+    for n in names:
+        cmd += ["--dns", n]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        raise SystemExit("pki: %s" % r.stdout.strip())
+    return d
+
+
+class Transport:
+    """How the controller and the OBIs talk: mutual TLS with the certificates of a PKI
+    directory, or plain HTTP (insecure=True, said explicitly to both sides)."""
+
+    def __init__(self, insecure=False, directory=None):
+        self.insecure = insecure
+        self.dir = None if insecure else (directory or pki_dir())
+
+    @property
+    def scheme(self):
+        return "http" if self.insecure else "https"
+
+    def url(self, host, port):
+        return "%s://%s:%d" % (self.scheme, host, port)
+
+    def controller_settings(self):
+        """Controller options: its SSL bundle `openbox` (certificate made when missing), or
+        openbox.insecure."""
+        if self.insecure:
+            return ["--openbox.insecure=true"]
+        d = pki("controller", directory=self.dir)
+        b = "--spring.ssl.bundle.pem.openbox."
+        return [b + "keystore.certificate=file:%s/controller.crt" % d,
+                b + "keystore.private-key=file:%s/controller.key" % d,
+                b + "truststore.certificate=file:%s/ca.crt" % d,
+                "--server.ssl.bundle=openbox", "--server.ssl.client-auth=want"]
+
+    def obi_args(self, dpid, listen):
+        """OBI options: --pki with a certificate for dpid naming its listen address, or --insecure."""
+        if self.insecure:
+            return ["--insecure"]
+        host = listen.rsplit(":", 1)[0].strip("[]")
+        try:
+            ips, names = ([str(ipaddress.ip_address(host))], [])
+            if ipaddress.ip_address(host).is_unspecified:
+                ips, names = ["127.0.0.1"], ["localhost"]
+        except ValueError:
+            ips, names = [], [host]
+        return ["--pki", pki("obi", dpid, ips=ips, names=names, directory=self.dir)]
+
+    def context(self):
+        """An ssl context for the controller's management API (its certificate checked
+        against the CA; management clients present none)."""
+        return None if self.insecure else ssl.create_default_context(cafile=os.path.join(self.dir, "ca.crt"))
+
+
+def _context_for(url):
+    if not url.startswith("https:"):
+        return None
+    return ssl.create_default_context(cafile=os.path.join(pki_dir(), "ca.crt"))
+
+
 class Timeout(SystemExit):
     """A wait_for that ran out of time (a SystemExit, so a script ends with its message)."""
 
 
 def http_json(url, data=None, timeout=5):
-    """GET (or POST data as JSON) and decode the JSON answer."""
+    """GET (or POST data as JSON) and decode the JSON answer. An https:// URL is checked
+    against the CA of pki_dir()."""
     req = urllib.request.Request(url, data=None if data is None else json.dumps(data).encode(),
                                  headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=timeout) as r:
+    with urllib.request.urlopen(req, timeout=timeout, context=_context_for(url)) as r:
         return json.loads(r.read().decode() or "null")
 
 
@@ -103,10 +183,11 @@ def app_jar(module):
     return os.path.join(d, jars[0])
 
 
-def controller_command(apps, apps_dir, port, settings=(), heap="512m"):
+def controller_command(apps, apps_dir, port, settings=(), heap="512m", transport=None):
     """Copies the jars of `apps` into apps_dir and returns the controller command line.
     A sample config apps/demo/sample/<app>.properties is passed when it exists;
-    `settings` are extra controller options such as "--openbox.keepalive-interval=1s"."""
+    `settings` are extra controller options such as "--openbox.keepalive-interval=1s";
+    `transport` (default: TLS with pki_dir()) adds the TLS or insecure settings."""
     os.makedirs(apps_dir, exist_ok=True)
     props = []
     for a in apps:
@@ -115,16 +196,18 @@ def controller_command(apps, apps_dir, port, settings=(), heap="512m"):
         if os.path.exists(cfg):
             props.append("-Dopenbox.app.%s.config=%s" % (a, cfg))
     return (["java", "-Xmx" + heap] + props + ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir]
-            + list(settings))
+            + (transport or Transport()).controller_settings() + list(settings))
 
 
-def obi_command(dpid, listen, controller, devices, workers=1):
+def obi_command(dpid, listen, controller, devices, workers=1, transport=None):
     """Command line of an OBI; devices maps graph device names to targets
-    (interface name, dpdk:N or pcap:FILE)."""
+    (interface name, dpdk:N or pcap:FILE); `transport` as for controller_command (the
+    scheme of `controller` must match it)."""
     if not os.access(OBI_BIN, os.X_OK):
         raise SystemExit("OBI not built at %s (run ./openbox build)" % OBI_BIN)
-    return [OBI_BIN, "--dpid", str(dpid), "--listen", listen, "--controller", controller,
-            "--workers", str(workers), "--device-map", ",".join("%s=%s" % kv for kv in devices.items())]
+    return ([OBI_BIN, "--dpid", str(dpid), "--listen", listen, "--controller", controller,
+             "--workers", str(workers), "--device-map", ",".join("%s=%s" % kv for kv in devices.items())]
+            + (transport or Transport()).obi_args(dpid, listen))
 
 
 def controller_up(base):

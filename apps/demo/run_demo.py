@@ -17,8 +17,8 @@ import subprocess
 import sys
 import time
 
-from launch import (ROOT, SAMPLE, check_children, controller_command, controller_up, http_json, obi_command, port_in_use,
-                    require_free_port, running_obis, wait_for)
+from launch import (ROOT, SAMPLE, Transport, check_children, controller_command, controller_up, http_json, obi_command,
+                    port_in_use, require_free_port, running_obis, wait_for)
 
 APPS = {"firewall": "firewall", "ips": "ips", "webcache": "webcache", "loadbalancer": "loadbalancer"}
 # Devices packets leave by: "out" (firewall, IPS, web cache), "out0"/"out1" (the load
@@ -61,7 +61,13 @@ def main():
     ap.add_argument("--packets", type=int, default=20000, help="packets in each OBI's trace")
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "demo"))
     ap.add_argument("--port", type=int, default=3637, help="controller port")
+    ap.add_argument("--insecure", action="store_true",
+                    help="plain HTTP between the controller and the OBIs (default: mutual TLS, certificates "
+                         "from $OPENBOX_PKI or build/pki, made when missing)")
     args = ap.parse_args()
+    transport = Transport(insecure=args.insecure)
+    if args.insecure:
+        print("demo: WARNING: --insecure: controller and OBIs talk plain HTTP", file=sys.stderr)
     apps = [a for a in args.apps.split(",") if a]
     for a in apps:
         if a not in APPS:
@@ -101,10 +107,11 @@ def main():
         procs.append(subprocess.Popen(controller_command([APPS[a] for a in apps], os.path.join(out, "apps"), args.port,
                                                          ["--openbox.alert-history=100000",
                                                           # a fresh state each run, kept with its output
-                                                          "--openbox.state-dir=" + os.path.join(out, "state")]),
+                                                          "--openbox.state-dir=" + os.path.join(out, "state")],
+                                                         transport=transport),
                                       stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         children.append(("the controller", procs[-1], log_path))
-        base = "http://127.0.0.1:%d" % args.port
+        base = transport.url("127.0.0.1", args.port)
         wait_for("the controller", lambda: controller_up(base), 60, who="demo", children=children)
         progress("controller up on port %d with apps: %s" % (args.port, ", ".join(apps)))
 
@@ -116,7 +123,7 @@ def main():
                        "in/tx": "pcap:" + os.path.join(out, "%s-%d.pcap" % (BACK, dpid))}
             devices.update({d: "pcap:" + os.path.join(out, "%s-%d.pcap" % (d, dpid)) for d in OUT_DEVICES})
             procs.append(subprocess.Popen(
-                obi_command(dpid, "127.0.0.1:%d" % (3640 + dpid), base, devices),
+                obi_command(dpid, "127.0.0.1:%d" % (3640 + dpid), base, devices, transport=transport),
                 stdout=log, stderr=subprocess.STDOUT))
             children.append(("OBI %d" % dpid, procs[-1], log_path))
 

@@ -3,10 +3,15 @@
 //
 //   control_bench --obi build/obi/obi --firewall DIR/firewall.json [--module sample_module.so]
 //                 [--pcap P] [--swaps 20] [--n 200] [--pps 20000] [--workers 1]
-//                 [--no-netns] [--reopen-source]
+//                 [--no-netns] [--reopen-source] [--pki DIR]
 //   (--no-netns: stay in the current namespace, where the veth pair obb0/obb1 must exist;
 //    --reopen-source: the second graph also sets FromDevice promisc, so every swap replaces
-//    the source and its socket: a check that the loss accounting does see what that costs)
+//    the source and its socket: a check that the loss accounting does see what that costs;
+//    --pki DIR: mutual TLS both ways, as deployed: the endpoint serves DIR/controller.crt and
+//    requires the OBI's certificate, the OBI runs with --pki DIR (DIR/obi-7.crt), and the
+//    requests to the OBI present the controller's certificate on a kept-alive connection.
+//    Without it both directions are plain HTTP (--insecure). Every line says which:
+//    "transport": "tls" or "plain".)
 //
 // Prints one JSON line per message type:
 //   SetProcessingGraph  request POST -> SetProcessingGraphResponse at the endpoint, over
@@ -55,6 +60,7 @@
 #include <vector>
 
 #include "control/controller_endpoint.hh"
+#include "control/tls.hh"
 #include "io/pcap.hh"
 
 namespace fs = std::filesystem;
@@ -80,7 +86,10 @@ struct Options {
   unsigned workers = 1;
   bool netns = true;
   bool reopen_source = false;
+  std::string pki;   // empty: plain HTTP
 };
+
+const char* g_transport = "plain";   // "tls" with --pki: stamped on every line
 
 pid_t g_obi_pid = -1;   // the OBI under test: die() stops it too (exit runs no destructors)
 
@@ -110,6 +119,7 @@ Line figures(const std::string& message, const std::vector<double>& v, const std
   j["p99_ms"] = r3(percentile(v, 0.99));
   j["n"] = v.size();
   j["side"] = "obi";
+  j["transport"] = g_transport;
   j["measure"] = measure;
   return j;
 }
@@ -311,6 +321,8 @@ class ObiProcess {
   ObiProcess(const Options& o, const std::string& controller) {
     std::vector<std::string> args = {o.obi, "--dpid", "7", "--listen", "127.0.0.1:0", "--controller", controller,
                                      "--workers", std::to_string(o.workers), "--quiet"};
+    if (o.pki.empty()) args.push_back("--insecure");
+    else args.insert(args.end(), {"--pki", o.pki});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -337,12 +349,31 @@ class Bench {
   Bench(const Options& o) : opt_(o) {}
 
   int run() {
-    obi::control::ControllerEndpoint ctl;
+    std::shared_ptr<obi::control::Tls> tls;
+    obi::control::ControllerEndpoint::TlsSetup setup;
+    if (!opt_.pki.empty()) {
+      try {
+        tls = std::make_shared<obi::control::Tls>(obi::control::TlsFiles{
+            opt_.pki + "/controller.crt", opt_.pki + "/controller.key", opt_.pki + "/ca.crt"});
+      } catch (const std::exception& e) {
+        die(e.what());
+      }
+      setup = [tls](SSL_CTX& c) { return tls->setup_server(c); };
+    }
+    obi::control::ControllerEndpoint ctl(0, setup);
     ctl_ = &ctl;
     ObiProcess obi(opt_, ctl.url());
     auto hello = ctl.wait_type("Hello", 20s);
     if (!hello) die("the OBI sent no Hello within 20 s");
-    cli_ = std::make_unique<httplib::Client>("127.0.0.1", (*hello)["source_port"].get<int>());
+    const std::string obi_url = std::string(tls ? "https" : "http") + "://127.0.0.1:" +
+                                std::to_string((*hello)["source_port"].get<int>());
+    if (tls) {
+      cli_ = std::make_unique<httplib::Client>(obi_url, opt_.pki + "/controller.crt", opt_.pki + "/controller.key");
+      cli_->set_ca_cert_path(opt_.pki + "/ca.crt");
+      cli_->enable_server_certificate_verification(true);
+    } else {
+      cli_ = std::make_unique<httplib::Client>(obi_url);
+    }
     cli_->set_keep_alive(true);
     cli_->set_tcp_nodelay(true);
     cli_->set_read_timeout(30s);
@@ -536,15 +567,17 @@ int main(int argc, char** argv) {
     else if (a == "--workers") o.workers = static_cast<unsigned>(std::stoul(value()));
     else if (a == "--no-netns") o.netns = false;
     else if (a == "--reopen-source") o.reopen_source = true;
+    else if (a == "--pki") o.pki = value();
     else if (a == "-h" || a == "--help") {
       std::printf("usage: control_bench --obi OBI --firewall firewall.json [--module M.so] [--pcap P] [--swaps N] "
-                  "[--n N] [--pps R] [--workers N] [--no-netns] [--reopen-source]\n");
+                  "[--n N] [--pps R] [--workers N] [--no-netns] [--reopen-source] [--pki DIR]\n");
       return 0;
     } else die("unknown argument " + a);
   }
   if (o.firewall.empty()) die("--firewall is required (obi/bench/make_graphs.py writes firewall.json)");
   if (!fs::exists(o.obi)) die("no OBI executable at " + o.obi);
   if (o.pps <= 0 || o.swaps <= 0 || o.n <= 0) die("--pps, --swaps and --n must be positive");
+  if (!o.pki.empty()) g_transport = "tls";
   ::signal(SIGPIPE, SIG_IGN);
   if (o.netns) enter_netns();   // before any thread: unshare applies to the calling thread
   return Bench(o).run();

@@ -1,6 +1,6 @@
 // obi: the OpenBox Instance executable.
 //
-//   obi [--dpid N] [--listen H:P] [--controller URL] [--workers N] [--dpdk 'EAL ARGS']
+//   obi [--dpid N] [--listen H:P] [--controller URL] [--pki DIR | --cert F --key F --ca F | --insecure] ...
 //   obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS']
 //   obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]
 //   obi export-click --graph G.json
@@ -18,11 +18,24 @@ namespace {
 
 const char* kUsage =
     "usage: obi [--dpid N] [--listen HOST:PORT] [--controller URL] [--workers N] [--dpdk 'EAL ARGS'] [--device-map M]\n"
+    "           [--pki DIR | --cert FILE --key FILE --ca FILE | --insecure]\n"
     "       obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS'] [--device-map M]\n"
     "       obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]\n"
     "       obi export-click --graph G.json\n"
     "       obi check --graph G.json [--json]\n"
     "Without a subcommand, runs an OBI that connects to a controller. 'obi <command> --help' for details.\n"
+    "Transport security (mutual TLS 1.2+ both ways):\n"
+    "  --pki DIR             DIR/obi-<dpid>.crt, DIR/obi-<dpid>.key and DIR/ca.crt ('./openbox pki' makes them)\n"
+    "  --cert F --key F --ca F  the OBI's certificate and key (PEM) and the CA peers must chain to;\n"
+    "                        each overrides the file --pki names\n"
+    "  With TLS the REST server requires a client certificate from the CA and serves only CN\n"
+    "  openbox-controller (others: 403 FORBIDDEN/NOT_PERMITTED); messages to the controller\n"
+    "  (--controller https://HOST:PORT, the default https://127.0.0.1:3637) present the OBI's\n"
+    "  certificate and accept only a controller certificate (CN openbox-controller) from the CA.\n"
+    "  --insecure            plain HTTP both ways (http:// controller URL), with a warning; also\n"
+    "                        what an OBI without certificates does with an http:// URL.\n"
+    "  A missing or unreadable file, a key not matching its certificate, a certificate not\n"
+    "  chaining to the CA, or an https:// URL without certificates: one line, exit 2.\n"
     "Limits of the OBI's REST server (requests over a limit get an Error, never reach the graph):\n"
     "  --max-body-mib N      largest message body, MiB (default 64; larger: an Error, unread)\n"
     "  --http-threads N      connections served at once (default 32; more wait for a thread)\n"

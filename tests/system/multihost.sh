@@ -18,6 +18,8 @@
 # devices "in"/"out" are bound to its veths (--device-map in=inN,out=outN), and frames
 # are written and counted with raw AF_PACKET sockets. IPv6 is off in every namespace so
 # no stray frames appear. Nothing touches the root namespace or leaves the machine.
+# The control channel is mutual TLS: a fresh CA and certificates in $OUT/pki (each OBI's
+# with its control address, 10.99.0.1N, in its SAN), made with `openbox pki`.
 #
 # Needs root, iproute2, python3, java; builds the OBI and the controller when missing.
 # Logs: build/systest/multihost/ (or $OBX_SYSTEST_OUT).
@@ -96,6 +98,6 @@ done
 
 # bounded: the driver stops by itself; timeout only guards against a hang. Run in the
 # background and waited for, so INT/TERM reach the trap at once.
-(timeout -k 10 170 ip netns exec "$P-ctl" env OPENBOX_ROOT="$ROOT" \
+(timeout -k 10 170 ip netns exec "$P-ctl" env OPENBOX_ROOT="$ROOT" OPENBOX_PKI="$OUT/pki" \
   python3 "$ROOT/tests/system/lib/multihost.py" --prefix "$P" --out "$OUT" 2>&1 | tee "$OUT/driver.log") &
 wait $!

@@ -53,7 +53,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "apps", "demo"))
 import launch  # noqa: E402
-from launch import app_jar, controller_jar, controller_up, http_json, obi_command, running_obis, wait_for  # noqa: E402
+from launch import (Transport, app_jar, controller_jar, controller_up, http_json, obi_command,  # noqa: E402
+                    running_obis, wait_for)
+
+# Rule-set semantics, not transport security (tests/system/tls_attacks.sh): plain HTTP,
+# said explicitly to the controller and to every OBI.
+PLAIN = Transport(insecure=True)
 
 launch.OBI_BIN = os.environ.get("OPENBOX_OBI") or launch.OBI_BIN
 
@@ -126,10 +131,10 @@ class Run:
         for module in sorted({m for m, _ in self.apps.values()}):
             shutil.copy(app_jar(module), apps_dir)
         port = free_port()
-        self.base = "http://127.0.0.1:%d" % port
+        self.base = PLAIN.url("127.0.0.1", port)
         cmd = ["java", "-Xmx768m"] + ["-Dopenbox.app.%s.config=%s" % (a, cfg) for a, (_, cfg) in self.apps.items()]
         cmd += ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir,
-                "--openbox.alert-history=100000"]
+                "--openbox.alert-history=100000"] + PLAIN.controller_settings()
         self.ctl_log = os.path.join(self.work, "controller.log")
         self.procs.append(subprocess.Popen(cmd, stdout=open(self.ctl_log, "w"), stderr=subprocess.STDOUT,
                                            cwd=self.work))
@@ -140,7 +145,7 @@ class Run:
             devices.update({("in/tx" if d == "in" else d): "pcap:" + os.path.join(self.work, "%s-%d.pcap" % (d, dpid))
                             for d in o["outs"]})
             self.procs.append(subprocess.Popen(
-                obi_command(dpid, "127.0.0.1:%d" % free_port(), self.base, devices, workers=1),
+                obi_command(dpid, "127.0.0.1:%d" % free_port(), self.base, devices, workers=1, transport=PLAIN),
                 stdout=open(os.path.join(self.work, "obi-%d.log" % dpid), "w"), stderr=subprocess.STDOUT))
         wait_for("the OBIs to run their graphs", lambda: running_obis(self.base, list(self.obis)), 120,
                  who="rulesets")

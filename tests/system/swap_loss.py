@@ -97,7 +97,8 @@ class Obi:
         s.close()
         self.proc = subprocess.Popen(
             [binary, "--dpid", "7", "--listen", "127.0.0.1:%d" % self.port,
-             "--controller", "http://127.0.0.1:%d" % endpoint.port, "--workers", str(workers)],
+             "--controller", "http://127.0.0.1:%d" % endpoint.port, "--workers", str(workers),
+             "--insecure"],   # the test's controller endpoint speaks plain HTTP
             stdout=log, stderr=log)
         endpoint.wait(lambda: "Hello" in endpoint.types or self.proc.poll() is not None, 20, "the OBI's Hello")
         if self.proc.poll() is not None:

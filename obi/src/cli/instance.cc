@@ -1,20 +1,65 @@
 // obi without a subcommand: an OBI that connects to a controller (the control plane).
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "cli/args.hh"
 #include "cli/commands.hh"
 
 #if __has_include("control/instance.hh")
 #include "control/instance.hh"
+#include "control/tls.hh"
 #define OBI_HAVE_CONTROL 1
 #endif
 
 namespace obi::cli {
 
+#ifdef OBI_HAVE_CONTROL
+namespace {
+
+// --pki DIR, --cert/--key/--ca (each overrides the file --pki names) or --insecure; null
+// for plain HTTP. A file that is missing, unreadable or does not fit is a usage error.
+std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, const std::string& controller) {
+  const bool any_file = args.has("cert") || args.has("key") || args.has("ca");
+  if (args.has("insecure")) {
+    if (any_file || args.has("pki")) throw UsageError("--insecure cannot be combined with --pki/--cert/--key/--ca");
+    if (controller.rfind("https://", 0) == 0)
+      throw UsageError("--insecure needs an http:// controller URL, got '" + controller + "'");
+    return nullptr;
+  }
+  if (!any_file && !args.has("pki")) {
+    if (controller.rfind("https://", 0) == 0)
+      throw UsageError("--controller " + controller +
+                       " needs certificates: --pki DIR or --cert FILE --key FILE --ca FILE (or --insecure with http://)");
+    return nullptr;
+  }
+  if (controller.rfind("http://", 0) == 0)
+    throw UsageError("--controller " + controller + " is plain HTTP while TLS is on: use https:// (or --insecure)");
+  control::TlsFiles files;
+  if (args.has("pki")) {
+    const std::string dir = args.get("pki");
+    const std::string name = dir + "/obi-" + std::to_string(dpid);
+    files = {name + ".crt", name + ".key", dir + "/ca.crt"};
+  } else if (!(args.has("cert") && args.has("key") && args.has("ca"))) {
+    throw UsageError("--cert, --key and --ca go together (or --pki DIR)");
+  }
+  files.cert = args.get("cert", files.cert);
+  files.key = args.get("key", files.key);
+  files.ca = args.get("ca", files.ca);
+  try {
+    return std::make_shared<const control::Tls>(files);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+}  // namespace
+#endif
+
 int instance(const std::vector<std::string>& argv) {
   Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map",
-                   "max-body-mib", "http-threads", "http-timeout-ms"}, {"quiet"});
+                   "max-body-mib", "http-threads", "http-timeout-ms", "cert", "key", "ca", "pki"},
+            {"quiet", "insecure"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
   if (args.has("dpid")) {
@@ -26,7 +71,8 @@ int instance(const std::vector<std::string>& argv) {
   }
   o.listen = args.get("listen", o.listen);
   if (o.listen.find(':') == std::string::npos) throw UsageError("--listen must be HOST:PORT, got '" + o.listen + "'");
-  o.controller = args.get("controller", o.controller);
+  o.tls = tls_arg(args, o.dpid, args.get("controller"));
+  o.controller = args.get("controller", o.tls ? "https://127.0.0.1:3637" : o.controller);
   o.workers = args.get_unsigned("workers", 0, 1, 1024);
   o.eal_args = split_words(args.get("dpdk"));
   o.devices = device_map_arg(args);

@@ -53,9 +53,10 @@ void Instance::Impl::client_loop() {
   milliseconds backoff = first_backoff;
   Clock::time_point last_keepalive = Clock::now();
   bool keepalive_due = true;
+  control::Poster poster(opt.tls.get());   // with TLS: one connection for Hello and KeepAlives
   while (true) {
     if (!connected) {
-      if (control::post_message(controller_base, hello(), 2000)) {
+      if (poster.post(controller_base, hello(), 2000)) {
         connected = true;
         backoff = first_backoff;
         keepalive_due = true;   // KeepAlive starts at once (spec 3.3)
@@ -76,7 +77,7 @@ void Instance::Impl::client_loop() {
       for (int attempt = 0; attempt < 3 && !ok; ++attempt) {
         if (attempt > 0 && !sleep_for(milliseconds(200))) return;
         k.xid = new_xid();
-        ok = control::post_message(controller_base, openbox::encode(k), 2000);
+        ok = poster.post(controller_base, openbox::encode(k), 2000);
       }
       if (!ok) {
         connected = false;

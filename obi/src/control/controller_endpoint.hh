@@ -9,6 +9,10 @@
 //   auto hello = ctl.wait_type("Hello");
 //   auto answer = ctl.wait_xid(7);                         // the response to request xid 7
 //
+// With a TLS setup (e.g. obi::control::Tls::setup_server of the controller's certificate)
+// it is an httplib::SSLServer and url() is https://: the OBI's client must present a
+// certificate from the CA.
+//
 // Header-only so that test and benchmark binaries need not link the OBI's control library.
 #pragma once
 
@@ -17,6 +21,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,9 +43,15 @@ class ControllerEndpoint {
     Clock::time_point answered;   // the handler returned its 200 (the write follows)
   };
 
-  explicit ControllerEndpoint(int port = 0) {
-    server_.set_tcp_nodelay(true);
-    server_.Post(R"(/message/([^/]*))", [this](const httplib::Request& req, httplib::Response& res) {
+  using TlsSetup = std::function<bool(SSL_CTX&)>;
+
+  explicit ControllerEndpoint(int port = 0, const TlsSetup& tls = nullptr)
+      : server_(tls ? std::unique_ptr<httplib::Server>(std::make_unique<httplib::SSLServer>(tls))
+                    : std::make_unique<httplib::Server>()),
+        tls_(static_cast<bool>(tls)) {
+    if (!server_->is_valid()) throw std::runtime_error("controller endpoint: TLS setup failed");
+    server_->set_tcp_nodelay(true);
+    server_->Post(R"(/message/([^/]*))", [this](const httplib::Request& req, httplib::Response& res) {
       const Clock::time_point arrived = Clock::now();
       openbox::MessageType t;
       std::string path = req.matches[1];
@@ -56,20 +67,20 @@ class ControllerEndpoint {
       }
       cv_.notify_all();
     });
-    port_ = port == 0 ? server_.bind_to_any_port("127.0.0.1") : (server_.bind_to_port("127.0.0.1", port) ? port : -1);
+    port_ = port == 0 ? server_->bind_to_any_port("127.0.0.1") : (server_->bind_to_port("127.0.0.1", port) ? port : -1);
     if (port_ <= 0) throw std::runtime_error("controller endpoint cannot bind 127.0.0.1:" + std::to_string(port));
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    thread_ = std::thread([this] { server_->listen_after_bind(); });
   }
   ~ControllerEndpoint() { stop(); }
   ControllerEndpoint(const ControllerEndpoint&) = delete;
   ControllerEndpoint& operator=(const ControllerEndpoint&) = delete;
 
   void stop() {
-    server_.stop();
+    server_->stop();
     if (thread_.joinable()) thread_.join();
   }
   int port() const { return port_; }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string url() const { return (tls_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port_); }
 
   std::vector<json> messages() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -135,7 +146,8 @@ class ControllerEndpoint {
   }
 
  private:
-  httplib::Server server_;
+  std::unique_ptr<httplib::Server> server_;
+  bool tls_;
   int port_ = -1;
   std::thread thread_;
   std::mutex mu_;

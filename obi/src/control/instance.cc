@@ -1,7 +1,12 @@
 // Instance lifecycle and the REST server: POST /message/<Type> is decoded at once; a valid
 // down message is answered 200 and queued for the control worker, anything else gets
-// HTTP 400 with the Error as body, and the same Error is sent to the controller.
+// HTTP 400 with the Error as body, and the same Error is sent to the controller. With TLS
+// the server is an httplib::SSLServer that requires a client certificate chaining to the
+// CA at handshake; a request whose certificate is not the controller's is answered 403
+// with a FORBIDDEN/NOT_PERMITTED Error before its body is read (and never reaches the
+// controller or the graph).
 #include "control/instance_impl.hh"
+#include "control/tls.hh"
 
 #include <signal.h>
 #include <sys/socket.h>
@@ -60,13 +65,28 @@ bool is_down_message(MessageType t) {
   }
 }
 
-// "http://host:port/anything" -> "http://host:port"
-std::string base_of(const std::string& url) {
+// "http://host:port/anything" -> "http://host:port"; without a scheme, https:// with TLS
+// and http:// without. A scheme that does not match the TLS setting is refused.
+std::string base_of(const std::string& url, bool tls) {
   size_t scheme = url.find("://");
   size_t start = scheme == std::string::npos ? 0 : scheme + 3;
   size_t slash = url.find('/', start);
   std::string base = slash == std::string::npos ? url : url.substr(0, slash);
-  return scheme == std::string::npos ? "http://" + base : base;
+  if (scheme == std::string::npos) return (tls ? "https://" : "http://") + base;
+  const std::string s = url.substr(0, scheme);
+  if (s == "https" && !tls)
+    throw std::runtime_error("controller URL " + url + " needs TLS certificates (--pki DIR or --cert/--key/--ca)");
+  if (s == "http" && tls)
+    throw std::runtime_error("controller URL " + url + " is plain HTTP while TLS is on: use https:// (or --insecure)");
+  if (s != "http" && s != "https") throw std::runtime_error("controller URL " + url + ": scheme must be http or https");
+  return base;
+}
+
+std::unique_ptr<httplib::Server> make_server(const std::shared_ptr<const control::Tls>& tls) {
+  if (!tls) return std::make_unique<httplib::Server>();
+  auto server = std::make_unique<httplib::SSLServer>([&tls](SSL_CTX& ctx) { return tls->setup_server(ctx); });
+  if (!server->is_valid()) throw std::runtime_error("cannot set up the TLS server with " + tls->files().cert);
+  return server;
 }
 
 void split_listen(const std::string& listen, std::string& host, int& port) {
@@ -95,9 +115,27 @@ RuntimeOptions runtime_options(const InstanceOptions& o) {
 }  // namespace
 
 Instance::Impl::Impl(InstanceOptions o)
-    : opt(std::move(o)), controller_base(base_of(opt.controller)), rt(runtime_options(opt)),
-      sender(controller_base, opt.quiet) {
+    : opt(std::move(o)), controller_base(base_of(opt.controller, opt.tls != nullptr)), rt(runtime_options(opt)),
+      sender(controller_base, opt.tls, opt.quiet), server(make_server(opt.tls)) {
   split_listen(opt.listen, listen_host, listen_port);
+}
+
+bool Instance::Impl::authorised(const httplib::Request& req, httplib::Response& res) {
+  if (!opt.tls) return true;
+  const std::string why = control::controller_identity_error(req.ssl);
+  if (why.empty()) return true;
+  const ProtocolError e(ErrorSubtype::NOT_PERMITTED, "only the controller may send messages to this OBI: " + why);
+  res.status = 403;
+  res.set_content(openbox::encode(openbox::make_error(0, e)).dump(), "application/json");
+  res.set_header("Connection", "close");
+  // One line per second at most: a peer cannot flood the log.
+  const auto now = Clock::now().time_since_epoch().count();
+  auto last = last_refusal_log.load();
+  if (!opt.quiet && now - last >= std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(1)).count() &&
+      last_refusal_log.compare_exchange_strong(last, now))
+    std::fprintf(stderr, "obi: refused %s %s from %s: %s\n", req.method.c_str(), req.path.c_str(),
+                 req.remote_addr.c_str(), why.c_str());
+  return false;
 }
 
 bool Instance::Impl::sleep_for(Clock::duration d) {
@@ -164,29 +202,30 @@ bool Instance::connected() const { return impl_->connected.load(); }
 void Instance::start() {
   Impl& m = *impl_;
   if (m.running.exchange(true)) return;
-  m.server.set_payload_max_length(m.opt.max_body_bytes);
-  m.server.set_tcp_nodelay(true);   // the 200 goes out at once, not after the peer's ACK
+  m.server->set_payload_max_length(m.opt.max_body_bytes);
+  m.server->set_tcp_nodelay(true);   // the 200 goes out at once, not after the peer's ACK
   // The listening socket is this OBI's alone: SO_REUSEADDR (restart over TIME_WAIT) but
   // not httplib's default SO_REUSEPORT, with which a second process could bind the same
   // address and take the controller's requests.
-  m.server.set_socket_options([](int sock) {
+  m.server->set_socket_options([](int sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
   });
   // Slow or idle clients hold a connection thread for at most one timeout per read, write
   // or keep-alive wait; the pool is fixed, so many connections never exhaust threads.
   const auto timeout = std::chrono::milliseconds(m.opt.http_timeout_ms);
-  m.server.set_read_timeout(timeout);
-  m.server.set_write_timeout(timeout);
-  m.server.set_keep_alive_timeout(std::max<time_t>(1, (m.opt.http_timeout_ms + 999) / 1000));
+  m.server->set_read_timeout(timeout);
+  m.server->set_write_timeout(timeout);
+  m.server->set_keep_alive_timeout(std::max<time_t>(1, (m.opt.http_timeout_ms + 999) / 1000));
   const unsigned threads = std::max(1u, m.opt.http_threads);
-  m.server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  m.server.Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {
+  m.server->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  m.server->Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {
     m.handle_post(req, res);
   });
-  // A Content-Length over the limit is answered before the body is read, and the
-  // connection is closed (its body is never read).
-  m.server.set_pre_routing_handler([&m](const httplib::Request& req, httplib::Response& res) {
+  // A client that is not the controller (TLS), or a Content-Length over the limit, is
+  // answered before the body is read, and the connection is closed (its body is never read).
+  m.server->set_pre_routing_handler([&m](const httplib::Request& req, httplib::Response& res) {
+    if (!m.authorised(req, res)) return httplib::Server::HandlerResponse::Handled;
     const std::string len = req.get_header_value("Content-Length");
     if (len.empty() || len.find_first_not_of("0123456789") != std::string::npos) return httplib::Server::HandlerResponse::Unhandled;
     if (len.size() < 20 && std::stoull(len) <= m.opt.max_body_bytes) return httplib::Server::HandlerResponse::Unhandled;
@@ -198,21 +237,21 @@ void Instance::start() {
   });
   // httplib answers an oversized body without a length with 413 before any handler runs:
   // turn it into the protocol's answer.
-  m.server.set_error_handler([&m](const httplib::Request& req, httplib::Response& res) {
+  m.server->set_error_handler([&m](const httplib::Request& req, httplib::Response& res) {
     if (res.status == 413) {
       m.reject(ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT,
                              "message body larger than " + std::to_string(m.opt.max_body_bytes) + " bytes"),
                0, res);
     }
   });
-  m.server.set_exception_handler([&m](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
+  m.server->set_exception_handler([&m](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
     m.reject(ProtocolError(ErrorSubtype::INTERNAL_ERROR, "internal error while receiving a message"),
              openbox::salvage_xid(req.body), res);
   });
   if (m.listen_port == 0) {
-    m.listen_port = m.server.bind_to_any_port(m.listen_host.c_str());
+    m.listen_port = m.server->bind_to_any_port(m.listen_host.c_str());
     if (m.listen_port <= 0) { m.running = false; throw std::runtime_error("cannot listen on " + m.opt.listen); }
-  } else if (!m.server.bind_to_port(m.listen_host.c_str(), m.listen_port)) {
+  } else if (!m.server->bind_to_port(m.listen_host.c_str(), m.listen_port)) {
     const int err = errno;
     m.running = false;
     throw std::runtime_error("cannot listen on " + m.opt.listen + ": " +
@@ -227,20 +266,20 @@ void Instance::start() {
   m.refresh_capabilities();
   m.rt.start();
   m.sender.start();
-  m.server_thread = std::thread([&m] { m.server.listen_after_bind(); });
+  m.server_thread = std::thread([&m] { m.server->listen_after_bind(); });
   m.worker_thread = std::thread([&m] { m.worker_loop(); });
   m.client_thread = std::thread([&m] { m.client_loop(); });
   m.events_thread = std::thread([&m] { m.events_loop(); });
   if (!m.opt.quiet)
-    std::fprintf(stderr, "obi: dpid %llu listening on %s:%d, controller %s\n",
-                 static_cast<unsigned long long>(m.opt.dpid), m.listen_host.c_str(), m.listen_port,
-                 m.controller_base.c_str());
+    std::fprintf(stderr, "obi: dpid %llu listening on %s://%s:%d, controller %s\n",
+                 static_cast<unsigned long long>(m.opt.dpid), m.opt.tls ? "https" : "http", m.listen_host.c_str(),
+                 m.listen_port, m.controller_base.c_str());
 }
 
 void Instance::stop() {
   Impl& m = *impl_;
   if (!m.running.exchange(false)) return;
-  m.server.stop();
+  m.server->stop();
   if (m.server_thread.joinable()) m.server_thread.join();
   {
     std::lock_guard<std::mutex> lock(m.stop_mu);
@@ -278,6 +317,9 @@ int run_instance(const InstanceOptions& options) {
     std::fprintf(stderr, "obi: %s\n", e.what());
     return 1;
   }
+  if (!options.tls)
+    std::fprintf(stderr, "obi: WARNING: plain HTTP: messages to and from the controller are neither encrypted "
+                         "nor authenticated (--pki DIR or --cert/--key/--ca for mutual TLS)\n");
   int sig = 0;
   sigwait(&set, &sig);
   if (!options.quiet) std::fprintf(stderr, "obi: signal %d, stopping\n", sig);

@@ -6,6 +6,8 @@
 //   obi::InstanceOptions o;  o.dpid = 7;  o.listen = "127.0.0.1:3636";
 //   return obi::run_instance(o);      // until SIGINT / SIGTERM
 //
+// With `tls` set the REST server and every message to the controller use mutual TLS
+// (control/tls.hh) and `controller` is an https:// URL; without it both are plain HTTP.
 // Tests embed it with obi::Instance (start / stop, port() for listen port 0).
 #pragma once
 
@@ -19,11 +21,13 @@
 namespace obi {
 
 class Runtime;
+namespace control { class Tls; }
 
 struct InstanceOptions {
   uint64_t dpid = 1;
   std::string listen = "127.0.0.1:3636";            // HOST:PORT (port 0: any free port)
   std::string controller = "http://127.0.0.1:3637"; // base URL of the controller
+  std::shared_ptr<const control::Tls> tls;          // null: plain HTTP both ways
   unsigned workers = 0;                             // 0: one per core
   std::vector<std::string> eal_args;                // DPDK EAL arguments (--dpdk)
   std::map<std::string, std::string> devices;       // graph device names -> this OBI's devices

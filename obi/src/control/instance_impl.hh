@@ -33,8 +33,9 @@ struct Instance::Impl {
   control::Parameters params;
   control::CustomModules modules;
   control::Sender sender;
-  httplib::Server server;
+  std::unique_ptr<httplib::Server> server;   // an httplib::SSLServer with opt.tls
   const Clock::time_point started = Clock::now();
+  std::atomic<Clock::rep> last_refusal_log{0};
 
   std::atomic<bool> running{false};
   std::atomic<bool> connected{false};
@@ -79,6 +80,9 @@ struct Instance::Impl {
   // instance.cc
   void handle_post(const httplib::Request& req, httplib::Response& res);
   void reject(const openbox::ProtocolError& e, uint64_t xid, httplib::Response& res);
+  // With TLS: false (and `res` a 403 with the protocol's Error) when the client is not the
+  // controller.
+  bool authorised(const httplib::Request& req, httplib::Response& res);
   // executor.cc
   void worker_loop();
   void execute(Work& w);

@@ -21,10 +21,10 @@ endif()
 if(TARGET obi)
   set_target_properties(obi PROPERTIES ENABLE_EXPORTS ON)
 endif()
-# The control-plane benchmark (bench/control_bench.cc) talks HTTP like the tests and sends
-# the sample module in AddCustomModuleRequest.
+# The control-plane benchmark (bench/control_bench.cc) talks HTTP or HTTPS like the tests
+# and sends the sample module in AddCustomModuleRequest.
 if(TARGET control_bench)
-  target_link_libraries(control_bench PRIVATE PkgConfig::HTTPLIB)
+  target_link_libraries(control_bench PRIVATE obi_control)   # TLS credentials (--pki)
   add_dependencies(control_bench obi_sample_module)
   target_compile_definitions(control_bench PRIVATE OBI_SAMPLE_MODULE="$<TARGET_FILE:obi_sample_module>")
 endif()

@@ -6,7 +6,7 @@ demo's seeds) and replays them with their original timing, trace 1 onto snd1 (->
 and trace 2 onto snd2 (-> OBI 2), using `obi run` with replay.json. Ends when both
 traces are sent.
 
-    replay.py --controller http://controller:3637 [--packets N] [--device-map snd1=...,snd2=...]
+    replay.py --controller https://controller:3637 [--packets N] [--device-map snd1=...,snd2=...]
 
 --device-map binds snd1/snd2 to the container's interfaces; "@SUBNET" targets are
 resolved by the image's entry point (obi/docker-entrypoint.sh), which runs the OBI.
@@ -49,7 +49,8 @@ def one_way_macs(path):
 
 def main():
     ap = argparse.ArgumentParser(description="replay the sample traces through OBI 1 and OBI 2")
-    ap.add_argument("--controller", default="http://controller:3637")
+    ap.add_argument("--controller", default="https://controller:3637",
+                    help="controller URL; https:// is checked against $OPENBOX_PKI/ca.crt")
     ap.add_argument("--packets", type=int, default=20000)
     ap.add_argument("--work", default="/work", help="directory for the traces (replay.json reads /work)")
     ap.add_argument("--obi", default="/usr/local/bin/obi-entrypoint", help="OBI executable (or its entry point)")

@@ -30,7 +30,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "apps", "demo"))
 
 from frames import frame, marker, parse_marker  # noqa: E402
-from launch import (SAMPLE, controller_command, controller_up, http_json, obi_command,  # noqa: E402
+from launch import (SAMPLE, Transport, controller_command, controller_up, http_json, obi_command,  # noqa: E402
                     running_obis, wait_for)
 from netns import drain, inside, raw_socket  # noqa: E402
 
@@ -217,13 +217,16 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     procs = []
-    base = "http://127.0.0.1:%d" % PORT
+    # Mutual TLS between the namespaces: certificates in $OPENBOX_PKI (the test's own
+    # directory, set by multihost.sh), each OBI's naming its address on the control bridge.
+    transport = Transport()
+    base = transport.url("127.0.0.1", PORT)
 
     def start_obi(dpid, mode):
         ns = "%s-obi%d" % (args.prefix, dpid)
         cmd = ["ip", "netns", "exec", ns] + obi_command(
-            dpid, "10.99.0.1%d:3636" % dpid, "http://%s:%d" % (CTL_IP, PORT),
-            {"in": "in%d" % dpid, "out": "out%d" % dpid})
+            dpid, "10.99.0.1%d:3636" % dpid, transport.url(CTL_IP, PORT),
+            {"in": "in%d" % dpid, "out": "out%d" % dpid}, transport=transport)
         log = open(os.path.join(args.out, "obi-%d.log" % dpid), mode)
         p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
         procs.append(p)
@@ -235,7 +238,10 @@ def main():
             procs.append(subprocess.Popen(
                 controller_command(["firewall", "ips"], os.path.join(args.out, "apps"), PORT,
                                    ["--openbox.keepalive-interval=%ds" % KEEPALIVE_S,
-                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S], heap="384m"),
+                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S,
+                                    # a fresh state (alerts, apps) each run, kept with its logs
+                                    "--openbox.state-dir=" + os.path.join(args.out, "state")], heap="384m",
+                                   transport=transport),
                 stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         ctl = Controller(base, ctl_log)
         wait_for("the controller in %s-ctl" % args.prefix, lambda: controller_up(base), 90, who="multihost")
