@@ -54,6 +54,7 @@ abstract class ControllerTestBase {
     @BeforeEach
     void restAssured() {
         RestAssured.port = port;
+        TestCredentials.asOperator();
     }
 
     @AfterEach

@@ -66,6 +66,7 @@ class SouthboundLimitsTest {
     @BeforeEach
     void restAssured() {
         RestAssured.port = port;
+        TestCredentials.asOperator();
     }
 
     @AfterEach
