@@ -35,6 +35,12 @@ import org.springframework.context.annotation.Import;
                 "openbox.request-timeout=3s",
                 "openbox.state-dir=target/test-state/${random.uuid}",
                 "openbox.no-app-action-per-obi.164=drop",
+                // AppLimitsTest: one limit per application name
+                "openbox.limits.apps.lim-rules.max-rules-per-classifier=5",
+                "openbox.limits.apps.lim-patterns.max-patterns=4",
+                "openbox.limits.apps.lim-bytes.max-pattern-bytes=64B",
+                "openbox.limits.apps.lim-blocks.max-blocks-per-graph=4",
+                "openbox.limits.apps.lim-reload.max-patterns=3",
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"})
 @Import(TestApps.class)
