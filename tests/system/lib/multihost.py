@@ -217,7 +217,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     procs = []
-    base = "http://127.0.0.1:%d" % PORT
+    base = "http://%s:%d" % (CTL_IP, PORT)   # the controller listens on its namespace's address only
 
     def start_obi(dpid, mode):
         ns = "%s-obi%d" % (args.prefix, dpid)
@@ -235,7 +235,8 @@ def main():
             procs.append(subprocess.Popen(
                 controller_command(["firewall", "ips"], os.path.join(args.out, "apps"), PORT,
                                    ["--openbox.keepalive-interval=%ds" % KEEPALIVE_S,
-                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S], heap="384m"),
+                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S], heap="384m",
+                                   bind=CTL_IP),
                 stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         ctl = Controller(base, ctl_log)
         wait_for("the controller in %s-ctl" % args.prefix, lambda: controller_up(base), 90, who="multihost")
