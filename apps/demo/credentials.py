@@ -73,8 +73,9 @@ def ensure(path=None):
     """Creates the credentials (once) and the controller's properties (when out of date);
     returns the credentials as a dict with 'properties' (the controller's file) added."""
     d = path or directory()
-    os.makedirs(d, mode=0o700, exist_ok=True)
-    os.chmod(d, 0o700)
+    if not os.path.isdir(d):
+        os.makedirs(d, mode=0o700)
+        os.chmod(d, 0o700)   # whatever the umask
     plain, props = os.path.join(d, "credentials"), os.path.join(d, "controller.properties")
     if not os.path.exists(plain):
         _write_private(plain, "# Management credentials of the OpenBox controller started by ./openbox "

@@ -114,7 +114,7 @@ grep -q '^\s*at ' "$WORK/busy2.out" && { cat "$WORK/busy2.out" >&2; fail "port i
 port=$(free_port)
 rc=0; java -jar "$jar" --port "$port" > "$WORK/nocreds.out" 2>&1 || rc=$?
 expect "no credentials" 1 "^openbox controller: openbox.security: no users or tokens configured" "$WORK/nocreds.out" $rc
-[ "$(grep -c . "$WORK/nocreds.out")" = 1 ] || { cat "$WORK/nocreds.out" >&2; fail "no credentials: more than one line"; }
+grep -q '^\s*at ' "$WORK/nocreds.out" && { cat "$WORK/nocreds.out" >&2; fail "no credentials: stack trace printed"; }
 
 # 6. fail closed: a broken application stops the controller; --allow-failed-apps runs without it
 rc=0; (cd "$WORK/broken" && timeout 90 "$OPENBOX" controller --port "$port" --apps "$WORK/apps") \
@@ -133,7 +133,8 @@ for _ in $(seq 1 240); do
   sleep 0.25
 done
 [ "$up" = 1 ] || fail "--allow-failed-apps: controller not UP within 60 s"
-ss -Hltn "sport = :$port" | awk '{print $4}' | grep -qx "127.0.0.1:$port" \
+# (Java's dual-stack socket shows the IPv4 loopback as ::ffff:127.0.0.1)
+[ "$(ss -Hltn "sport = :$port" | awk '{print $4}' | sed 's/^\[::ffff:\(.*\)\]/\1/' | sort -u)" = "127.0.0.1:$port" ] \
   || { ss -Hltn "sport = :$port" >&2; fail "the controller does not listen on 127.0.0.1 only"; }
 ok "the controller started by ./openbox listens on 127.0.0.1:$port only"
 code=$(curl -sS -o "$WORK/anon.out" -w '%{http_code}' "http://127.0.0.1:$port/api/apps")

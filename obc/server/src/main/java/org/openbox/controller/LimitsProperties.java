@@ -65,13 +65,13 @@ public record LimitsProperties(
      *        compiles with Hyperscan) over all the application's graphs; built-in 20000
      * @param maxPatternBytes most bytes of those patterns together, a measure of the
      *        compiled pattern database's size; built-in 4MB
-     * @param maxBlocksPerGraph most blocks in any one of the application's graphs; built-in 1000
+     * @param maxBlocksPerGraph most blocks in any one of the application's graphs; built-in 10000
      */
     public record AppLimits(Integer maxRulesPerClassifier, Integer maxPatterns, DataSize maxPatternBytes,
                             Integer maxBlocksPerGraph) {
 
         /** The built-in defaults. */
-        public static final AppLimits BUILT_IN = new AppLimits(100_000, 20_000, DataSize.ofMegabytes(4), 1000);
+        public static final AppLimits BUILT_IN = new AppLimits(100_000, 20_000, DataSize.ofMegabytes(4), 10_000);
 
         void check(String prefix) {
             requirePositive(prefix + "max-rules-per-classifier", maxRulesPerClassifier);

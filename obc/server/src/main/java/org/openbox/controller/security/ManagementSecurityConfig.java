@@ -19,6 +19,7 @@ import org.springframework.security.config.annotation.web.configuration.EnableWe
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -85,7 +86,8 @@ public class ManagementSecurityConfig {
 
     @Bean
     @Order(2)
-    SecurityFilterChain management(HttpSecurity http, SecurityProperties props, ObjectMapper json) throws Exception {
+    SecurityFilterChain management(HttpSecurity http, SecurityProperties props, ObjectMapper json,
+                                   UserDetailsService users) throws Exception {
         if (!props.enabled()) {
             log.warn("openbox.security.enabled=false: the management API, the web UI and the metrics are open"
                     + " to anyone who can reach the controller's port");
@@ -103,10 +105,9 @@ public class ManagementSecurityConfig {
         RequestMatcher page = ManagementSecurityConfig::browserPage;
         HttpSessionRequestCache pages = new HttpSessionRequestCache();
         pages.setRequestMatcher(page);
-        AuthenticationManager users = authenticationManager(props);
         CsrfTokenRequestAttributeHandler csrfHandler = new CsrfTokenRequestAttributeHandler();
         return http
-                .authenticationManager(users)
+                .authenticationManager(authenticationManager(users))
                 .authorizeHttpRequests(a -> a
                         .dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/login", "/error").permitAll()
@@ -146,14 +147,19 @@ public class ManagementSecurityConfig {
                 && r.getHeader("Authorization") == null && !"XMLHttpRequest".equals(r.getHeader("X-Requested-With"));
     }
 
-    private static AuthenticationManager authenticationManager(SecurityProperties props) {
-        PasswordEncoder encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
-        UserDetailsService users = new InMemoryUserDetailsManager(props.users().entrySet().stream()
+    /** The configured users (also keeps Spring Boot from adding a user with a generated password). */
+    @Bean
+    UserDetailsService managementUsers(SecurityProperties props) {
+        return new InMemoryUserDetailsManager(props.users().entrySet().stream()
                 .map(e -> User.withUsername(e.getKey()).password(e.getValue().password())
                         .authorities(e.getValue().roles().stream().flatMap(r -> r.authorities().stream())
                                 .distinct().toArray(String[]::new))
                         .build())
-                .toList().toArray(new org.springframework.security.core.userdetails.UserDetails[0]));
+                .toArray(UserDetails[]::new));
+    }
+
+    private static AuthenticationManager authenticationManager(UserDetailsService users) {
+        PasswordEncoder encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
         DaoAuthenticationProvider provider = new DaoAuthenticationProvider(encoder);
         provider.setUserDetailsService(users);
         return new ProviderManager(List.of(provider));
