@@ -20,6 +20,7 @@ import argparse
 import collections
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -230,12 +231,16 @@ def main():
         return p
 
     try:
+        state = os.path.join(args.out, "state")
+        shutil.rmtree(state, ignore_errors=True)
         ctl_log = os.path.join(args.out, "controller.log")
         with open(ctl_log, "w") as log:
             procs.append(subprocess.Popen(
                 controller_command(["firewall", "ips"], os.path.join(args.out, "apps"), PORT,
                                    ["--openbox.keepalive-interval=%ds" % KEEPALIVE_S,
-                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S], heap="384m",
+                                    "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S,
+                                    # a fresh state each run (no alerts or stops of an earlier one)
+                                    "--openbox.state-dir=" + state], heap="384m",
                                    bind=CTL_IP),
                 stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         ctl = Controller(base, ctl_log)

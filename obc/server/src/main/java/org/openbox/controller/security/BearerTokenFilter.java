@@ -17,12 +17,15 @@ import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextHolderStrategy;
 import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Authenticates {@code Authorization: Bearer TOKEN}: the SHA-256 of TOKEN is compared (in
  * constant time) with each configured {@code openbox.security.tokens.NAME.token-sha256};
- * a match authenticates the request (only this request: nothing is kept in a session) as
+ * a match authenticates the request (only this request and its later dispatches, such as an
+ * asynchronous answer's: nothing is kept in a session) as
  * {@code token:NAME} with the token's roles. An unknown token is answered 401 at once.
  * Requests without a bearer token pass untouched.
  */
@@ -44,6 +47,7 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
     private final List<Known> tokens;
     private final AuthenticationEntryPoint entryPoint;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
+    private final SecurityContextRepository repository = new RequestAttributeSecurityContextRepository();
 
     public BearerTokenFilter(Map<String, SecurityProperties.Token> tokens, AuthenticationEntryPoint entryPoint) {
         this.tokens = tokens.entrySet().stream().map(e -> new Known(e.getKey(), e.getValue().hash(),
@@ -70,6 +74,8 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
         context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated("token:" + match.name(), null,
                 AuthorityUtils.createAuthorityList(match.authorities())));
         contexts.setContext(context);
+        // kept for this request's later dispatches too (an API answer computed asynchronously)
+        repository.saveContext(context, request, response);
         try {
             chain.doFilter(request, response);
         } finally {

@@ -98,6 +98,15 @@ class ManagementSecurityTest extends ControllerTestBase {
     }
 
     @Test
+    void credentialsHoldForAnswersTheObiGivesLater() throws Exception {
+        connected(68);   // /stats waits for the OBI's GlobalStatsResponse (an asynchronous answer)
+        anonymous().header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
+                .get("/api/obis/68/stats").then().statusCode(200).body("uptime", equalTo(1));
+        viewer().get("/api/obis/68/stats").then().statusCode(200).body("uptime", equalTo(1));
+        anonymous().get("/api/obis/68/stats").then().statusCode(401);
+    }
+
+    @Test
     void healthStaysOpen() {
         anonymous().get("/actuator/health").then().statusCode(200).body("status", equalTo("UP"));
     }
