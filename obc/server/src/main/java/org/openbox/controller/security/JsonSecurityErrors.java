@@ -11,6 +11,7 @@ import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.csrf.CsrfException;
 
 /**
  * The management API's answers to a request without valid credentials (401) and to one
@@ -47,7 +48,9 @@ public final class JsonSecurityErrors implements AuthenticationEntryPoint, Acces
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e)
             throws IOException {
-        String why = request.getRequestURI().startsWith("/api/") && !"GET".equals(request.getMethod())
+        String why = e instanceof CsrfException
+                ? "the session's CSRF token is missing or wrong (send the XSRF-TOKEN cookie's value as X-XSRF-TOKEN)"
+                : request.getRequestURI().startsWith("/api/") && !"GET".equals(request.getMethod())
                 ? "the OPERATOR role is required for " + request.getMethod() + " " + request.getRequestURI()
                 : "access denied: " + e.getMessage();
         write(response, HttpStatus.FORBIDDEN, why);

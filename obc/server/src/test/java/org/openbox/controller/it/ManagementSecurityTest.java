@@ -164,7 +164,8 @@ class ManagementSecurityTest extends ControllerTestBase {
         assertThat(xsrf).isNotNull();
 
         // a forged cross-site POST carries the session cookie but cannot know the token
-        anonymous().cookie("JSESSIONID", session).post("/api/apps/" + APP + "/stop").then().statusCode(403);
+        anonymous().cookie("JSESSIONID", session).post("/api/apps/" + APP + "/stop").then().statusCode(403)
+                .body("error", containsString("CSRF token is missing or wrong"));
         assertThat(stateOf(APP)).isEqualTo("RUNNING");
         anonymous().cookie("JSESSIONID", session).cookie("XSRF-TOKEN", xsrf).header("X-XSRF-TOKEN", xsrf)
                 .post("/api/apps/" + APP + "/stop").then().statusCode(200).body("state", equalTo("STOPPED"));
