@@ -84,7 +84,11 @@ JAR="$(ls "$SERVER"/target/openbox-controller-*.jar | grep -v original | head -1
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 LOG="$SERVER/target/bench-controller.log"
-java -Xmx512m -jar "$JAR" --port "$PORT" --openbox.keepalive-interval=1s --openbox.insecure=true \
+# the management credentials ./openbox uses; the benchmark calls the API with the bearer token
+CREDS=$(python3 "$ROOT/apps/demo/credentials.py" ensure)
+API_TOKEN=$(sed -n 's/^OPENBOX_API_TOKEN=//p' "$(dirname "$CREDS")/credentials")
+java -Xmx512m -jar "$JAR" --port "$PORT" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
+  --openbox.insecure=true "--spring.config.additional-location=file:$CREDS" \
   --logging.level.org.openbox=WARN >"$LOG" 2>&1 &
 CTRL=$!
 trap 'kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true' EXIT
@@ -95,7 +99,7 @@ for _ in $(seq 1 100); do
 done
 
 CTL_STATUS=0
-java -cp "$SERVER/target/test-classes:$SERVER/target/classes:$(cat "$CP_FILE")" \
+OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$SERVER/target/test-classes:$SERVER/target/classes:$(cat "$CP_FILE")" \
   org.openbox.controller.bench.ControlBench --controller "http://127.0.0.1:$PORT" --pid "$CTRL" \
   --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" || CTL_STATUS=$?
 kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here

@@ -21,6 +21,8 @@ import time
 import urllib.error
 import urllib.request
 
+import credentials
+
 ROOT = os.environ.get("OPENBOX_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SAMPLE = os.path.join(ROOT, "apps", "demo", "sample")
 OBI_BIN = os.path.join(ROOT, "build", "obi", "obi")
@@ -102,11 +104,24 @@ class Timeout(SystemExit):
     """A wait_for that ran out of time (a SystemExit, so a script ends with its message)."""
 
 
+_creds = None
+
+
+def management_credentials():
+    """The credentials of the controllers started here (credentials.py; created on first use)."""
+    global _creds
+    if _creds is None:
+        _creds = credentials.ensure()
+    return _creds
+
+
 def http_json(url, data=None, timeout=5):
-    """GET (or POST data as JSON) and decode the JSON answer. An https:// URL is checked
-    against the CA of pki_dir()."""
-    req = urllib.request.Request(url, data=None if data is None else json.dumps(data).encode(),
-                                 headers={"Content-Type": "application/json"})
+    """GET (or POST data as JSON) and decode the JSON answer; authenticated as the operator
+    (bearer token of management_credentials()). An https:// URL is checked against the CA
+    of pki_dir()."""
+    headers = {"Content-Type": "application/json"}
+    headers.update(credentials.auth_header(management_credentials()))
+    req = urllib.request.Request(url, data=None if data is None else json.dumps(data).encode(), headers=headers)
     with urllib.request.urlopen(req, timeout=timeout, context=_context_for(url)) as r:
         return json.loads(r.read().decode() or "null")
 
@@ -183,11 +198,12 @@ def app_jar(module):
     return os.path.join(d, jars[0])
 
 
-def controller_command(apps, apps_dir, port, settings=(), heap="512m", transport=None):
+def controller_command(apps, apps_dir, port, settings=(), heap="512m", transport=None, bind="127.0.0.1"):
     """Copies the jars of `apps` into apps_dir and returns the controller command line.
     A sample config apps/demo/sample/<app>.properties is passed when it exists;
     `settings` are extra controller options such as "--openbox.keepalive-interval=1s";
-    `transport` (default: TLS with pki_dir()) adds the TLS or insecure settings."""
+    `transport` (default: TLS with pki_dir()) adds the TLS or insecure settings.
+    The controller listens on `bind` only and reads the management credentials."""
     os.makedirs(apps_dir, exist_ok=True)
     props = []
     for a in apps:
@@ -195,8 +211,10 @@ def controller_command(apps, apps_dir, port, settings=(), heap="512m", transport
         cfg = os.path.join(SAMPLE, "%s.properties" % a)
         if os.path.exists(cfg):
             props.append("-Dopenbox.app.%s.config=%s" % (a, cfg))
-    return (["java", "-Xmx" + heap] + props + ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir]
-            + (transport or Transport()).controller_settings() + list(settings))
+    return (["java", "-Xmx" + heap] + props + ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir,
+                                               "--server.address=" + bind]
+            + (transport or Transport()).controller_settings()
+            + credentials.controller_args(management_credentials()) + list(settings))
 
 
 def obi_command(dpid, listen, controller, devices, workers=1, transport=None):

@@ -17,8 +17,8 @@ import subprocess
 import sys
 import time
 
-from launch import (ROOT, SAMPLE, Transport, check_children, controller_command, controller_up, http_json, obi_command,
-                    port_in_use, require_free_port, running_obis, wait_for)
+from launch import (ROOT, SAMPLE, Transport, check_children, controller_command, controller_up, http_json,
+                    management_credentials, obi_command, port_in_use, require_free_port, running_obis, wait_for)
 
 APPS = {"firewall": "firewall", "ips": "ips", "webcache": "webcache", "loadbalancer": "loadbalancer"}
 # Devices packets leave by: "out" (firewall, IPS, web cache), "out0"/"out1" (the load
@@ -114,6 +114,8 @@ def main():
         base = transport.url("127.0.0.1", args.port)
         wait_for("the controller", lambda: controller_up(base), 60, who="demo", children=children)
         progress("controller up on port %d with apps: %s" % (args.port, ", ".join(apps)))
+        progress("web UI and management API: %s/ (logins and API token in %s)"
+                 % (base, management_credentials()["file"]))
 
         # 3. two OBIs; every interface the sample apps use is a pcap file
         for dpid in (1, 2):

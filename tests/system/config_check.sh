@@ -6,6 +6,10 @@
 #     unknown settings key, an ipvar cycle, a pattern Java accepts and Hyperscan refuses;
 #   - the front end refuses a missing topology, a bad port, an unknown option and a port in
 #     use with one line; the controller itself says "port ... is already in use" in one line;
+#   - an application over a per-application limit (openbox.limits.apps.NAME.*) is one line
+#     naming the limit;
+#   - the controller without management credentials does not start (one line); the front end
+#     gives it the generated ones and binds it to 127.0.0.1; the API answers 401 without them;
 #   - the controller with a broken application does not start; with --allow-failed-apps it
 #     starts (TLS through the front end, certificates in $WORK/pki) and the application is
 #     REFUSED.
@@ -75,6 +79,12 @@ rc=0; (cd "$WORK" && "$OPENBOX" check "$WORK/ips.properties") > "$WORK/hs.out" 2
 expect "Hyperscan-refused pattern" 1 "^$WORK/hs.rules:$hs_line: block 'signatures' .*\(BAD_REQUEST/BAD_PAYLOAD_MATCH\)$" \
   "$WORK/hs.out" $rc
 
+# 3b. a per-application limit: the same one line as the controller's refusal
+rc=0; (cd "$SAMPLE" && "$OPENBOX" check "$WORK/apps" --openbox.limits.apps.ips.max-patterns=2) > "$WORK/limit.out" 2>&1 \
+  || rc=$?
+expect "limit exceeded" 1 "^app ips: [0-9]+ payload patterns exceed openbox.limits.apps.ips.max-patterns=2$" \
+  "$WORK/limit.out" $rc
+
 # 4. front-end flags: one line, no JVM started
 rc=0; "$OPENBOX" controller --topology "$WORK/none.json" > "$WORK/topo.out" 2>&1 || rc=$?
 expect "missing topology" 2 "^openbox: --topology $WORK/none.json: no such file$" "$WORK/topo.out" $rc
@@ -99,12 +109,19 @@ rc=0; "$OPENBOX" controller --port "$busy" > "$WORK/busy.out" 2>&1 || rc=$?
 expect "port in use (front end)" 2 "^openbox: controller: port $busy is already in use$" "$WORK/busy.out" $rc
 jar=$(ls "$ROOT"/obc/server/target/openbox-controller-*.jar | grep -v original | head -1)
 # (plain HTTP said explicitly: the port check is what is tested, not the certificates)
-rc=0; java -jar "$jar" --port "$busy" --openbox.insecure=true > "$WORK/busy2.out" 2>&1 || rc=$?
+creds=$(python3 "$ROOT/apps/demo/credentials.py" ensure)
+rc=0; java -jar "$jar" --port "$busy" --openbox.insecure=true "--spring.config.additional-location=file:$creds" \
+  > "$WORK/busy2.out" 2>&1 || rc=$?
 expect "port in use (controller)" 1 "^openbox controller: port $busy is already in use$" "$WORK/busy2.out" $rc
 grep -q '^\s*at ' "$WORK/busy2.out" && { cat "$WORK/busy2.out" >&2; fail "port in use: stack trace printed"; }
 
-# 6. fail closed: a broken application stops the controller; --allow-failed-apps runs without it
+# 5b. no management credentials: the controller refuses to start rather than run an open API
 port=$(free_port)
+rc=0; java -jar "$jar" --port "$port" > "$WORK/nocreds.out" 2>&1 || rc=$?
+expect "no credentials" 1 "^openbox controller: openbox.security: no users or tokens configured" "$WORK/nocreds.out" $rc
+grep -q '^\s*at ' "$WORK/nocreds.out" && { cat "$WORK/nocreds.out" >&2; fail "no credentials: stack trace printed"; }
+
+# 6. fail closed: a broken application stops the controller; --allow-failed-apps runs without it
 rc=0; (cd "$WORK/broken" && timeout 90 "$OPENBOX" controller --port "$port" --apps "$WORK/apps") \
   > "$WORK/closed.out" 2>&1 || rc=$?
 expect "broken app stops the controller" 1 "^$WORK/broken/firewall.rules:$typo_line: unknown action 'dorp'" "$WORK/closed.out" $rc
@@ -122,7 +139,16 @@ for _ in $(seq 1 240); do
   sleep 0.25
 done
 [ "$up" = 1 ] || fail "--allow-failed-apps: controller not UP within 60 s"
-apps_json=$(curl -fsS --cacert "$OPENBOX_PKI/ca.crt" "https://127.0.0.1:$port/api/apps")
+# (Java's dual-stack socket shows the IPv4 loopback as ::ffff:127.0.0.1)
+[ "$(ss -Hltn "sport = :$port" | awk '{print $4}' | sed 's/^\[::ffff:\(.*\)\]/\1/' | sort -u)" = "127.0.0.1:$port" ] \
+  || { ss -Hltn "sport = :$port" >&2; fail "the controller does not listen on 127.0.0.1 only"; }
+ok "the controller started by ./openbox listens on 127.0.0.1:$port only"
+code=$(curl -sS --cacert "$OPENBOX_PKI/ca.crt" -o "$WORK/anon.out" -w '%{http_code}' "https://127.0.0.1:$port/api/apps")
+[ "$code" = 401 ] && grep -q '"error"' "$WORK/anon.out" || fail "/api/apps without credentials: HTTP $code"
+ok "/api/apps without credentials: 401 $(cat "$WORK/anon.out")"
+python3 "$ROOT/apps/demo/credentials.py" header > "$WORK/auth.header"
+chmod 600 "$WORK/auth.header"
+apps_json=$(curl -fsS --cacert "$OPENBOX_PKI/ca.crt" -H @"$WORK/auth.header" "https://127.0.0.1:$port/api/apps")
 python3 - "$apps_json" <<'PY' || fail "--allow-failed-apps: unexpected application states: $apps_json"
 import json, sys
 apps = {a["name"]: a for a in json.loads(sys.argv[1])}

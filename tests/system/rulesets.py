@@ -133,8 +133,9 @@ class Run:
         port = free_port()
         self.base = PLAIN.url("127.0.0.1", port)
         cmd = ["java", "-Xmx768m"] + ["-Dopenbox.app.%s.config=%s" % (a, cfg) for a, (_, cfg) in self.apps.items()]
-        cmd += ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir,
-                "--openbox.alert-history=100000"] + PLAIN.controller_settings()
+        cmd += ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir, "--server.address=127.0.0.1",
+                "--openbox.alert-history=100000"] + PLAIN.controller_settings() \
+            + launch.credentials.controller_args(launch.management_credentials())
         self.ctl_log = os.path.join(self.work, "controller.log")
         self.procs.append(subprocess.Popen(cmd, stdout=open(self.ctl_log, "w"), stderr=subprocess.STDOUT,
                                            cwd=self.work))

@@ -20,6 +20,7 @@ import argparse
 import collections
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,7 +31,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "apps", "demo"))
 
 from frames import frame, marker, parse_marker  # noqa: E402
-from launch import (SAMPLE, Transport, controller_command, controller_up, http_json, obi_command,  # noqa: E402
+from launch import (SAMPLE, Transport, controller_command, pki, controller_up, http_json, obi_command,  # noqa: E402
                     running_obis, wait_for)
 from netns import drain, inside, raw_socket  # noqa: E402
 
@@ -218,9 +219,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     procs = []
     # Mutual TLS between the namespaces: certificates in $OPENBOX_PKI (the test's own
-    # directory, set by multihost.sh), each OBI's naming its address on the control bridge.
+    # directory, set by multihost.sh), each OBI's naming its address on the control bridge,
+    # the controller's its own (it listens on its namespace's address only).
     transport = Transport()
-    base = transport.url("127.0.0.1", PORT)
+    pki("controller", ips=[CTL_IP], directory=transport.dir)
+    base = transport.url(CTL_IP, PORT)
 
     def start_obi(dpid, mode):
         ns = "%s-obi%d" % (args.prefix, dpid)
@@ -233,6 +236,8 @@ def main():
         return p
 
     try:
+        state = os.path.join(args.out, "state")
+        shutil.rmtree(state, ignore_errors=True)
         ctl_log = os.path.join(args.out, "controller.log")
         with open(ctl_log, "w") as log:
             procs.append(subprocess.Popen(
@@ -240,8 +245,8 @@ def main():
                                    ["--openbox.keepalive-interval=%ds" % KEEPALIVE_S,
                                     "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S,
                                     # a fresh state (alerts, apps) each run, kept with its logs
-                                    "--openbox.state-dir=" + os.path.join(args.out, "state")], heap="384m",
-                                   transport=transport),
+                                    "--openbox.state-dir=" + state], heap="384m",
+                                   transport=transport, bind=CTL_IP),
                 stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         ctl = Controller(base, ctl_log)
         wait_for("the controller in %s-ctl" % args.prefix, lambda: controller_up(base), 90, who="multihost")

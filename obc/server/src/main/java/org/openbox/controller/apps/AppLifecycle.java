@@ -54,10 +54,13 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
     private final FailurePolicy policy;
     private final StateStore store;
     private final StartupGate gate;
+    private final AppLimitsCheck limits;
 
     public AppLifecycle(AppCatalog catalog, AppLoader loader, GraphValidator validator, TopologyHolder topology,
                         HandleRouter handles, ApplicationEventPublisher events, OpenboxProperties props,
-                        ModuleRegistry modules, FailurePolicy policy, StateStore store, StartupGate gate) {
+                        ModuleRegistry modules, FailurePolicy policy, StateStore store, StartupGate gate,
+                        AppLimitsCheck limits) {
+        this.limits = limits;
         this.policy = policy;
         this.store = store;
         this.gate = gate;
@@ -116,7 +119,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         AppEntry entry;
         try {
             List<CustomModule> declared = customModules(name, app);
-            entry = new AppEntry(name, app, source, priority, placedGraphs(app, declared), AppState.STOPPED, null);
+            entry = new AppEntry(name, app, source, priority, placedGraphs(name, app, declared), AppState.STOPPED, null);
             entry.modules(declared);
         } catch (RuntimeException e) {
             // refused, but where it would run is still known: its failure mode applies there
@@ -207,8 +210,11 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         return out;
     }
 
-    /** Reads and validates the statements; throws with a message naming the statement. */
-    private List<PlacedGraph> placedGraphs(Application app, List<CustomModule> declared) {
+    /**
+     * Reads and validates the statements, then checks them against the application's limits;
+     * throws with a message naming the statement or the limit.
+     */
+    private List<PlacedGraph> placedGraphs(String name, Application app, List<CustomModule> declared) {
         org.openbox.catalogue.Catalogue types = modules.catalogueWith(declared);
         List<Statement> statements = app.statements();
         if (statements == null || statements.isEmpty()) {
@@ -228,6 +234,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
                 throw new IllegalArgumentException("invalid graph in statement " + i + ": " + e.getMessage(), e);
             }
         }
+        limits.check(name, out.stream().map(PlacedGraph::graph).toList(), types);
         return out;
     }
 
@@ -245,7 +252,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         e.stoppedByOperator(false);
         save(e);
         try {
-            e.graphs(placedGraphs(e.app(), e.modules()));
+            e.graphs(placedGraphs(name, e.app(), e.modules()));
             e.app().start(new ControllerAppContext(handles.clientFor(name), topology.topology()));
         } catch (RuntimeException ex) {
             e.state(AppState.FAILED, "start failed: " + ex.getMessage());
@@ -331,7 +338,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         }
         try {
             List<CustomModule> declared = customModules(name, fresh);
-            return new Prepared(e, fresh, placedGraphs(fresh, declared), declared);
+            return new Prepared(e, fresh, placedGraphs(name, fresh, declared), declared);
         } catch (IllegalArgumentException ex) {
             throw ex;
         } catch (RuntimeException ex) {

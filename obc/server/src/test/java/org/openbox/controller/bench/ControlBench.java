@@ -99,7 +99,8 @@ public final class ControlBench {
 
     int get(String path) {
         try {
-            HttpRequest r = HttpRequest.newBuilder(controller.resolve(path)).timeout(Duration.ofSeconds(10)).GET().build();
+            HttpRequest r = authorized(HttpRequest.newBuilder(controller.resolve(path))).timeout(Duration.ofSeconds(10))
+                    .GET().build();
             return http.send(r, HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -157,8 +158,15 @@ public final class ControlBench {
         return -1;
     }
 
+    /** The management API's bearer token, from OPENBOX_API_TOKEN (bench/control.sh sets it). */
+    static HttpRequest.Builder authorized(HttpRequest.Builder b) {
+        String token = System.getenv("OPENBOX_API_TOKEN");
+        return token == null || token.isEmpty() ? b : b.header("Authorization", "Bearer " + token);
+    }
+
     static JsonNode getJson(HttpClient http, ObjectMapper json, URI uri) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(authorized(HttpRequest.newBuilder(uri)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         return json.readTree(r.body());
     }
 }

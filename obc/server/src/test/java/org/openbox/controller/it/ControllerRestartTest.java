@@ -76,6 +76,7 @@ class ControllerRestartTest {
                 : new Class<?>[] {ControllerApplication.class, TestApps.class})
                 .run(props.stream().map(p -> "--" + p).toArray(String[]::new));
         RestAssured.port = ((WebServerApplicationContext) c).getWebServer().getPort();
+        TestCredentials.asOperator();
         return c;
     }
 

@@ -37,6 +37,12 @@ import org.springframework.context.annotation.Import;
                 // plain HTTP: test OBIs and the real OBI run without certificates (TLS: SouthboundTlsTest)
                 "openbox.insecure=true",
                 "openbox.no-app-action-per-obi.164=drop",
+                // AppLimitsTest: one limit per application name
+                "openbox.limits.apps.lim-rules.max-rules-per-classifier=5",
+                "openbox.limits.apps.lim-patterns.max-patterns=4",
+                "openbox.limits.apps.lim-bytes.max-pattern-bytes=64B",
+                "openbox.limits.apps.lim-blocks.max-blocks-per-graph=4",
+                "openbox.limits.apps.lim-reload.max-patterns=3",
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"})
 @Import(TestApps.class)
@@ -56,6 +62,7 @@ abstract class ControllerTestBase {
     @BeforeEach
     void restAssured() {
         RestAssured.port = port;
+        TestCredentials.asOperator();
     }
 
     @AfterEach

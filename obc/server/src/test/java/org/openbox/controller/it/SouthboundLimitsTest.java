@@ -67,6 +67,7 @@ class SouthboundLimitsTest {
     @BeforeEach
     void restAssured() {
         RestAssured.port = port;
+        TestCredentials.asOperator();
     }
 
     @AfterEach
