@@ -17,8 +17,9 @@ namespace obi::cli {
 #ifdef OBI_HAVE_CONTROL
 namespace {
 
-// --pki DIR, --cert/--key/--ca (each overrides the file --pki names) or --insecure; null
-// for plain HTTP. A file that is missing, unreadable or does not fit is a usage error.
+// --pki DIR, --cert/--key/--ca (each overrides the file --pki names) or --insecure (null:
+// plain HTTP); none of them is a usage error. A file that is missing, unreadable or does
+// not fit is a usage error.
 std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, const std::string& controller) {
   const bool any_file = args.has("cert") || args.has("key") || args.has("ca");
   if (args.has("insecure")) {
@@ -28,10 +29,12 @@ std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, con
     return nullptr;
   }
   if (!any_file && !args.has("pki")) {
+    // plain HTTP only when asked for: a forgotten flag must not open the control channel
     if (controller.rfind("https://", 0) == 0)
       throw UsageError("--controller " + controller +
                        " needs certificates: --pki DIR or --cert FILE --key FILE --ca FILE (or --insecure with http://)");
-    return nullptr;
+    throw UsageError("no certificates given: --pki DIR or --cert FILE --key FILE --ca FILE for mutual TLS, or "
+                     "--insecure for plain HTTP (anyone who reaches the OBI's port can then drive it)");
   }
   if (controller.rfind("http://", 0) == 0)
     throw UsageError("--controller " + controller + " is plain HTTP while TLS is on: use https:// (or --insecure)");

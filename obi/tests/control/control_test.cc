@@ -451,7 +451,7 @@ TEST(control_binary, ObiProcessSaysHelloAndStopsOnSigint) {
   }
   const std::string listen = "127.0.0.1:" + std::to_string(port);
   std::vector<std::string> args{OBI_BINARY, "--dpid", "9", "--listen", listen, "--controller", ctl.url(),
-                                "--workers", "1", "--quiet"};
+                                "--workers", "1", "--quiet", "--insecure"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

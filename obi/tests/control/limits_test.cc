@@ -102,7 +102,9 @@ class LimitsTest : public ::testing::Test {
   }
   void TearDown() override {
     if (obi_) obi_->stop();
-    if (ctl_) EXPECT_TRUE(ctl_->violations().empty()) << ctl_->violations().front();
+    if (ctl_) {
+      EXPECT_TRUE(ctl_->violations().empty()) << ctl_->violations().front();
+    }
   }
 
   httplib::Result post(const std::string& type, const std::string& body) {
@@ -262,7 +264,7 @@ TEST_F(LimitsTest, control_ObiBinaryOnATakenAddressExitsWithOneLine) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::vector<std::string> args{OBI_BINARY, "--listen", listen, "--controller", "http://127.0.0.1:1", "--workers", "1"};
+  std::vector<std::string> args{OBI_BINARY, "--listen", listen, "--controller", "http://127.0.0.1:1", "--workers", "1", "--insecure"};
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);

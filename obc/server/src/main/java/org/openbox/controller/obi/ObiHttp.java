@@ -32,7 +32,20 @@ public class ObiHttp implements DisposableBean {
     private final ObiPeers peers;
     private final String scheme;
 
+    /**
+     * Seconds an idle pooled connection is kept. An OBI drops a connection after
+     * {@code --http-timeout-ms} (5 s by default) of silence; a request the client then sends
+     * on such a connection fails ("header parser received no bytes") and is not retried, as
+     * POSTs are not. The JDK's default (1200 s) is replaced, unless set on the command line,
+     * before the first client is built (the JDK reads it once).
+     */
+    static final String KEEPALIVE_PROPERTY = "jdk.httpclient.keepalive.timeout";
+    static final String KEEPALIVE_SECONDS = "3";
+
     public ObiHttp(TransportSecurity security, ObiPeers peers, TlsMetrics metrics) {
+        if (System.getProperty(KEEPALIVE_PROPERTY) == null) {
+            System.setProperty(KEEPALIVE_PROPERTY, KEEPALIVE_SECONDS);
+        }
         this.peers = peers;
         this.scheme = security.scheme();
         HttpClient.Builder b = HttpClient.newBuilder()

@@ -129,7 +129,7 @@ class ControllerRestartTest {
         context = start(props);
         Path log = dir.resolve("obi.log");
         processes.add(new ProcessBuilder(RealObiTest.obiBinary().toString(), "--dpid", String.valueOf(dpid),
-                "--listen", "127.0.0.1:" + obiPort, "--controller", "http://127.0.0.1:" + port, "--workers", "1",
+                "--listen", "127.0.0.1:" + obiPort, "--controller", "http://127.0.0.1:" + port, "--workers", "1", "--insecure",
                 "--device-map", "eth0=pcap:" + dir.resolve("unused.pcap") + ",eth1=pcap:" + dir.resolve("out.pcap"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start());
         try {

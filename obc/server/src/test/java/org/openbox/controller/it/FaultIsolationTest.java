@@ -149,7 +149,7 @@ class FaultIsolationTest extends ControllerTestBase {
         Path log = dir.resolve("obi-" + dpid + "-" + logs.size() + ".log");
         logs.add(log);
         processes.add(new ProcessBuilder(RealObiTest.obiBinary().toString(), "--dpid", String.valueOf(dpid),
-                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1",
+                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1", "--insecure",
                 "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + out)
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start());
     }

@@ -87,7 +87,7 @@ class RealObiTest extends ControllerTestBase {
 
     private Process startObi(Path bin, long dpid, Path in, Path out, int run) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(bin.toString(), "--dpid", String.valueOf(dpid),
-                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1",
+                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1", "--insecure",
                 "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + out)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("obi-" + run + ".log").toFile());
         Process p = pb.start();
