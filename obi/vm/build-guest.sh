@@ -9,13 +9,15 @@
 #   --out DIR    where the guest goes (default $OBI_VM_DIR, else build/vm)
 #   -q           print only the image directory
 #
-# Output in DIR: vmlinuz, initramfs.img (gzip'd cpio), manifest (what is inside and from
-# where). The kernel comes from the Debian package linux-image-amd64 depends on, fetched
-# once with `apt-get download` into DIR/debs and unpacked there (nothing is installed on
-# the host); delete DIR/debs to take a newer one. The image is rebuilt only when one of
-# its inputs changes (OBI binary, its libraries, busybox, kernel package, init, this
-# script): their hashes are kept in DIR/inputs. The same inputs give the same bytes.
-# Installs busybox-static when it is missing.
+# Output in DIR: vmlinuz (the package's kernel), vmlinux (the same kernel unpacked, booted
+# at its PVH entry when the kernel has one: no decompression at boot), initramfs.img
+# (gzip'd cpio), manifest (what is inside and from where). The kernel comes from the
+# Debian package linux-image-amd64 depends on, fetched once with `apt-get download` into
+# DIR/debs and unpacked there (nothing is installed on the host); delete DIR/debs to take
+# a newer one. The image is rebuilt only when one of its inputs changes (OBI binary, its
+# libraries, busybox, kernel package, init and the scripts in obi/vm): their hashes are
+# kept in DIR/inputs. The same inputs give the same bytes.
+# Installs busybox-static and xz-utils when they are missing.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,7 +35,7 @@ while (($#)); do
     --obi) OBI=${2:?--obi needs a path}; shift 2 ;;
     --out) OUT=${2:?--out needs a directory}; shift 2 ;;
     -q) QUIET=1; shift ;;
-    -h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
 done
@@ -53,7 +55,7 @@ install_missing() { # package...
   { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
       --no-install-recommends "${missing[@]}"; } >&2 || die "cannot install ${missing[*]}"
 }
-install_missing busybox-static
+install_missing busybox-static xz-utils
 BUSYBOX=/bin/busybox
 command -v python3 >/dev/null || die "python3 is needed"
 
@@ -74,12 +76,13 @@ if [ -z "$deb" ]; then
 fi
 
 # ---- inputs and their hashes: nothing to do when they did not change
-libs=$(ldd "$OBI" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u)
+libs=$(ldd "$OBI" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u) || true
 [ -n "$libs" ] || die "ldd found no libraries of $OBI (not a dynamic executable?)"
-hash() { printf '%s  %s\n' "$(sha256sum < "$1" | cut -d' ' -f1)" "$2"; }  # file label
-inputs=$( { hash "$OBI" "obi $OBI"; hash "$BUSYBOX" busybox; hash "$HERE/init" init
-            hash "$HERE/mkcpio.py" mkcpio.py; hash "$HERE/build-guest.sh" build-guest.sh
-            for l in $libs; do hash "$(readlink -f "$l")" "$l"; done
+digest() { printf '%s  %s\n' "$(sha256sum < "$1" | cut -d' ' -f1)" "$2"; }  # file label
+inputs=$( { digest "$OBI" "obi $OBI"; digest "$BUSYBOX" busybox; digest "$HERE/init" init
+            digest "$HERE/mkcpio.py" mkcpio.py; digest "$HERE/build-guest.sh" build-guest.sh
+            digest "$HERE/unpack-kernel.py" unpack-kernel.py
+            for l in $libs; do digest "$(readlink -f "$l")" "$l"; done
             printf '%s  %s\n' "$(stat -c %s "$deb")" "$(basename "$deb")"; } )
 if [ -f "$OUT/inputs" ] && [ "$(cat "$OUT/inputs")" = "$inputs" ] \
    && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/initramfs.img" ]; then
@@ -97,7 +100,8 @@ kver=$(ls "$kdir/lib/modules" | head -1)
 
 stage="$OUT/root"
 rm -rf "$stage"
-mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc/obi/files,lib/modules}
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,var,etc/obi/files,lib/modules}
+ln -s ../run "$stage/var/run"
 install -m 0755 "$HERE/init" "$stage/init"
 install -m 0755 "$BUSYBOX" "$stage/bin/busybox"
 install -m 0755 "$OBI" "$stage/usr/bin/obi"
@@ -127,6 +131,10 @@ printf '%s\n' "${order[@]}" > "$stage/etc/obi/modules"
 find "$stage" -exec touch -h -d @0 {} +
 python3 "$HERE/mkcpio.py" "$stage" "$OUT/initramfs.img" --gzip
 install -m 0644 "$kdir/boot/vmlinuz-$kver" "$OUT/vmlinuz"
+rm -f "$OUT/vmlinux"
+if grep -q '^CONFIG_PVH=y' "$kdir/boot/config-$kver"; then
+  python3 "$HERE/unpack-kernel.py" "$OUT/vmlinuz" "$OUT/vmlinux"
+fi
 {
   echo "kernel $kver from $(basename "$deb")"
   echo "modules ${order[*]}"
@@ -134,6 +142,7 @@ install -m 0644 "$kdir/boot/vmlinuz-$kver" "$OUT/vmlinuz"
   echo "libraries $(echo $libs)"
   echo "initramfs $(stat -c %s "$OUT/initramfs.img") bytes, $(find "$stage" -type f | wc -l) files, sha256 $(sha256sum < "$OUT/initramfs.img" | cut -d' ' -f1)"
   echo "vmlinuz $(stat -c %s "$OUT/vmlinuz") bytes"
+  [ ! -f "$OUT/vmlinux" ] || echo "vmlinux $(stat -c %s "$OUT/vmlinux") bytes (PVH entry)"
 } > "$OUT/manifest"
 rm -rf "$stage" "$kdir"
 printf '%s\n' "$inputs" > "$OUT/inputs"

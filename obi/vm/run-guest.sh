@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Boots the OBI guest (obi/vm/build-guest.sh; built or refreshed first) with qemu in the
-# foreground: KVM with the host's CPU (TCG with a warning when /dev/kvm is not usable),
+# foreground: KVM with the host's CPU (TCG with a warning when KVM cannot run it),
 # no display, the serial console written to a file, and virtio-net NICs on tap devices
 # in a network namespace. The script ends by exec'ing qemu, so its process id is qemu's:
 # stopping it (any signal, SIGKILL too) stops the guest.
@@ -23,7 +23,8 @@
 #   --obi-args-file FILE     extra OBI arguments, one per line ('#' comments)
 #   --files DIR              files copied into the guest's /etc/obi/files (the OBI's
 #                            working directory is /etc/obi), e.g. certificates
-#   --console FILE           serial console log (default build/vm/guest-<N>.console.log)
+#   --console FILE           serial console log (default build/vm/guest-<N>.console.log);
+#                            this boot's initrd is written beside it (.initrd for .log)
 #   --mem MIB, --cpus N      guest memory (default 512) and CPUs (default 1)
 #   --accel kvm|tcg|auto     KVM, or qemu's CPU emulation (TCG); auto (default): KVM when
 #                            /dev/kvm is usable, else TCG with a warning
@@ -72,14 +73,36 @@ while (($#)); do
     --accel) need "$@"; ACCEL_KIND=$2; shift 2 ;;
     --check-accel) CHECK_ONLY=1; shift ;;
     --image) need "$@"; IMAGE=$2; shift 2 ;;
-    -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
 done
 
+install_missing() { # package...
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  say "installing ${missing[*]}"
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      --no-install-recommends "${missing[@]}"; } >&2 || die "cannot install ${missing[*]}"
+}
+
+# the image (rebuilt when the OBI binary or anything else in it changed) and qemu
+build_image() {
+  "$HERE/build-guest.sh" --out "$IMAGE" -q > /dev/null
+  install_missing qemu-system-x86
+}
+
+# the unpacked kernel (started at its PVH entry) when the image has one, else the bzImage
+kernel() { if [ -f "$IMAGE/vmlinux" ]; then echo "$IMAGE/vmlinux"; else echo "$IMAGE/vmlinuz"; fi; }
+
 # Prints why KVM cannot run the guest (and succeeds), or fails when it can: /dev/kvm must
 # be usable and the guest kernel must start within KVM_PROBE_S seconds (default 5; it
-# takes well under one where KVM works). Nested KVM without hardware-assisted paging can
+# takes well under one where KVM works). A /dev/kvm without hardware virtualization
+# below it (a software KVM backend, or nested KVM without hardware-assisted paging) can
 # be so slow that the kernel does not even finish unpacking itself in a minute.
 kvm_unusable() {
   [ -r /dev/kvm ] && [ -w /dev/kvm ] || { echo "/dev/kvm is missing or not accessible"; return 0; }
@@ -87,7 +110,7 @@ kvm_unusable() {
   log=$(mktemp "${TMPDIR:-/tmp}/obi-kvm-probe.XXXXXX")
   qemu-system-x86_64 -enable-kvm -cpu "${CPU_MODEL:-host,-arch-capabilities}" -machine pc -m 256 \
     -nodefaults -no-user-config -nographic -monitor none -serial "file:$log" -no-reboot \
-    -kernel "$IMAGE/vmlinuz" -append "console=ttyS0 earlyprintk=serial,ttyS0,115200 panic=-1" \
+    -kernel "$(kernel)" -append "console=ttyS0 earlyprintk=serial,ttyS0,115200 panic=-1" \
     > "$log.err" 2>&1 &
   pid=$!
   for ((i = 0; i < ${KVM_PROBE_S:-5} * 10; i++)); do
@@ -100,34 +123,22 @@ kvm_unusable() {
   if [ -s "$log.err" ] && ! grep -q "terminating on signal" "$log.err"; then
     echo "KVM refused the guest ($(head -1 "$log.err"))"
   else
-    echo "under KVM the guest kernel did not start within ${KVM_PROBE_S:-5} s (nested virtualization without hardware-assisted paging?)"
+    local hw="the CPU has no vmx/svm flag: this /dev/kvm works without hardware virtualization"
+    grep -qwE 'vmx|svm' /proc/cpuinfo && hw="nested virtualization without hardware-assisted paging?"
+    echo "under KVM the guest kernel did not start within ${KVM_PROBE_S:-5} s ($hw)"
   fi
   rm -f "$log" "$log.err"
   return 0
 }
 
 [[ $ACCEL_KIND =~ ^(kvm|tcg|auto)$ ]] || die "--accel: '$ACCEL_KIND' is not kvm, tcg or auto"
-# ---- the image (rebuilt when the OBI binary or anything else in it changed)
-"$HERE/build-guest.sh" --out "$IMAGE" -q > /dev/null
-install_missing() { # package...
-  local missing=() p
-  for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-  done
-  ((${#missing[@]})) || return 0
-  say "installing ${missing[*]}"
-  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-      --no-install-recommends "${missing[@]}"; } >&2 || die "cannot install ${missing[*]}"
-}
-install_missing qemu-system-x86
-
 if [ "$CHECK_ONLY" = 1 ]; then
+  build_image
   if why=$(kvm_unusable); then echo "tcg: $why"; else echo kvm; fi
   exit 0
 fi
 
-[[ $DPID =~ ^[0-9]+$ ]] || die "--dpid: '$DPID' is not a datapath id (a number)"
+[[ $DPID =~ ^[0-9]{1,18}$ ]] || die "--dpid: '$DPID' is not a datapath id (a number of at most 18 digits)"
 [[ $CONTROLLER =~ ^https?://[^[:space:],]+$ ]] || die "--controller: '$CONTROLLER' is not an http(s) URL"
 [[ $ADDR =~ ^([0-9]{1,3}\.){3}[0-9]{1,3}/[0-9]{1,2}$ ]] || die "--ip: '$ADDR' is not ADDR/PREFIX (e.g. 10.98.0.11/24)"
 [ -z "$GW" ] || [[ $GW =~ ^([0-9]{1,3}\.){3}[0-9]{1,3}$ ]] || die "--gw: '$GW' is not an IPv4 address"
@@ -142,6 +153,8 @@ if [ -n "$NETNS" ]; then
 fi
 IP=(ip); [ -z "$NETNS" ] || IP=(ip -n "$NETNS")
 INNS=(); [ -z "$NETNS" ] || INNS=(ip netns exec "$NETNS")
+
+build_image
 
 # ---- NICs: name, tap, bridge and a MAC address derived from the dpid
 mac() { printf '52:54:00:%02x:%02x:%02x' $(((DPID >> 8) & 255)) $((DPID & 255)) "$1"; }
@@ -201,13 +214,17 @@ if [ "$ACCEL_KIND" = kvm ]; then
   ACCEL=(-enable-kvm -cpu "${CPU_MODEL:-host,-arch-capabilities}")
 else
   ACCEL=(-accel tcg -cpu "${CPU_MODEL:-max}")
+  # an emulated CPU competes with the host's load; the TSC rate the kernel measures at boot
+  # can then be far off, and with it the guest's clocks and timers: the ACPI PM timer
+  # follows qemu's (real-time) clock instead
+  CLOCK=" clocksource=acpi_pm"
 fi
 APPEND="console=ttyS0 loglevel=${LOGLEVEL:-4} edd=off panic=-1 ipv6.disable=1 obi.dpid=$DPID obi.controller=$CONTROLLER"
-APPEND+=" obi.ip=$ADDR obi.port=$PORT obi.nics=$NICS${GW:+ obi.gw=$GW}"
+APPEND+="${CLOCK:-} obi.ip=$ADDR obi.port=$PORT obi.nics=$NICS${GW:+ obi.gw=$GW}"
 : > "$CONSOLE"
 say "booting OBI guest dpid $DPID (${NAMES[*]} on taps ${TAPS[*]}${NETNS:+ in $NETNS}); console $CONSOLE"
 trap - EXIT
 rm -rf "$boot"
 exec "${INNS[@]}" qemu-system-x86_64 "${ACCEL[@]}" -machine pc -m "$MEM" -smp "$CPUS" \
   -nodefaults -no-user-config -nographic -monitor none -serial "file:$CONSOLE" -no-reboot \
-  -kernel "$IMAGE/vmlinuz" -initrd "$INITRD" -append "$APPEND" "${NETDEVS[@]}"
+  -kernel "$(kernel)" -initrd "$INITRD" -append "$APPEND" "${NETDEVS[@]}"

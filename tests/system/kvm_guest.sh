@@ -84,7 +84,8 @@ if ! "$ROOT/obi/vm/build-guest.sh" -q > "$OUT/build-guest.log" 2>&1; then
   fail "obi/vm/build-guest.sh failed"
 fi
 echo "kvm_guest: guest image $(sed -n 's/^initramfs \([0-9]*\) bytes.*/initramfs \1 bytes/p' "$ROOT/build/vm/manifest")," \
-  "$(sed -n 's/^vmlinuz/vmlinuz/p' "$ROOT/build/vm/manifest") ($((SECONDS - t0)) s)"
+  "$(sed -n 's/^\(vmlinu[zx] [0-9]* bytes\).*/\1/p' "$ROOT/build/vm/manifest" | paste -sd, -)" \
+  "($((SECONDS - t0)) s)"
 if ! accel=$("$ROOT/obi/vm/run-guest.sh" --check-accel 2> "$OUT/check-accel.log"); then
   cat "$OUT/check-accel.log" >&2
   grep -q 'cannot install' "$OUT/check-accel.log" && skip "qemu cannot be installed here"
