@@ -19,6 +19,10 @@
 # only when no guest can be built or booted here: its Debian packages cannot be
 # installed, or neither KVM nor TCG is available (KVM_GUEST_NO_TCG=1 forbids TCG).
 #
+# The control channel is mutual TLS: a fresh CA and certificates in $OUT/pki, made with
+# `openbox pki`; the guest gets only its own certificate and key and the CA certificate
+# (run-guest.sh --files), and --pki naming them (--obi-args).
+#
 # Needs root, iproute2, python3, java; OBI=PATH picks the OBI binary (default
 # build/obi/obi). Logs and console logs: build/systest/kvm_guest/ (or $OBX_SYSTEST_OUT).
 set -euo pipefail
@@ -118,7 +122,7 @@ ip -n "$P-rcv" link set rcv0 up
 
 # bounded: the driver stops by itself; timeout only guards against a hang. Run in the
 # background and waited for, so INT/TERM reach the trap at once.
-(timeout -k 10 600 ip netns exec "$P-ctl" env OPENBOX_ROOT="$ROOT" \
+(timeout -k 10 600 ip netns exec "$P-ctl" env OPENBOX_ROOT="$ROOT" OPENBOX_PKI="$OUT/pki" \
   python3 "$ROOT/tests/system/lib/kvm_guest.py" --prefix "$P" --out "$OUT" --accel "$accel" 2>&1 \
   | tee "$OUT/driver.log") &
 wait $!

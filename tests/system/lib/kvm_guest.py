@@ -6,9 +6,9 @@ Starts the controller (firewall + IPS apps, 1 s keep-alive) here and boots the O
 with obi/vm/run-guest.sh, its NICs on taps in PREFIX-host bridged to the controller's,
 the sender's and the receiver's namespaces. Then:
 
-  1. boot: the guest says Hello (its dpid, its endpoint), the controller pushes the graph
-     and the guest runs it; the extra OBI arguments and files given to run-guest.sh reach
-     the guest; frames from PREFIX-snd cross the guest's data NICs to PREFIX-rcv, the
+  1. boot: the guest says Hello (its dpid, its endpoint) over mutual TLS with its own
+     certificate, handed in with run-guest.sh --files and named by --obi-args '--pki DIR';
+     the controller pushes the graph and the guest runs it; frames from PREFIX-snd cross the guest's data NICs to PREFIX-rcv, the
      firewall drops what it should, alerts reach /api/alerts from the guest's dpid;
   2. qemu killed (SIGKILL): the controller marks the OBI DOWN within the keep-alive
      deadline, and nothing crosses any more;
@@ -21,6 +21,7 @@ import argparse
 import collections
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,7 +33,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "apps", "demo"))
 
 from frames import frame, marker, parse_marker  # noqa: E402
-from launch import SAMPLE, controller_command, controller_up, http_json, wait_for  # noqa: E402
+from launch import SAMPLE, Transport, controller_command, controller_up, http_json, pki, wait_for  # noqa: E402
 from multihost import ALERT_TEXT, KINDS, PROBE, SRC_MAC, DST_MAC, Controller  # noqa: E402
 from netns import drain, inside, raw_socket  # noqa: E402
 
@@ -40,8 +41,9 @@ CTL_IP, GUEST_IP, PORT, OBI_PORT = "10.98.0.1", "10.98.0.11", 3637, 3636
 DPID = 7
 KEEPALIVE_S, KEEPALIVE_TIMEOUT_S = 1, 3
 N = 20                     # frames of each kind per phase
-EXTRA_ARGS = "--workers 1 --http-threads 8"
-GUEST_FILE = "guest-check.pem"
+GUEST_FILES = "/etc/obi/files"          # where run-guest.sh --files puts them in the guest
+EXTRA_ARGS = "--workers 1 --pki " + GUEST_FILES
+OBI_CERTS = ["ca.crt", "obi-%d.crt" % DPID, "obi-%d.key" % DPID]   # never the CA's key
 
 START = time.monotonic()
 
@@ -147,18 +149,22 @@ def main():
     args = ap.parse_args()
     boot_limit = 90 if args.accel == "kvm" else 180   # boot 1 also waits for the controller
     os.makedirs(args.out, exist_ok=True)
+    # mutual TLS: certificates in $OPENBOX_PKI; the guest gets its own and the CA's only
+    transport = Transport()
+    pki("controller", ips=[CTL_IP], directory=transport.dir)
+    pki("obi", DPID, ips=[GUEST_IP], directory=transport.dir)
     files = os.path.join(args.out, "guest-files")
     os.makedirs(files, exist_ok=True)
-    with open(os.path.join(files, GUEST_FILE), "w") as f:
-        f.write("a file handed to the guest with run-guest.sh --files\n")
+    for name in OBI_CERTS:
+        shutil.copy(os.path.join(transport.dir, name), files)
     procs = []
-    base = "http://127.0.0.1:%d" % PORT
+    base = transport.url(CTL_IP, PORT)
 
     def boot(n):
         console = os.path.join(args.out, "guest-boot%d.console.log" % n)
         cmd = [os.path.join(ROOT, "obi", "vm", "run-guest.sh"), "--accel", args.accel,
                "--netns", args.prefix + "-host", "--dpid", str(DPID),
-               "--controller", "http://%s:%d" % (CTL_IP, PORT), "--ip", GUEST_IP + "/24",
+               "--controller", transport.url(CTL_IP, PORT), "--ip", GUEST_IP + "/24",
                "--control", "vm-ctl@br-ctl", "--data", "in=vm-in@br-in", "--data", "out=vm-out@br-out",
                "--obi-args", EXTRA_ARGS, "--files", files, "--console", console]
         log = open(os.path.join(args.out, "run-guest-%d.log" % n), "w")
@@ -185,7 +191,8 @@ def main():
                                    ["--openbox.keepalive-interval=%ds" % KEEPALIVE_S,
                                     "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S,
                                     # its own state: no alerts restored from an earlier run
-                                    "--openbox.state-dir=" + os.path.join(args.out, "state")], heap="384m"),
+                                    "--openbox.state-dir=" + os.path.join(args.out, "state")],
+                                   heap="384m", transport=transport, bind=CTL_IP),
                 stdout=log, stderr=subprocess.STDOUT, cwd=SAMPLE))
         ctl = Controller(base, ctl_log)
         # ---- 1: boot, while the controller starts (the OBI retries until it answers)
@@ -197,8 +204,8 @@ def main():
         v, t_hello, t_graph = wait_graph(1, t0, qemu)
         up1 = guest_uptime(console)
         hello = re.search(r"OBI %d said Hello \(version [^,]*, endpoint ([^)]*)\)" % DPID, ctl.log_text())
-        endpoint = "%s:%d" % (GUEST_IP, OBI_PORT)
-        check(hello and hello.group(1).rstrip("/").endswith("/" + endpoint) and v["dpid"] == DPID,
+        endpoint = transport.url(GUEST_IP, OBI_PORT)
+        check(hello and hello.group(1).rstrip("/") == endpoint and v["dpid"] == DPID,
               "Hello from the guest after %.1f s: dpid %d, endpoint %s" % (t_hello, DPID, hello.group(1) if hello else "?"),
               "Hello of dpid %d with endpoint %s expected; controller log: %s"
               % (DPID, endpoint, hello.group(0) if hello else "no 'said Hello' line"))
@@ -208,9 +215,10 @@ def main():
               "the guest runs apps %s, expected firewall and ips" % v.get("apps"))
         with open(console, errors="replace") as f:
             text = f.read()
-        check(EXTRA_ARGS in text and GUEST_FILE in text,
-              "the guest's OBI got the extra arguments '%s' and the file %s" % (EXTRA_ARGS, GUEST_FILE),
-              "console log lacks the extra OBI arguments or the handed-in file:\n" + text[-1500:])
+        listed = re.search(r"files in %s: ([^\n]*)" % GUEST_FILES, text)
+        check(EXTRA_ARGS in text and listed and sorted(listed.group(1).split()) == sorted(OBI_CERTS),
+              "the guest's OBI got the extra arguments '%s' and the files %s" % (EXTRA_ARGS, " ".join(OBI_CERTS)),
+              "console log lacks the extra OBI arguments or the handed-in files:\n" + text[-1500:])
 
         wire = Wire(args.prefix)
         alerts = collections.Counter()
