@@ -212,18 +212,18 @@ public class ObiManager implements DisposableBean {
     }
 
     /**
-     * KeepAlive: refused for an unknown dpid (the OBI has to say Hello first), and from an
-     * address other than the session's (FORBIDDEN / NOT_PERMITTED: it does not keep the
-     * session alive).
+     * KeepAlive, Alert and Log: refused for an unknown dpid (the OBI has to say Hello first),
+     * and from an address other than the session's (FORBIDDEN / NOT_PERMITTED: it neither
+     * keeps the session alive nor reaches an application or the alert history).
      */
-    public Optional<Rejection> onKeepAlive(long dpid, String remoteAddr) {
+    public Optional<Rejection> fromSession(long dpid, String remoteAddr, String what) {
         ObiSession s = sessions.get(dpid);
         if (s == null) {
             return Optional.of(new Rejection(ErrorSubtype.ILLEGAL_STATE,
                     "unknown dpid " + dpid + ": send Hello first"));
         }
         if (!Objects.equals(s.remoteAddr(), remoteAddr)) {
-            log.warn("conflict: KeepAlive for OBI {} from {} ignored; its session is at {}", dpid, remoteAddr,
+            log.warn("conflict: {} for OBI {} from {} ignored; its session is at {}", what, dpid, remoteAddr,
                     s.remoteAddr());
             return Optional.of(new Rejection(ErrorSubtype.NOT_PERMITTED,
                     "dpid " + dpid + " is connected from another address"));

@@ -54,12 +54,18 @@ public class UpMessageHandler {
         if (m instanceof Hello hello) {
             return obis.onHello(hello, remoteAddr);
         } else if (m instanceof KeepAlive ka) {
-            return obis.onKeepAlive(ka.dpid(), remoteAddr);
+            return obis.fromSession(ka.dpid(), remoteAddr, "KeepAlive");
         } else if (m instanceof Alert alert) {
-            obis.seen(alert.originDpid());
+            Optional<Rejection> refused = obis.fromSession(alert.originDpid(), remoteAddr, "Alert");
+            if (refused.isPresent()) {
+                return refused;
+            }
             events.onAlert(alert);
         } else if (m instanceof Log logMessage) {
-            obis.seen(logMessage.originDpid());
+            Optional<Rejection> refused = obis.fromSession(logMessage.originDpid(), remoteAddr, "Log");
+            if (refused.isPresent()) {
+                return refused;
+            }
             events.onLog(logMessage);
         } else if (m instanceof ErrorMessage error) {
             onError(error);

@@ -228,6 +228,25 @@ class SouthboundLimitsTest {
     }
 
     @Test
+    void alertsAndLogsComeOnlyFromASessionsOwnAddress() throws Exception {
+        TestObi o = new TestObi(7105, "http://127.0.0.1:" + port);
+        obis.add(o);
+        assertThat(o.hello().statusCode()).isEqualTo(200);
+        int before = given().get("/api/alerts?limit=10000").jsonPath().getList("$").size();
+        String alert = "{\"type\":\"Alert\",\"xid\":3,\"origin_dpid\":%d,\"messages\":[{\"id\":1,"
+                + "\"timestamp\":1700000000.25,\"message\":\"forged\",\"severity\":4,\"origin_block\":\"x\"}]}";
+        String log = "{\"type\":\"Log\",\"xid\":4,\"origin_dpid\":7105,\"messages\":[{\"id\":1,"
+                + "\"timestamp\":1700000000.25,\"message\":\"forged\",\"severity\":4,\"origin_block\":\"x\"}]}";
+        // a dpid without a session, and a live dpid from another address
+        assertError(rawPost("127.0.0.1", "/message/Alert", alert.formatted(7999)), "400", "BAD_REQUEST", "ILLEGAL_STATE");
+        assertError(rawPost("127.0.0.2", "/message/Alert", alert.formatted(7105)), "403", "FORBIDDEN", "NOT_PERMITTED");
+        assertError(rawPost("127.0.0.2", "/message/Log", log), "403", "FORBIDDEN", "NOT_PERMITTED");
+        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$")).hasSize(before);
+        // the OBI's own alert is taken
+        assertThat(o.alert("x", "genuine").statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void deepHeaderMatchIsAProtocolErrorNotA500() {
         String deep = "[".repeat(2000) + "80" + "]".repeat(2000);
         String body = "{\"type\":\"SetProcessingGraphResponse\",\"xid\":5,\"blocks\":[{\"type\":\"HeaderClassifier\","

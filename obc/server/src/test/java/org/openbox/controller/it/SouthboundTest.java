@@ -64,6 +64,8 @@ class SouthboundTest extends ControllerTestBase {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
+            // first: Alert and Log are taken only from an OBI with a session
+            "Hello|{\"type\": \"Hello\", \"xid\": 5, \"dpid\": 424243, \"version\": \"1.1.0\", \"capabilities\": {}, \"source_addr\": \"127.0.0.1\", \"source_port\": 9}",
             "ListCapabilitiesResponse|{\"type\": \"ListCapabilitiesResponse\", \"xid\": 5, \"capabilities\": {}}",
             "SetParametersResponse|{\"type\": \"SetParametersResponse\", \"xid\": 5}",
             "GetParametersResponse|{\"type\": \"GetParametersResponse\", \"xid\": 5, \"parameters\": {\"keepalive_interval\": 1}}",
@@ -72,11 +74,10 @@ class SouthboundTest extends ControllerTestBase {
             "WriteResponse|{\"type\": \"WriteResponse\", \"xid\": 5, \"block_id\": \"b\", \"write_handle\": \"reset_counts\"}",
             "SetProcessingGraphResponse|{\"type\": \"SetProcessingGraphResponse\", \"xid\": 5}",
             "Error|{\"type\": \"Error\", \"xid\": 5, \"error_type\": \"BAD_REQUEST\", \"error_subtype\": \"BAD_GRAPH\", \"message\": \"x\"}",
-            "Alert|{\"type\": \"Alert\", \"xid\": 5, \"origin_dpid\": 424242, \"messages\": []}",
-            "Log|{\"type\": \"Log\", \"xid\": 5, \"origin_dpid\": 424242, \"messages\": []}",
+            "Alert|{\"type\": \"Alert\", \"xid\": 5, \"origin_dpid\": 424243, \"messages\": []}",
+            "Log|{\"type\": \"Log\", \"xid\": 5, \"origin_dpid\": 424243, \"messages\": []}",
             "AddCustomModuleResponse|{\"type\": \"AddCustomModuleResponse\", \"xid\": 5}",
-            "RemoveCustomModuleResponse|{\"type\": \"RemoveCustomModuleResponse\", \"xid\": 5}",
-            "Hello|{\"type\": \"Hello\", \"xid\": 5, \"dpid\": 424243, \"version\": \"1.1.0\", \"capabilities\": {}, \"source_addr\": \"127.0.0.1\", \"source_port\": 9}"})
+            "RemoveCustomModuleResponse|{\"type\": \"RemoveCustomModuleResponse\", \"xid\": 5}"})
     void everyUpMessageIsAccepted(String type, String body) {
         given().contentType("application/json").body(body)
                 .when().post("/message/" + type)
