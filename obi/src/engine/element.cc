@@ -34,6 +34,24 @@ void Context::drop(Batch& b) {
   b.n = 0;
 }
 
+void Context::defer(Node* node, uint16_t port, Batch& b) {
+  if (!pool->defer(node, port, b)) { drop(b); return; }   // cannot happen: see PacketPool::defer
+  ++pending;
+  b.n = 0;
+}
+
+void Context::run_pending() {
+  Node* node = nullptr;
+  uint16_t port = 0;
+  Batch b;
+  depth = 1;
+  while (pool->take_pending(node, port, b)) {
+    --pending;
+    node->element->push(port, b, *this, node->outputs);
+  }
+  depth = 0;
+}
+
 nlohmann::json Element::read(std::string_view handle) const {
   throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT,
                                "block '" + name() + "' (" + type() + "): unknown handle '" +

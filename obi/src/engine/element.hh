@@ -8,6 +8,12 @@
 //   * One element object serves all workers at once. Mutable per-packet-path state lives in
 //     PerWorker<T> slots indexed by ctx.worker, so the data path takes no locks and no
 //     allocations; handles sum the slots on read.
+//   * Pushes nest (an element's push emits into the next element's push) only up to
+//     kMaxPushDepth: a deeper emit hands its batch to the worker's pending stack, and the
+//     outermost emit runs what is pending once it returns, so a chain or tree of any depth
+//     runs in bounded stack, with no allocation (the stack lives in the worker's
+//     PacketPool and holds at most the pool's packets). Graphs within that depth run
+//     exactly as plain recursion would.
 //   * An element object is independent of the graph's wiring (the Outputs it is handed),
 //     so a graph swap can carry an unchanged element (same name, type, config) with its
 //     counters and state into the new graph.
@@ -45,9 +51,15 @@ struct Context {
   uint64_t drops = 0;         // packets dropped by ctx.drop() (unconnected outputs, no-match, ...)
   uint64_t sent = 0;          // packets that left the OBI (ToDevice, ToDump): count_out()
   uint64_t sent_bytes = 0;
+  uint32_t depth = 0;         // pushes nested on this thread's stack right now (Outputs::emit)
+  uint32_t pending = 0;       // batches waiting in pool's pending stack
 
   void drop(Packet* p);       // return one packet to the pool
   void drop(Batch& b);        // return all packets of a batch; leaves b empty
+  // Outputs::emit past kMaxPushDepth: keep the batch for later (leaves b empty) / run what
+  // waits, each push starting at depth 1, until nothing does.
+  void defer(Node* node, uint16_t port, Batch& b);
+  void run_pending();
   // Output terminals call this for packets they hand to a device or file (before freeing).
   void count_out(uint64_t packets, uint64_t bytes) { sent += packets; sent_bytes += bytes; }
 };
@@ -75,6 +87,11 @@ struct Node {
   Element* element = nullptr;
   Outputs outputs;
 };
+
+// Nesting of push calls on a worker's stack beyond which Outputs::emit defers (see the top
+// of this file). An element's push frame takes at most a few KiB, so this bounds the
+// data path's stack to well under a MiB.
+inline constexpr uint32_t kMaxPushDepth = 48;
 
 // Alerts and logs leave the data path through the worker's EventSink: a bounded,
 // preallocated single-producer ring drained by the control plane. A full ring drops
@@ -178,7 +195,10 @@ inline void Outputs::emit(uint16_t output, Batch& batch, Context& ctx) const {
   const Link& l = links[output];
   l.pass_statics(batch, ctx);
   if (l.node == nullptr) { ctx.drop(batch); return; }
+  if (ctx.depth >= kMaxPushDepth) [[unlikely]] { ctx.defer(l.node, l.port, batch); return; }
+  ++ctx.depth;
   l.node->element->push(l.port, batch, ctx, l.node->outputs);
+  if (--ctx.depth == 0 && ctx.pending != 0) [[unlikely]] ctx.run_pending();
 }
 
 // Per-worker slots, each on its own cache line.

@@ -56,6 +56,51 @@ BlockSpec parse_block(nlohmann::json& j, std::size_t index) {   // moves the con
   return b;
 }
 
+// The caps on one block's configuration (GraphLimits): rules of a classifier (its
+// per-output config array) and payload patterns (HeaderPayloadClassifier's payload_match
+// entries, the regular expressions of RegexClassifier / RegexMatcher); adds the block's
+// pattern bytes to `pattern_bytes`.
+void check_block_limits(const BlockSpec& b, const BlockDescriptor& d, const GraphLimits& limits,
+                        std::size_t& pattern_bytes) {
+  if (d.block_class == BlockClass::kClassifier && d.outputs.kind == PortSpec::Kind::kPer) {
+    auto rules = b.config.find(d.outputs.arg);
+    if (rules != b.config.end() && rules->is_array() && rules->size() > limits.max_rules)
+      fail(ErrorSubtype::BAD_BLOCK, block_label(b) + ": " + std::to_string(rules->size()) + " rules in '" +
+                                        d.outputs.arg + "', over the cap of " + std::to_string(limits.max_rules) +
+                                        " (--max-rules)");
+  }
+  std::size_t patterns = 0;
+  auto count = [&](const nlohmann::json& pattern) {
+    if (!pattern.is_string()) return;
+    ++patterns;
+    pattern_bytes += pattern.get_ref<const std::string&>().size();
+  };
+  for (const ArgDescriptor& a : d.config) {
+    auto v = b.config.find(a.name);
+    if (v == b.config.end() || !v->is_array()) continue;
+    if (a.type == "header_payload_match[]") {
+      for (const auto& rule : *v) {
+        if (!rule.is_object()) continue;
+        auto pm = rule.find("payload_match");
+        if (pm == rule.end() || !pm->is_array()) continue;
+        for (const auto& p : *pm)
+          if (p.is_object())
+            if (auto it = p.find("pattern"); it != p.end()) count(*it);
+      }
+    } else if (a.name == "pattern" && (b.type == "RegexClassifier" || b.type == "RegexMatcher")) {
+      for (const auto& p : *v) count(p);
+    }
+  }
+  if (patterns > limits.max_patterns)
+    fail(ErrorSubtype::BAD_PAYLOAD_MATCH, block_label(b) + ": " + std::to_string(patterns) +
+                                              " payload patterns, over the cap of " +
+                                              std::to_string(limits.max_patterns) + " (--max-patterns)");
+  if (pattern_bytes > limits.max_pattern_bytes)
+    fail(ErrorSubtype::BAD_PAYLOAD_MATCH, block_label(b) + ": the graph's payload patterns reach " +
+                                              std::to_string(pattern_bytes) + " bytes here, over the cap of " +
+                                              std::to_string(limits.max_pattern_bytes) + " bytes (--max-pattern-kib)");
+}
+
 struct Conn {
   std::string src, dst;
   long src_port = 0, dst_port = 0;
@@ -195,6 +240,10 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
   if (connectors != graph.end() && !connectors->is_array() && !connectors->is_null())
     fail(ErrorSubtype::BAD_GRAPH, "'connectors' must be an array");
 
+  if (blocks->size() > opt.limits.max_blocks)
+    fail(ErrorSubtype::BAD_GRAPH, "the graph has " + std::to_string(blocks->size()) + " blocks, over the cap of " +
+                                      std::to_string(opt.limits.max_blocks) + " (--max-blocks)");
+
   auto g = std::make_unique<CompiledGraph>();
   const Catalogue& cat = Catalogue::builtin();
 
@@ -206,16 +255,20 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       fail(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + b.name + "'");
     g->specs.push_back(std::move(b));
   }
+  std::size_t pattern_bytes = 0;
   for (const BlockSpec& b : g->specs) {
     const BlockDescriptor* d = cat.find(b.type);
     if (!d) fail(ErrorSubtype::UNSUPPORTED_BLOCK, block_label(b) + ": unknown block type '" + b.type + "'");
     if (!find_element(b.type))
       fail(ErrorSubtype::UNSUPPORTED_BLOCK, block_label(b) + ": block type '" + b.type + "' is not implemented by this OBI");
     cat.check_config(*d, b.name, b.config);
+    check_block_limits(b, *d, opt.limits, pattern_bytes);
   }
 
   // Elements: carried over when unchanged, otherwise built by the factory.
   for (const BlockSpec& b : g->specs) {
+    if (opt.cancelled && opt.cancelled())
+      fail(ErrorSubtype::BAD_GRAPH, "compiling the graph was abandoned at block '" + b.name + "'");
     std::shared_ptr<Element> e;
     bool carried = false;
     if (opt.previous) {
@@ -294,8 +347,8 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
   }
   if (g->sources.empty()) fail(ErrorSubtype::BAD_GRAPH, "the graph has no source block (FromDevice or FromDump)");
 
-  // Cycle check (iterative DFS, colours: 0 new, 1 on stack, 2 done): push is recursive,
-  // so a cycle would never terminate.
+  // Cycle check (iterative DFS, colours: 0 new, 1 on stack, 2 done): a batch pushed round
+  // a cycle would never leave the graph.
   std::vector<uint8_t> colour(n, 0);
   for (std::size_t root = 0; root < n; ++root) {
     if (colour[root]) continue;
@@ -317,6 +370,19 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
     }
   }
   std::reverse(g->order.begin(), g->order.end());
+
+  // Depth: blocks on the longest path (the order is topological).
+  std::vector<uint32_t> depth(n, 1);
+  uint32_t deepest = n ? 1 : 0;
+  for (uint32_t v : g->order)
+    for (uint32_t w : succ[v]) {
+      depth[w] = std::max(depth[w], depth[v] + 1);
+      deepest = std::max(deepest, depth[w]);
+    }
+  if (deepest > opt.limits.max_depth)
+    fail(ErrorSubtype::BAD_GRAPH, "the graph has a longest path of " + std::to_string(deepest) +
+                                      " blocks, over the cap of " + std::to_string(opt.limits.max_depth) +
+                                      " (--max-depth)");
   plan_fusion(*g, cat, opt.workers);
   if (opt.fold_statics) fold_statics(*g);
   return g;

@@ -8,7 +8,8 @@
 //   BAD_BLOCK          malformed block, duplicate name, config rejected by the catalogue
 //                      or the block (BAD_HEADER_MATCH / BAD_PAYLOAD_MATCH from matches)
 //   BAD_CONNECTOR      unknown block, port out of range, output connected twice
-//   BAD_GRAPH          malformed graph, cycle, no source block
+//   BAD_GRAPH          malformed graph, cycle, no source block, over a cap of GraphLimits
+//                      (BAD_BLOCK for a classifier's rules, BAD_PAYLOAD_MATCH for patterns)
 // Elements whose (name, type, config) equal one of `previous` are shared with it rather
 // than rebuilt, so their counters and state survive a swap; one rebuilt under the same name
 // and type is offered the element it replaces (Element::take_over).
@@ -30,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/element.hh"
+#include "engine/limits.hh"
 
 namespace obi {
 
@@ -85,6 +87,10 @@ struct CompileOptions {
   const DeviceMap* devices = nullptr;
   // Fold pass-through statics into links (tests compare with the plain wiring).
   bool fold_statics = true;
+  // Hard caps (engine/limits.hh), checked before any block is built (depth: once wired).
+  GraphLimits limits;
+  // When set, asked before each block is built; true abandons the compile (BAD_GRAPH).
+  std::function<bool()> cancelled;
 };
 
 // Takes the graph by value: a caller that moves it in (a large merged graph) has its block

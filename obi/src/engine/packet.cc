@@ -166,7 +166,8 @@ uint32_t flow_hash(Packet& p) {
   return static_cast<uint32_t>(x ^ (x >> 32));
 }
 
-PacketPool::PacketPool(uint32_t packets) : packets_(packets), free_(packets) {
+PacketPool::PacketPool(uint32_t packets)
+    : packets_(packets), free_(packets), pending_(packets), pending_pkts_(packets) {
   const std::size_t stride = kHeadroom + kMaxFrame;
   memory_.reset(new uint8_t[stride * packets + 64]);
   uint8_t* base = memory_.get();

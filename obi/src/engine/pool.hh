@@ -14,6 +14,8 @@
 
 namespace obi {
 
+struct Node;
+
 class PacketPool {
  public:
   explicit PacketPool(uint32_t packets);
@@ -41,6 +43,27 @@ class PacketPool {
   // A copy of p (bytes and metadata, same headroom); nullptr when exhausted.
   Packet* clone(const Packet& p);
 
+  // The worker's pending pushes (Context::defer): batches that wait, last in first out,
+  // with the node and input port they go to. Only this pool's packets wait here, each once,
+  // so capacity() entries and packets always suffice; false if they do not (the caller
+  // drops the batch).
+  bool defer(Node* node, uint16_t port, const Batch& b) {
+    if (waiting_ == pending_.size() || pending_top_ + b.n > pending_pkts_.size()) return false;
+    pending_[waiting_++] = {node, port, b.n};
+    for (uint32_t i = 0; i < b.n; ++i) pending_pkts_[pending_top_++] = b.pkts[i];
+    return true;
+  }
+  bool take_pending(Node*& node, uint16_t& port, Batch& b) {
+    if (waiting_ == 0) return false;
+    const Pending& p = pending_[--waiting_];
+    node = p.node;
+    port = p.port;
+    b.n = p.count;
+    pending_top_ -= p.count;
+    for (uint32_t i = 0; i < p.count; ++i) b.pkts[i] = pending_pkts_[pending_top_ + i];
+    return true;
+  }
+
   uint32_t available() const { return top_; }
   uint32_t capacity() const { return static_cast<uint32_t>(packets_.size()); }
   bool owns(const Packet* p) const {
@@ -52,6 +75,14 @@ class PacketPool {
   std::vector<Packet*> free_;
   uint32_t top_ = 0;
   std::unique_ptr<uint8_t[]> memory_;   // not zeroed: untouched pages cost no RSS
+  struct Pending {
+    Node* node;
+    uint16_t port;
+    uint32_t count;
+  };
+  std::vector<Pending> pending_;
+  std::vector<Packet*> pending_pkts_;
+  uint32_t waiting_ = 0, pending_top_ = 0;
 };
 
 // Symmetric hash of (src ip, dst ip, proto, src port, dst port): both directions of a

@@ -1,7 +1,8 @@
 // Runtime: worker threads, RCU-like graph swap, handles, stats, events.
 //
-// Swap protocol: set_graph compiles the new graph on the calling thread, activates its
-// new elements, then publishes it with one atomic store. Every worker announces the
+// Swap protocol: set_graph compiles the new graph on the calling thread (holding only the
+// swap lock, so handles, stats and events are served meanwhile), activates its new
+// elements, then publishes it with one atomic store. Every worker announces the
 // graph it runs in `epoch` (store, then re-check the published pointer, both seq_cst, so
 // a worker can never start using a graph the control thread already saw it leave). The
 // old graph is freed once no worker announces it any more.
@@ -71,7 +72,8 @@ struct Runtime::Impl {
   std::atomic<bool> stopping{false};
   uint64_t generation = 0;
   bool running = false;
-  mutable std::mutex control;          // serialises set_graph, read, write, start, stop
+  std::mutex swap;                     // serialises set_graph (held while a graph compiles)
+  mutable std::mutex control;          // serialises the swap itself, read, write, start, stop
   std::chrono::steady_clock::time_point started;
   mutable uint64_t load_busy = 0;
   mutable std::chrono::steady_clock::time_point load_at;
@@ -175,14 +177,18 @@ Runtime::~Runtime() {
   impl_->retire(impl_->current.exchange(nullptr), nullptr);
 }
 
-void Runtime::set_graph(nlohmann::json graph) {
+void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   Impl& m = *impl_;
-  std::lock_guard<std::mutex> lock(m.control);
+  // Only set_graph replaces the running graph, so `old` stays alive while the new graph
+  // compiles against it without the control lock.
+  std::lock_guard<std::mutex> swap_lock(m.swap);
   Live* old = m.current.load();
   CompileOptions co;
   co.workers = m.nworkers;
   co.previous = old ? old->g.get() : nullptr;
   co.devices = &m.opt.devices;
+  co.limits = m.opt.limits;
+  co.cancelled = hooks.cancelled;
   if (m.opt.replace_source)
     co.replace_source = [&m](const BlockSpec& b) { return m.opt.replace_source(b.type); };
   auto live = std::make_unique<Live>();
@@ -191,6 +197,9 @@ void Runtime::set_graph(nlohmann::json graph) {
   const uint64_t t1 = monotonic_ns();
   live->workers = m.nworkers;
   live->done.reset(new uint8_t[std::size_t(m.nworkers) * live->g->sources.size() + 1]());
+  std::lock_guard<std::mutex> lock(m.control);
+  if (hooks.commit && !hooks.commit())
+    throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_GRAPH, "the compiled graph was abandoned before it was installed");
   // Open files and devices before publishing; on failure undo and keep the old graph.
   std::vector<Element*> activated;
   try {

@@ -20,6 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/limits.hh"
+
 namespace obi {
 
 class Element;
@@ -32,6 +34,7 @@ struct RuntimeOptions {
   // Device names of graphs bound to this OBI's devices: "in" -> "veth1", "dpdk:0" or
   // "pcap:FILE" (FromDevice reads / ToDevice writes that pcap file).
   std::map<std::string, std::string> devices;
+  GraphLimits limits;                   // hard caps of every graph set_graph takes
   // Benchmarks only: called for every new source block (by block type); a non-null element
   // replaces it (e.g. a ReplaySource looping over packets preloaded in memory).
   std::function<std::unique_ptr<Element>(const std::string& type)> replace_source;
@@ -65,6 +68,15 @@ struct SwapTiming {
   double total_ms = 0;
 };
 
+// Hooks of one set_graph call, both called on its thread. cancelled: asked before each
+// block is built; true abandons the compile. commit: asked once the graph is built, just
+// before it is activated and published; false abandons it. Either way set_graph throws
+// ProtocolError(BAD_GRAPH) and the running graph stays.
+struct GraphHooks {
+  std::function<bool()> cancelled;
+  std::function<bool()> commit;
+};
+
 class Runtime {
  public:
   explicit Runtime(RuntimeOptions options);
@@ -74,7 +86,9 @@ class Runtime {
 
   // `graph` has "blocks" and "connectors" (a graph file or a SetProcessingGraphRequest);
   // move a large graph in: its block configurations are then not copied.
-  void set_graph(nlohmann::json graph);
+  // Compiles holding only a lock of its own: read, write, stats and drain_events are served
+  // meanwhile (from the running graph).
+  void set_graph(nlohmann::json graph, const GraphHooks& hooks = {});
   nlohmann::json graph() const;         // the running graph as given ({} when none)
   SwapTiming last_swap() const;
 
