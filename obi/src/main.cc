@@ -19,6 +19,7 @@ namespace {
 const char* kUsage =
     "usage: obi [--dpid N] [--listen HOST:PORT] [--controller URL] [--workers N] [--dpdk 'EAL ARGS'] [--device-map M]\n"
     "           [--pki DIR | --cert FILE --key FILE --ca FILE | --insecure]\n"
+    "           [limits below]\n"
     "       obi run --graph G.json [--workers N] [--dpdk 'EAL ARGS'] [--device-map M]\n"
     "       obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]\n"
     "       obi export-click --graph G.json\n"
@@ -41,7 +42,19 @@ const char* kUsage =
     "  --http-threads N      connections served at once (default 32; more wait for a thread)\n"
     "  --http-timeout-ms T   per read/write and idle keep-alive wait of a connection (default 5000)\n"
     "  fixed: JSON nesting depth 64, header-match bracket depth 32; the listen address is never\n"
-    "  shared (a second OBI on the same --listen fails to start)\n";
+    "  shared (a second OBI on the same --listen fails to start)\n"
+    "Limits of a graph (over one: an Error naming it; the running graph stays):\n"
+    "  --max-blocks N        blocks per graph (default 100000)\n"
+    "  --max-depth N         blocks on the graph's longest path (default 50000)\n"
+    "  --max-rules N         rules of one classifier block (default 100000)\n"
+    "  --max-patterns N      payload patterns of one block (default 50000)\n"
+    "  --max-pattern-kib N   payload pattern bytes of a graph, KiB (default 16384)\n"
+    "  --graph-budget-s S    compile time of a graph (default 50, below the controller's 60 s);\n"
+    "                        reads and stats are answered while a graph compiles\n"
+    "Messages to the controller:\n"
+    "  --send-queue-mib N    queued for a controller that does not answer, MiB (default 64, at\n"
+    "                        most 4096 messages); over it the oldest alerts and logs are dropped\n"
+    "                        (GlobalStats events_unsent)\n";
 
 }  // namespace
 

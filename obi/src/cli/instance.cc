@@ -61,7 +61,8 @@ std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, con
 
 int instance(const std::vector<std::string>& argv) {
   Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map",
-                   "max-body-mib", "http-threads", "http-timeout-ms", "cert", "key", "ca", "pki"},
+                   "max-body-mib", "http-threads", "http-timeout-ms", "cert", "key", "ca", "pki", "max-blocks",
+                   "max-depth", "max-rules", "max-patterns", "max-pattern-kib", "graph-budget-s", "send-queue-mib"},
             {"quiet", "insecure"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
@@ -82,6 +83,15 @@ int instance(const std::vector<std::string>& argv) {
   o.max_body_bytes = std::size_t{args.get_unsigned("max-body-mib", 64, 1, 4096)} << 20;
   o.http_threads = args.get_unsigned("http-threads", o.http_threads, 1, 1024);
   o.http_timeout_ms = args.get_unsigned("http-timeout-ms", o.http_timeout_ms, 100, 600000);
+  o.limits.max_blocks = args.get_unsigned("max-blocks", o.limits.max_blocks, 2, 10000000);
+  o.limits.max_depth = args.get_unsigned("max-depth", o.limits.max_depth, 2, 10000000);
+  o.limits.max_rules = args.get_unsigned("max-rules", o.limits.max_rules, 1, 10000000);
+  o.limits.max_patterns = args.get_unsigned("max-patterns", o.limits.max_patterns, 1, 10000000);
+  o.limits.max_pattern_bytes =
+      std::size_t{args.get_unsigned("max-pattern-kib", o.limits.max_pattern_bytes >> 10, 1, 1u << 22)} << 10;
+  o.graph_budget_ms =
+      static_cast<unsigned>(args.get_double("graph-budget-s", o.graph_budget_ms / 1000.0, 0.1, 3600) * 1000);
+  o.send_queue_bytes = std::size_t{args.get_unsigned("send-queue-mib", o.send_queue_bytes >> 20, 1, 4096)} << 20;
   o.quiet = args.has("quiet");
   return run_instance(o);
 #else

@@ -64,7 +64,10 @@ json Instance::Impl::global_stats() {
           {"packets_out", since(s.packets_out, base.packets_out)},
           {"bytes_out", since(s.bytes_out, base.bytes_out)},
           {"packets_dropped", since(s.packets_dropped, base.packets_dropped)},
-          {"events_dropped", since(s.events_dropped, base.events_dropped)}};
+          {"events_dropped", since(s.events_dropped, base.events_dropped)},
+          {"events_unsent", sender.events_dropped()},       // dropped from the full send queue
+          {"messages_unsent", sender.messages_dropped()},
+          {"send_queue", sender.queued()}};
 }
 
 void Instance::Impl::reset_stats() {
@@ -77,9 +80,17 @@ void Instance::Impl::worker_loop() {
   for (;;) {
     Work w;
     {
+      // Wakes at a compiling graph's budget too, to answer it with an Error then.
+      const Clock::time_point deadline = graph_deadline();
       std::unique_lock<std::mutex> lock(q_mu);
-      q_cv.wait(lock, [&] { return q_stop || !queue.empty(); });
+      q_cv.wait_until(lock, deadline, [&] { return q_stop || !queue.empty(); });
       if (q_stop) return;
+      if (queue.empty()) {
+        lock.unlock();
+        std::lock_guard<std::mutex> g(g_mu);
+        expire_graph_locked();
+        continue;
+      }
       w = std::move(queue.front());
       queue.pop_front();
     }
@@ -94,28 +105,116 @@ void Instance::Impl::worker_loop() {
   }
 }
 
+Clock::time_point Instance::Impl::graph_deadline() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (g_job && !g_job->answered && !g_job->committing) return g_job->deadline;
+  return Clock::time_point::max();
+}
+
+void Instance::Impl::expire_graph_locked() {
+  if (!g_job || g_job->answered || g_job->committing || Clock::now() < g_job->deadline) return;
+  g_job->answered = true;
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%.3g", opt.graph_budget_ms / 1000.0);
+  sender.send(openbox::encode(openbox::make_error(
+      g_job->xid, ErrorSubtype::BAD_GRAPH,
+      std::string("compiling the graph exceeded the compile budget (--graph-budget-s ") + budget +
+          " s); the running graph is kept")));
+  if (!opt.quiet) std::fprintf(stderr, "obi: graph (xid %llu) refused: compile budget of %s s exceeded\n",
+                               static_cast<unsigned long long>(g_job->xid), budget);
+}
+
+// Until no graph is compiling (answering one that outlasts its budget meanwhile).
+void Instance::Impl::wait_graph_done() {
+  std::unique_lock<std::mutex> lock(g_mu);
+  while (g_job && !g_stop) {
+    if (!g_job->answered && !g_job->committing) {
+      g_cv.wait_until(lock, g_job->deadline);
+      expire_graph_locked();
+    } else {
+      g_cv.wait(lock);
+    }
+  }
+}
+
+void Instance::Impl::graph_loop() {
+  for (;;) {
+    json graph;
+    uint64_t xid = 0;
+    bool report_back = false;
+    {
+      std::unique_lock<std::mutex> lock(g_mu);
+      g_cv.wait(lock, [&] { return g_stop || (g_job && !g_job->started); });
+      if (g_stop) return;
+      g_job->started = true;
+      graph = std::move(g_job->graph);
+      xid = g_job->xid;
+      report_back = g_job->report_back;
+    }
+    GraphHooks hooks;
+    hooks.cancelled = [this] {
+      std::lock_guard<std::mutex> lock(g_mu);
+      return g_stop || g_job->answered;
+    };
+    hooks.commit = [this] {
+      std::lock_guard<std::mutex> lock(g_mu);
+      if (g_stop || g_job->answered) return false;
+      g_job->committing = true;
+      return true;
+    };
+    std::optional<json> reply;
+    try {
+      rt.set_graph(std::move(graph), hooks);
+      if (report_back) {
+        json g = rt.graph();
+        reply = json{{"type", "SetProcessingGraphResponse"}, {"xid", xid},
+                     {"blocks", g.value("blocks", json::array())},
+                     {"connectors", g.value("connectors", json::array())}};
+      } else {
+        openbox::SetProcessingGraphResponse out;
+        out.xid = xid;
+        reply = openbox::encode(out);
+      }
+    } catch (const ProtocolError& e) {
+      reply = openbox::encode(openbox::make_error(xid, e));
+    } catch (const std::exception& e) {
+      reply = openbox::encode(openbox::make_error(xid, ErrorSubtype::INTERNAL_ERROR, e.what()));
+    }
+    std::lock_guard<std::mutex> lock(g_mu);
+    // Answered before the next message that waits for the graph runs (g_job is reset last).
+    if (!g_job->answered) sender.send(std::move(*reply));
+    g_job.reset();
+    g_cv.notify_all();
+  }
+}
+
 void Instance::Impl::execute(Work& w) {
   const openbox::Message& msg = w.msg;
   const uint64_t xid = openbox::xid_of(msg);
   auto reply = [&](openbox::Message out) { sender.send(openbox::encode(out)); };
+
+  const bool needs_graph = !(std::holds_alternative<openbox::ReadRequest>(msg) ||
+                              std::holds_alternative<openbox::GlobalStatsRequest>(msg) ||
+                              std::holds_alternative<openbox::GlobalStatsReset>(msg) ||
+                              std::holds_alternative<openbox::SetParametersRequest>(msg) ||
+                              std::holds_alternative<openbox::GetParametersRequest>(msg) ||
+                              std::holds_alternative<openbox::ListCapabilitiesRequest>(msg));
+  if (needs_graph) wait_graph_done();
 
   if (auto* r = std::get_if<openbox::SetProcessingGraphRequest>(&msg)) {
     if (r->required_modules)
       for (const auto& mod : *r->required_modules)
         if (!modules.has(mod))
           throw ProtocolError(ErrorSubtype::ILLEGAL_STATE, "required module \"" + mod + "\" is not installed");
-    rt.set_graph(std::move(w.graph));
-    if (r->report_back.value_or(false)) {
-      json g = rt.graph();
-      json out = {{"type", "SetProcessingGraphResponse"}, {"xid", xid},
-                  {"blocks", g.value("blocks", json::array())},
-                  {"connectors", g.value("connectors", json::array())}};
-      sender.send(std::move(out));
-    } else {
-      openbox::SetProcessingGraphResponse out;
-      out.xid = xid;
-      reply(out);
-    }
+    // Compiled on graph_thread, which answers; the next messages run meanwhile.
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (g_stop) return;
+    g_job.emplace();
+    g_job->xid = xid;
+    g_job->report_back = r->report_back.value_or(false);
+    g_job->graph = std::move(w.graph);
+    g_job->deadline = Clock::now() + std::chrono::milliseconds(opt.graph_budget_ms);
+    g_cv.notify_all();
   } else if (std::holds_alternative<openbox::BarrierRequest>(msg)) {
     // Messages run one at a time in arrival order, so every earlier one is complete.
   } else if (auto* r = std::get_if<openbox::ReadRequest>(&msg)) {

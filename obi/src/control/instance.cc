@@ -109,6 +109,7 @@ RuntimeOptions runtime_options(const InstanceOptions& o) {
   r.workers = o.workers;
   r.devices = o.devices;
   r.eal_args = o.eal_args;
+  r.limits = o.limits;
   return r;
 }
 
@@ -116,7 +117,8 @@ RuntimeOptions runtime_options(const InstanceOptions& o) {
 
 Instance::Impl::Impl(InstanceOptions o)
     : opt(std::move(o)), controller_base(base_of(opt.controller, opt.tls != nullptr)), rt(runtime_options(opt)),
-      sender(controller_base, opt.tls, opt.quiet), server(make_server(opt.tls)) {
+      sender(controller_base, opt.tls, opt.quiet, {opt.send_queue_messages, opt.send_queue_bytes}),
+      server(make_server(opt.tls)) {
   split_listen(opt.listen, listen_host, listen_port);
 }
 
@@ -263,11 +265,13 @@ void Instance::start() {
     m.stop_requested = false;
   }
   m.q_stop = false;
+  m.g_stop = false;
   m.refresh_capabilities();
   m.rt.start();
   m.sender.start();
   m.server_thread = std::thread([&m] { m.server->listen_after_bind(); });
   m.worker_thread = std::thread([&m] { m.worker_loop(); });
+  m.graph_thread = std::thread([&m] { m.graph_loop(); });
   m.client_thread = std::thread([&m] { m.client_loop(); });
   m.events_thread = std::thread([&m] { m.events_loop(); });
   if (!m.opt.quiet)
@@ -291,7 +295,12 @@ void Instance::stop() {
     m.q_stop = true;
   }
   m.q_cv.notify_all();
-  for (std::thread* t : {&m.worker_thread, &m.client_thread, &m.events_thread})
+  {
+    std::lock_guard<std::mutex> lock(m.g_mu);
+    m.g_stop = true;
+  }
+  m.g_cv.notify_all();
+  for (std::thread* t : {&m.worker_thread, &m.graph_thread, &m.client_thread, &m.events_thread})
     if (t->joinable()) t->join();
   m.sender.stop();
   m.rt.stop();

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/limits.hh"
+
 namespace obi {
 
 class Runtime;
@@ -38,6 +40,14 @@ struct InstanceOptions {
                                                        // Content-Length, the body is not read
   unsigned http_threads = 32;                       // connections served at once (fixed pool)
   unsigned http_timeout_ms = 5000;                  // per read/write, and idle keep-alive wait
+  // A graph whose compile takes longer is refused with an Error (BAD_GRAPH) at this budget,
+  // and the running graph stays; below the controller's graph timeout (60 s by default).
+  unsigned graph_budget_ms = 50000;
+  GraphLimits limits;                               // hard caps of a graph (engine/limits.hh)
+  // Messages waiting for the controller (control::SenderLimits): over either limit the
+  // oldest alerts and logs are dropped (GlobalStats "events_unsent").
+  std::size_t send_queue_bytes = std::size_t{64} << 20;
+  std::size_t send_queue_messages = 4096;
   // Tuning, mostly for tests.
   unsigned hello_retry_max_ms = 2000;               // back-off cap between Hello attempts
   bool quiet = false;                               // no progress lines on stderr

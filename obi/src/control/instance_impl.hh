@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "control/custom_modules.hh"
@@ -61,6 +62,30 @@ struct Instance::Impl {
   std::deque<Work> queue;
   bool q_stop = false;
 
+  // Graph installation. A SetProcessingGraphRequest compiles on graph_thread, so the control
+  // worker keeps answering what does not depend on the new graph (ReadRequest, stats,
+  // parameters, capabilities) while Hyperscan databases build; a message that does
+  // (BarrierRequest, WriteRequest, the next graph, modules) waits for the graph first. A
+  // compile that outlasts opt.graph_budget_ms is answered with an Error at the budget and
+  // its result is discarded (the running graph stays); it stops at the next block.
+  struct GraphJob {
+    uint64_t xid = 0;
+    bool report_back = false;
+    nlohmann::json graph;
+    Clock::time_point deadline;
+    bool started = false;
+    bool answered = false;     // an Error went out at the budget: never publish
+    bool committing = false;   // passed its last check: being published
+  };
+  std::mutex g_mu;
+  std::condition_variable g_cv;
+  std::optional<GraphJob> g_job;   // set until graph_thread is done with it
+  bool g_stop = false;
+  Clock::time_point graph_deadline();   // of the running job, if it can still expire
+  void expire_graph_locked();           // g_mu held
+  void wait_graph_done();
+  void graph_loop();
+
   // capabilities, recomputed by the control worker when the block set changes
   std::mutex caps_mu;
   nlohmann::json caps;
@@ -75,7 +100,7 @@ struct Instance::Impl {
   nlohmann::json global_stats();
   void reset_stats();
 
-  std::thread server_thread, worker_thread, client_thread, events_thread;
+  std::thread server_thread, worker_thread, client_thread, events_thread, graph_thread;
 
   // instance.cc
   void handle_post(const httplib::Request& req, httplib::Response& res);

@@ -80,7 +80,7 @@ int connect_to(int port) {
 
 class LimitsTest : public ::testing::Test {
  protected:
-  void start(unsigned http_threads = 32, unsigned http_timeout_ms = 5000) {
+  void start(unsigned http_threads = 32, unsigned http_timeout_ms = 5000, unsigned graph_budget_ms = 50000) {
     ctl_ = std::make_unique<TestController>();
     obi::InstanceOptions o;
     o.dpid = 43;
@@ -91,6 +91,7 @@ class LimitsTest : public ::testing::Test {
     o.hello_retry_max_ms = 200;
     o.http_threads = http_threads;
     o.http_timeout_ms = http_timeout_ms;
+    o.graph_budget_ms = graph_budget_ms;
     obi_ = std::make_unique<obi::Instance>(o);
     obi_->start();
     ASSERT_TRUE(ctl_->wait_type("Hello").has_value()) << "no Hello";
@@ -317,4 +318,51 @@ TEST_F(LimitsTest, control_OversizedBodyIsRefusedBeforeItIsRead) {
   EXPECT_EQ(err["error_subtype"], "ILLEGAL_ARGUMENT");
   EXPECT_TRUE(ctl_->wait_for([](const json& m) { return m["type"] == "Error" && m["error_subtype"] == "ILLEGAL_ARGUMENT"; }));
   expect_undisturbed();
+}
+
+// A graph whose payload patterns take Hyperscan seconds to compile: the control plane keeps
+// answering reads and stats meanwhile (from the running graph), the graph is refused at
+// the compile budget with an Error, the running graph stays, and the next graph installs.
+TEST_F(LimitsTest, control_SlowGraphCompileIsRefusedAtItsBudgetWhileReadsAreAnswered) {
+  start(32, 5000, 1000);
+  json slow = graph_with_match({{"eth_type", "0x0800"}});
+  json patterns = json::array();
+  for (int i = 0; i < 400; ++i) {   // bounded repeats between literals: seconds of compile
+    std::string a, b;
+    for (int k = 0; k < 4; ++k) a += static_cast<char>('a' + (i * 7 + k * 3) % 10), b += static_cast<char>('k' + (i * 5 + k) % 10);
+    patterns.push_back(a + "[^\\n]{" + std::to_string(20 + i % 50) + "," + std::to_string(200 + i % 300) + "}" + b +
+                       ".*x" + std::to_string(i) + "y");
+  }
+  slow["blocks"][1] = {{"type", "RegexClassifier"}, {"name", "rc"}, {"config", {{"pattern", patterns}}}};
+  slow["connectors"] = json::array({{{"src", "in"}, {"src_port", 0}, {"dst", "rc"}, {"dst_port", 0}},
+                                    {{"src", "rc"}, {"src_port", 0}, {"dst", "d1"}, {"dst_port", 0}}});
+  slow["blocks"].erase(3);
+  slow["xid"] = 77;
+  const size_t before = ctl_->size();
+  auto res = post("SetProcessingGraphRequest", slow.dump());
+  ASSERT_TRUE(res && res->status == 200);
+  // Answered at once, long before the graph's answer.
+  json read = request({{"type", "ReadRequest"}, {"block_id", "hc"}, {"read_handle", "count"}});
+  EXPECT_EQ(read["type"], "ReadResponse") << read.dump();
+  json stats = request({{"type", "GlobalStatsRequest"}});
+  EXPECT_EQ(stats["type"], "GlobalStatsResponse") << stats.dump();
+  auto refused = ctl_->wait_xid_received(77, before, 60s);
+  ASSERT_TRUE(refused.has_value()) << "no answer to the slow graph";
+  EXPECT_EQ(refused->message["type"], "Error") << refused->message.dump();
+  EXPECT_EQ(refused->message["error_subtype"], "BAD_GRAPH");
+  EXPECT_NE(refused->message.value("message", "").find("compile budget (--graph-budget-s 1 s)"), std::string::npos)
+      << refused->message.dump();
+  auto read_answer = ctl_->wait_xid_received(read["xid"].get<uint64_t>(), before, 1s);
+  ASSERT_TRUE(read_answer.has_value());
+  EXPECT_LT(read_answer->arrived, refused->arrived) << "the read waited for the graph";
+  EXPECT_EQ(obi_->runtime().graph(), graph_) << "the refused graph replaced the running one";
+  // The next graph waits for the abandoned compile to stop, then installs.
+  json next = graph_with_match({{"eth_type", "0x0800"}, {"ip_proto", 17}});
+  next["xid"] = 78;
+  ASSERT_TRUE(post("SetProcessingGraphRequest", next.dump()));
+  auto done = ctl_->wait_xid(78, 120s);
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ((*done)["type"], "SetProcessingGraphResponse") << done->dump().substr(0, 300);
+  EXPECT_NE(obi_->runtime().graph(), graph_);
+  EXPECT_EQ(ctl_->count("Error"), 1u);   // the refusal only: the abandoned compile sent nothing more
 }
