@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Short libFuzzer run (ASan + UBSan) of the OBI's message decoder (fuzz_decode) and
-# header-match parser (fuzz_header_match), seeded from protocol/vectors.
+# libFuzzer run (ASan + UBSan) of what the OBI reads from sockets and files: the message
+# decoder (fuzz_decode), the header-match parser (fuzz_header_match), the graph compiler
+# with the real blocks (fuzz_graph) and the pcap reader with FromDump (fuzz_pcap), seeded
+# from protocol/vectors and the small pcaps of the shared data.
 #
-#   tests/fuzz/run.sh [SECONDS_PER_TARGET]      default 15 (30 s in all)
+#   tests/fuzz/run.sh [SECONDS_PER_TARGET]      default 15 (60 s in all)
 #
+# ./openbox test runs it for 6 s per target; a longer run (e.g. 600) finds more, and
+# every input it adds to build/fuzz/corpus seeds the next run.
 # Needs clang and its libFuzzer runtime; as root with apt-get it installs clang-14 and
 # libclang-rt-14-dev when they are missing. Builds in build/fuzz (-DOBI_FUZZ=ON), keeps
 # each target's corpus in build/fuzz/corpus/<target>, writes a crashing input to
@@ -29,20 +33,31 @@ fi
 
 cmake -S "$ROOT/obi" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOBI_FUZZ=ON \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" >/dev/null
-cmake --build "$BUILD" --target fuzz_decode fuzz_header_match -j2 >/dev/null
+TARGETS=(fuzz_decode fuzz_header_match fuzz_graph fuzz_pcap)
+cmake --build "$BUILD" --target "${TARGETS[@]}" -j2 >/dev/null
 
-# Seeds from the protocol's test vectors: every message (valid or not) as its body, and
-# every header-match value as FIELD=VALUE.
+# Seeds from the protocol's test vectors: every message (valid or not) as its body, every
+# header-match value as FIELD=VALUE, every graph of a SetProcessingGraphRequest; and the
+# pcaps of the shared data under 64 KiB.
 SEEDS="$BUILD/seeds"
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS/fuzz_decode" "$SEEDS/fuzz_header_match" "$BUILD/findings"
-python3 - "$ROOT/protocol/vectors" "$SEEDS" <<'PY'
+for t in "${TARGETS[@]}"; do mkdir -p "$SEEDS/$t"; done
+mkdir -p "$BUILD/findings"
+DATA="${OPENBOX_DATA:-$ROOT/../shared/data}"
+python3 - "$ROOT/protocol/vectors" "$SEEDS" "$DATA" <<'PY'
 import json, pathlib, sys
-vectors, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+vectors, seeds, data = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
 for i, f in enumerate(sorted((vectors / "messages").rglob("*.json"))):
     v = json.loads(f.read_text())
     body = v["raw"] if "raw" in v else json.dumps(v.get("message"))
     (seeds / "fuzz_decode" / f"v{i}").write_text(body)
+    m = v.get("message")
+    if isinstance(m, dict) and "blocks" in m:
+        graph = {"blocks": m.get("blocks"), "connectors": m.get("connectors", [])}
+        (seeds / "fuzz_graph" / f"v{i}").write_text(json.dumps(graph))
+for p in sorted(data.glob("pcap/*.pcap")) if data.is_dir() else []:
+    if p.stat().st_size <= 65536:
+        (seeds / "fuzz_pcap" / p.name).write_bytes(p.read_bytes())
 n = 0
 for f in sorted((vectors / "header-match").glob("*.json")):
     for v in json.loads(f.read_text()):
@@ -55,11 +70,12 @@ for f in sorted((vectors / "header-match").glob("*.json")):
 PY
 
 status=0
-for target in fuzz_decode fuzz_header_match; do
+for target in "${TARGETS[@]}"; do
   corpus="$BUILD/corpus/$target"
   mkdir -p "$corpus"
+  case $target in fuzz_pcap) max_len=65536 ;; fuzz_graph) max_len=32768 ;; *) max_len=8192 ;; esac
   echo "run.sh: $target for ${SECS} s"
-  if ! "$BUILD/$target" "$corpus" "$SEEDS/$target" -max_total_time="$SECS" -max_len=8192 -timeout=5 \
+  if ! "$BUILD/$target" "$corpus" "$SEEDS/$target" -max_total_time="$SECS" -max_len=$max_len -timeout=10 \
        -rss_limit_mb=2048 -artifact_prefix="$BUILD/findings/$target-" -print_final_stats=1 \
        >"$BUILD/$target.log" 2>&1; then
     echo "run.sh: $target found a failing input (see $BUILD/$target.log, $BUILD/findings/)" >&2

@@ -1,6 +1,11 @@
 // The control worker: executes the controller's messages one at a time, in arrival
 // order, and sends each result (or an Error with the request's xid) to the controller.
-// Every handler either completes or throws before changing state (spec 3.2).
+// Every handler either completes or throws before changing state (spec 3.2). A graph
+// compiles on the graph thread (graph_loop), which answers it; meanwhile the worker goes
+// on with messages that only read (ReadRequest, stats, parameters, capabilities), and a
+// message that depends on the graph (BarrierRequest, WriteRequest, the next graph, modules)
+// waits until the graph is answered. A compile over the budget is answered with an Error
+// when the budget ends; its result is never installed.
 #include <cstdio>
 
 #include "control/instance_impl.hh"

@@ -1,7 +1,8 @@
 // The OBI as a network service: the REST server for POST /message/<Type>, one control
 // worker that executes the controller's messages in arrival order (so BarrierRequest holds
-// by construction), and the client side (Hello with back-off, KeepAlive, buffered Alert and
-// Log messages) that talks to the controller.
+// by construction; a graph compiles on a thread of its own, see executor.cc), and the
+// client side (Hello with back-off, KeepAlive, buffered Alert and Log messages) that talks
+// to the controller.
 //
 //   obi::InstanceOptions o;  o.dpid = 7;  o.listen = "127.0.0.1:3636";
 //   return obi::run_instance(o);      // until SIGINT / SIGTERM
