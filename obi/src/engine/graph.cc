@@ -46,7 +46,7 @@ BlockSpec parse_block(nlohmann::json& j, std::size_t index) {   // moves the con
   where = "block '" + name->get<std::string>() + "'";
   if (type == j.end() || !type->is_string() || type->get_ref<const std::string&>().empty())
     fail(ErrorSubtype::BAD_BLOCK, where + ": missing or empty string field 'type'");
-  BlockSpec b{name->get<std::string>(), type->get<std::string>(), nlohmann::json::object()};
+  BlockSpec b{name->get<std::string>(), type->get<std::string>(), nlohmann::json::object(), nlohmann::json(), false};
   auto cfg = j.find("config");
   b.has_config = cfg != j.end() && !cfg->is_null();
   if (b.has_config) {
