@@ -211,6 +211,9 @@ def controller_command(apps, apps_dir, port, settings=(), heap="512m", transport
         cfg = os.path.join(SAMPLE, "%s.properties" % a)
         if os.path.exists(cfg):
             props.append("-Dopenbox.app.%s.config=%s" % (a, cfg))
+    signing = os.environ.get("OPENBOX_MODULE_SIGNING_KEY")   # set by ./openbox demo
+    if signing:
+        settings = list(settings) + ["--openbox.modules.signing-key=" + signing]
     return (["java", "-Xmx" + heap] + props + ["-jar", controller_jar(), "--port", str(port), "--apps", apps_dir,
                                                "--server.address=" + bind]
             + (transport or Transport()).controller_settings()
@@ -223,9 +226,11 @@ def obi_command(dpid, listen, controller, devices, workers=1, transport=None):
     scheme of `controller` must match it)."""
     if not os.access(OBI_BIN, os.X_OK):
         raise SystemExit("OBI not built at %s (run ./openbox build)" % OBI_BIN)
+    trust = os.environ.get("OPENBOX_MODULE_TRUST")   # set by ./openbox demo: the controller's key
     return ([OBI_BIN, "--dpid", str(dpid), "--listen", listen, "--controller", controller,
              "--workers", str(workers), "--device-map", ",".join("%s=%s" % kv for kv in devices.items())]
-            + (transport or Transport()).obi_args(dpid, listen))
+            + (transport or Transport()).obi_args(dpid, listen)
+            + (["--module-trust", trust] if trust else []))
 
 
 def controller_up(base):

@@ -5,6 +5,7 @@
 //   obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]
 //   obi export-click --graph G.json
 //   obi check --graph G.json [--json]
+//   obi verify-module --module-trust FILE|DIR --sig MODULE.sig [--name N] [--version V] MODULE.so
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -24,6 +25,7 @@ const char* kUsage =
     "       obi bench --graph G.json --pcap P.pcap [--seconds S] [--workers N] [--json]\n"
     "       obi export-click --graph G.json\n"
     "       obi check --graph G.json [--json]\n"
+    "       obi verify-module --module-trust FILE|DIR --sig MODULE.sig [--name N] [--version V] MODULE.so\n"
     "Without a subcommand, runs an OBI that connects to a controller. 'obi <command> --help' for details.\n"
     "Transport security (mutual TLS 1.2+ both ways):\n"
     "  --pki DIR             DIR/obi-<dpid>.crt, DIR/obi-<dpid>.key and DIR/ca.crt ('./openbox pki' makes them)\n"
@@ -41,6 +43,9 @@ const char* kUsage =
     "  --max-body-mib N      largest message body, MiB (default 64; larger: an Error, unread)\n"
     "  --http-threads N      connections served at once (default 32; more wait for a thread)\n"
     "  --http-timeout-ms T   per read/write and idle keep-alive wait of a connection (default 5000)\n"
+    "Custom modules (AddCustomModuleRequest; refused unless one of these is given):\n"
+    "  --module-trust FILE|DIR   Ed25519 public keys (PEM) whose signatures are accepted\n"
+    "  --allow-unsigned-modules  development only: also load modules without a signature (WARN)\n"
     "  fixed: JSON nesting depth 64, header-match bracket depth 32; the listen address is never\n"
     "  shared (a second OBI on the same --listen fails to start)\n"
     "Limits of a graph (over one: an Error naming it; the running graph stays):\n"
@@ -67,8 +72,9 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return obi::cli::bench(args);
     if (cmd == "export-click") return obi::cli::export_click(args);
     if (cmd == "check") return obi::cli::check(args);
+    if (cmd == "verify-module") return obi::cli::verify_module(args);
     if (cmd == "help") { std::fputs(kUsage, stdout); return 0; }
-    if (!cmd.empty()) throw obi::cli::UsageError("unknown command '" + cmd + "' (run, bench, export-click, check)");
+    if (!cmd.empty()) throw obi::cli::UsageError("unknown command '" + cmd + "' (run, bench, export-click, check, verify-module)");
     for (const auto& a : args)
       if (a == "--help" || a == "-h") { std::fputs(kUsage, stdout); return 0; }
     return obi::cli::instance(args);

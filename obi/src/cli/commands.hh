@@ -14,6 +14,7 @@ int bench(const std::vector<std::string>& args);          // obi bench
 int export_click(const std::vector<std::string>& args);   // obi export-click
 int check(const std::vector<std::string>& args);          // obi check
 int instance(const std::vector<std::string>& args);       // obi [--dpid ...]
+int verify_module(const std::vector<std::string>& args);  // obi verify-module
 
 // Reads and parses a graph file; throws UsageError naming the file on failure.
 nlohmann::json load_graph_file(const std::string& path);

@@ -62,8 +62,9 @@ std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, con
 int instance(const std::vector<std::string>& argv) {
   Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map",
                    "max-body-mib", "http-threads", "http-timeout-ms", "cert", "key", "ca", "pki", "max-blocks",
-                   "max-depth", "max-rules", "max-patterns", "max-pattern-kib", "graph-budget-s", "send-queue-mib"},
-            {"quiet", "insecure"});
+                   "max-depth", "max-rules", "max-patterns", "max-pattern-kib", "graph-budget-s", "send-queue-mib",
+                   "module-trust"},
+            {"quiet", "insecure", "allow-unsigned-modules"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
   if (args.has("dpid")) {
@@ -93,6 +94,12 @@ int instance(const std::vector<std::string>& argv) {
       static_cast<unsigned>(args.get_double("graph-budget-s", o.graph_budget_ms / 1000.0, 0.1, 3600) * 1000);
   o.send_queue_bytes = std::size_t{args.get_unsigned("send-queue-mib", o.send_queue_bytes >> 20, 1, 4096)} << 20;
   o.quiet = args.has("quiet");
+  o.module_trust = args.get("module-trust");
+  if (args.has("module-trust") && o.module_trust.empty()) throw UsageError("--module-trust needs a FILE or DIR");
+  o.allow_unsigned_modules = args.has("allow-unsigned-modules");
+  if (o.allow_unsigned_modules)
+    std::fprintf(stderr, "obi: WARN: --allow-unsigned-modules: custom modules without a valid signature are "
+                         "loaded and run with this OBI's rights; use it for development only\n");
   return run_instance(o);
 #else
   std::fprintf(stderr, "obi: this build has no control plane (src/control); use 'obi run --graph G.json'\n");

@@ -1,5 +1,5 @@
-// Loading and unloading of custom modules: write the shared object to a private
-// directory, dlopen it, run its registration function, extend the catalogue.
+// Loading and unloading of custom modules: check the module's signature, write the shared
+// object to a private directory, dlopen it, run its registration function, extend the catalogue.
 #include "control/custom_modules.hh"
 
 #include <dlfcn.h>
@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -41,6 +42,13 @@ std::string safe_file_name(const std::string& name) {
 
 }  // namespace
 
+ModulePolicy ModulePolicy::load(const std::string& trust_path, bool allow_unsigned) {
+  ModulePolicy p;
+  if (!trust_path.empty()) p.trust = ModuleTrust::load(trust_path);
+  p.allow_unsigned = allow_unsigned;
+  return p;
+}
+
 CustomModules::~CustomModules() {
   // Handles stay open: elements made by a module may outlive this object in a runtime
   // that is torn down later. Only the files go.
@@ -61,9 +69,32 @@ const std::string& CustomModules::dir() {
   return dir_;
 }
 
-void CustomModules::add(const std::string& name, const std::string& so, const json& translation) {
+void CustomModules::check_signature(const std::string& name, const std::string& so, const ModuleSignature& sig) const {
+  if (!policy_.trust.empty()) {
+    if (!sig.signature && policy_.allow_unsigned) {
+      std::fprintf(stderr, "obi: WARN: loading unsigned custom module \"%s\" (--allow-unsigned-modules)\n", name.c_str());
+      return;
+    }
+    policy_.trust.verify(name, so, sig);   // throws ADD_MODULE_FAILED with the reason
+    return;
+  }
+  if (policy_.allow_unsigned) {
+    std::fprintf(stderr, "obi: WARN: loading custom module \"%s\" without checking its signature "
+                 "(--allow-unsigned-modules, no --module-trust)\n", name.c_str());
+    return;
+  }
+  throw ProtocolError(ErrorSubtype::ADD_MODULE_FAILED,
+                      "custom module \"" + name + "\" refused: this OBI has no module trust list; start it with "
+                      "--module-trust FILE|DIR (the controller's module signing public key, e.g. "
+                      "build/pki/module-signing.pub) to accept signed modules");
+}
+
+void CustomModules::add(const std::string& name, const std::string& so, const json& translation,
+                        const ModuleSignature& signature) {
   if (name.empty()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "module_name is empty");
   if (has(name)) throw ProtocolError(ErrorSubtype::ILLEGAL_STATE, "custom module \"" + name + "\" is already installed");
+  // Before anything of the module is written or loaded: dlopen() runs its constructors.
+  check_signature(name, so, signature);
   std::vector<BlockDescriptor> descs;
   for (const json& d : descriptors_of(translation)) {
     try {

@@ -11,6 +11,13 @@
 // of them, or {"blocks": [...]}) in the blocks/catalogue format; they are added to
 // Catalogue::builtin() so graphs may use the new block types.
 //
+// Signatures (control/module_signature.hh) are checked before the shared object is written
+// or dlopen()ed, since loading runs its constructors: with a trust list (obi --module-trust)
+// a module must carry a valid Ed25519 signature of a trusted key; without one, custom
+// modules are refused altogether unless the policy allows unsigned modules (obi
+// --allow-unsigned-modules, for development). Every refusal is ADD_MODULE_FAILED with the
+// reason, and nothing of the module is written, loaded or registered.
+//
 // Errors: a module name already installed -> ILLEGAL_STATE; not a loadable shared object ->
 // BAD_FILE; no registration function, registration failure or a bad/unimplemented
 // descriptor -> ADD_MODULE_FAILED. remove() refuses with ILLEGAL_STATE while the running
@@ -24,16 +31,29 @@
 
 #include <nlohmann/json.hpp>
 
+#include "control/module_signature.hh"
+
 namespace obi::control {
+
+// What add() accepts (obi --module-trust FILE|DIR, --allow-unsigned-modules).
+struct ModulePolicy {
+  ModuleTrust trust;             // empty: no trust list configured
+  bool allow_unsigned = false;   // load modules without a signature (or without a trust list to check one)
+
+  // The trust list read from `trust_path` (a PEM file or directory; empty: none). Throws
+  // std::runtime_error naming the file when it cannot be used.
+  static ModulePolicy load(const std::string& trust_path, bool allow_unsigned);
+};
 
 class CustomModules {
  public:
-  CustomModules() = default;
+  explicit CustomModules(ModulePolicy policy = {}) : policy_(std::move(policy)) {}
   ~CustomModules();
   CustomModules(const CustomModules&) = delete;
   CustomModules& operator=(const CustomModules&) = delete;
 
-  void add(const std::string& name, const std::string& shared_object, const nlohmann::json& translation);
+  void add(const std::string& name, const std::string& shared_object, const nlohmann::json& translation,
+           const ModuleSignature& signature = {});
   void remove(const std::string& name, const nlohmann::json& running_graph);
   bool has(const std::string& name) const { return modules_.count(name) != 0; }
   std::vector<std::string> names() const;
@@ -47,7 +67,9 @@ class CustomModules {
     std::vector<std::string> descriptors;    // catalogue entries it added
   };
   const std::string& dir();
+  void check_signature(const std::string& name, const std::string& shared_object, const ModuleSignature& sig) const;
 
+  ModulePolicy policy_;
   std::string dir_;
   unsigned counter_ = 0;
   std::map<std::string, Module> modules_;

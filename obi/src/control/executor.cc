@@ -262,7 +262,7 @@ void Instance::Impl::execute(Work& w) {
     std::string bytes;
     if (!openbox::base64_decode(r->module_content, bytes))
       throw ProtocolError(ErrorSubtype::BAD_FILE, "module_content is not valid base64");
-    modules.add(r->module_name, bytes, r->translation.value_or(json()));
+    modules.add(r->module_name, bytes, r->translation.value_or(json()), {r->module_version, r->signature, r->key_id});
     refresh_capabilities();
     openbox::AddCustomModuleResponse out;
     out.xid = xid;

@@ -117,6 +117,7 @@ RuntimeOptions runtime_options(const InstanceOptions& o) {
 
 Instance::Impl::Impl(InstanceOptions o)
     : opt(std::move(o)), controller_base(base_of(opt.controller, opt.tls != nullptr)), rt(runtime_options(opt)),
+      modules(control::ModulePolicy::load(opt.module_trust, opt.allow_unsigned_modules)),
       sender(controller_base, opt.tls, opt.quiet, {opt.send_queue_messages, opt.send_queue_bytes}),
       server(make_server(opt.tls)) {
   split_listen(opt.listen, listen_host, listen_port);

@@ -49,6 +49,11 @@ struct InstanceOptions {
   // oldest alerts and logs are dropped (GlobalStats "events_unsent").
   std::size_t send_queue_bytes = std::size_t{64} << 20;
   std::size_t send_queue_messages = 4096;
+  // Custom modules (control/custom_modules.hh): trusted signing keys, PEM file or directory
+  // (--module-trust; empty: none, custom modules are refused), and the development switch
+  // that loads modules without a checked signature (--allow-unsigned-modules).
+  std::string module_trust;
+  bool allow_unsigned_modules = false;
   // Tuning, mostly for tests.
   unsigned hello_retry_max_ms = 2000;               // back-off cap between Hello attempts
   bool quiet = false;                               // no progress lines on stderr

@@ -19,6 +19,7 @@
 #include "control/instance.hh"
 #include "engine/runtime.hh"
 #include "control/controller_endpoint.hh"
+#include "test_signing.hh"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -66,6 +67,7 @@ class ControlTest : public ::testing::Test {
     o.quiet = std::getenv("OBI_TEST_VERBOSE") == nullptr;
     o.max_body_bytes = 1 << 20;
     o.hello_retry_max_ms = 200;
+    o.module_trust = obi::testing_signing::trusted_pub();   // modules signed with the test key load
     obi_ = std::make_unique<obi::Instance>(o);
     obi_->start();
     ASSERT_TRUE(ctl_->wait_type("Hello").has_value()) << "no Hello";
@@ -340,6 +342,7 @@ TEST_F(ControlTest, control_CustomModuleAddUseRemove) {
   json add = {{"type", "AddCustomModuleRequest"}, {"module_name", "sample"},
               {"module_content", openbox::base64_encode(so)}, {"content_type", "application/octet-stream"},
               {"content_transfer_encoding", "base64"}, {"translation", json::array({descriptor})}};
+  obi::testing_signing::sign_request(add, so);
   json ok = request(add);
   ASSERT_EQ(ok["type"], "AddCustomModuleResponse") << ok.dump();
   EXPECT_EQ(request(add)["error_subtype"], "ILLEGAL_STATE");   // already installed
@@ -374,6 +377,7 @@ TEST_F(ControlTest, control_CustomModuleAddUseRemove) {
   json junk = add;
   junk["module_name"] = "junk";
   junk["module_content"] = openbox::base64_encode("this is not a shared object");
+  obi::testing_signing::sign_request(junk, "this is not a shared object");
   EXPECT_EQ(request(junk)["error_subtype"], "BAD_FILE");
 #endif
 }
@@ -387,6 +391,7 @@ TEST_F(ControlTest, control_CustomModuleBuiltForAnotherEngineIsRefused) {
   json add = {{"type", "AddCustomModuleRequest"}, {"module_name", "stale"},
               {"module_content", openbox::base64_encode(so)}, {"content_type", "application/octet-stream"},
               {"content_transfer_encoding", "base64"}, {"translation", json::array({descriptor})}};
+  obi::testing_signing::sign_request(add, so);   // a valid signature: the ABI check is what refuses it
   json r = request(add);
   ASSERT_EQ(r["type"], "Error") << r.dump();
   EXPECT_EQ(r["error_subtype"], "ADD_MODULE_FAILED");
@@ -490,4 +495,67 @@ TEST(control_binary, ObiProcessSaysHelloAndStopsOnSigint) {
   reaper.reaped = true;
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "exit status " << status;
   EXPECT_TRUE(ctl.violations().empty());
+}
+
+// A module whose signature fails is never written executable nor dlopen()ed: the marker
+// module's constructor (run by dlopen) leaves no file, the Error names the reason, and the
+// running graph goes on. The same module correctly signed is loaded and leaves the marker,
+// so the marker does show a load.
+TEST_F(ControlTest, control_RefusedModuleIsNeverLoaded) {
+  namespace ts = obi::testing_signing;
+  const fs::path marker = fs::temp_directory_path() / ("obi-marker-" + std::to_string(::getpid()));
+  fs::remove(marker);
+  ::setenv("OBI_TEST_MODULE_MARKER", marker.c_str(), 1);
+  const std::string so = slurp(OBI_MARKER_MODULE);
+  ASSERT_GT(so.size(), 1000u);
+
+  json g = sample_graph(true);
+  g["type"] = "SetProcessingGraphRequest";
+  ASSERT_EQ(request(g)["type"], "SetProcessingGraphResponse");
+  auto read_hc = [&] { return request({{"type", "ReadRequest"}, {"block_id", "hc"}, {"read_handle", "count"}}); };
+  json before = read_hc();
+  ASSERT_EQ(before["type"], "ReadResponse") << before.dump();
+
+  json add = {{"type", "AddCustomModuleRequest"}, {"module_name", "marker"},
+              {"module_content", openbox::base64_encode(so)}, {"content_type", "application/octet-stream"},
+              {"content_transfer_encoding", "base64"}};
+  auto refused = [&](const json& m, const std::string& reason) {
+    json r = request(m);
+    EXPECT_EQ(r["type"], "Error") << r.dump();
+    EXPECT_EQ(r["error_type"], "INTERNAL_ERROR") << r.dump();
+    EXPECT_EQ(r["error_subtype"], "ADD_MODULE_FAILED") << r.dump();
+    EXPECT_NE(r.value("message", "").find(reason), std::string::npos) << r.dump();
+    EXPECT_FALSE(fs::exists(marker)) << "the refused module was loaded (" << reason << ")";
+  };
+  refused(add, "it is not signed");
+  json tampered = add;
+  ts::sign_request(tampered, so);
+  std::string bytes = so;
+  bytes[bytes.size() - 1] ^= 1;   // a byte changed after signing
+  tampered["module_content"] = openbox::base64_encode(bytes);
+  refused(tampered, "does not match its name, version and content");
+  json renamed = add;
+  ts::sign_request(renamed, so);
+  renamed["module_name"] = "marker2";
+  refused(renamed, "custom module \"marker2\" refused");
+  json unknown = add;
+  ts::sign_request(unknown, so);
+  unknown["key_id"] = ts::vector()["untrusted_key_id"];
+  refused(unknown, "which this OBI does not trust");
+
+  // the running graph was not touched: same graph, still answering
+  json after = read_hc();
+  EXPECT_EQ(after["type"], "ReadResponse") << after.dump();
+  ASSERT_TRUE(after["result"].is_array() && before["result"].is_array()) << after.dump();
+  EXPECT_GE(after["result"][0].get<uint64_t>(), before["result"][0].get<uint64_t>());
+  json caps = request({{"type", "ListCapabilitiesRequest"}});
+  EXPECT_TRUE(caps["capabilities"]["processing_blocks"].contains("HeaderClassifier"));
+
+  json good = add;
+  ts::sign_request(good, so);
+  json ok = request(good);
+  EXPECT_EQ(ok["type"], "AddCustomModuleResponse") << ok.dump();
+  EXPECT_TRUE(fs::exists(marker)) << "the accepted module's constructor did not run";
+  fs::remove(marker);
+  ::unsetenv("OBI_TEST_MODULE_MARKER");
 }

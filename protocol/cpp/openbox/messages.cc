@@ -441,6 +441,9 @@ Message decode_fields(MessageType t, const json& body, uint64_t xid) {
       if (m.content_transfer_encoding && *m.content_transfer_encoding != "base64")
         f.bad("content_transfer_encoding", "must be \"base64\"");
       if (const json* tr = f.opt("translation")) m.translation = *tr;
+      m.module_version = f.opt_str("module_version");
+      m.signature = f.opt_str("signature");
+      m.key_id = f.opt_str("key_id");
       return m;
     }
     case MessageType::AddCustomModuleResponse: { AddCustomModuleResponse m; m.xid = xid; return m; }
@@ -547,6 +550,9 @@ struct Encoder {
     put(j, "content_type", m.content_type);
     put(j, "content_transfer_encoding", m.content_transfer_encoding);
     put(j, "translation", m.translation);
+    put(j, "module_version", m.module_version);
+    put(j, "signature", m.signature);
+    put(j, "key_id", m.key_id);
   }
   void operator()(const AddCustomModuleResponse&) {}
   void operator()(const RemoveCustomModuleRequest& m) { j["module_name"] = m.module_name; }

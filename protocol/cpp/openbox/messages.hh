@@ -111,6 +111,9 @@ struct AddCustomModuleRequest : Header {
   std::string module_content;                 // base64 text as on the wire
   std::optional<std::string> content_type, content_transfer_encoding;
   std::optional<nlohmann::json> translation;
+  // Extension: what the module's signature binds, and the signature itself (base64 of an
+  // Ed25519 signature; checked by the OBI's trust list, not here) with its key's id.
+  std::optional<std::string> module_version, signature, key_id;
 };
 struct AddCustomModuleResponse : Header {};
 struct RemoveCustomModuleRequest : Header { std::string module_name; };

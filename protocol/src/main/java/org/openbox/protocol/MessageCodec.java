@@ -226,7 +226,9 @@ public final class MessageCodec {
             if (encoding != null && !encoding.equals("base64")) {
                 throw f.illegal("content_transfer_encoding", "must be \"base64\", got \"" + encoding + "\"");
             }
-            return new AddCustomModuleRequest(xid(f), name, body, contentType, encoding, f.optValue("translation"));
+            JsonNode translation = f.optValue("translation");
+            return new AddCustomModuleRequest(xid(f), name, body, contentType, encoding, translation,
+                    f.optString("module_version"), f.optString("signature"), f.optString("key_id"));
         });
         decoders.put("AddCustomModuleResponse", f -> new AddCustomModuleResponse(xid(f)));
         decoders.put("RemoveCustomModuleRequest", f ->

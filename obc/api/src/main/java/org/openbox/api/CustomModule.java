@@ -37,10 +37,18 @@ import org.openbox.catalogue.Catalogue;
  *
  * Two applications may declare the same module (same name and same content); one
  * declaring a name that another uses for different content is refused at load.
+ *
+ * <p>The controller signs what it sends with its module signing key: the signature binds
+ * the content, the name and the {@link #version()} ({@value #DEFAULT_VERSION} unless given),
+ * and an OBI loads only modules signed by a key it trusts.
  */
 public final class CustomModule {
 
+    /** The version of a module constructed without one. */
+    public static final String DEFAULT_VERSION = "1";
+
     private final String name;
+    private final String version;
     private final byte[] content;
     private final List<JsonNode> descriptors;
     private final List<BlockDescriptor> blockTypes;
@@ -54,10 +62,23 @@ public final class CustomModule {
      *         descriptor that does not parse (the message names the module and the descriptor)
      */
     public CustomModule(String name, byte[] content, List<? extends JsonNode> descriptors) {
+        this(name, DEFAULT_VERSION, content, descriptors);
+    }
+
+    /**
+     * @param version the module's version (letters, digits, '_', '-', '.', '+'), bound by its signature
+     * @see #CustomModule(String, byte[], List)
+     */
+    public CustomModule(String name, String version, byte[] content, List<? extends JsonNode> descriptors) {
         this.name = Objects.requireNonNull(name, "module name");
         if (!name.matches("[A-Za-z0-9_.-]+")) {
             throw new IllegalArgumentException("custom module name '" + name
                     + "' must be letters, digits, '_', '-' or '.'");
+        }
+        this.version = Objects.requireNonNull(version, "module version");
+        if (!version.matches("[A-Za-z0-9_.+-]{1,64}")) {
+            throw new IllegalArgumentException("custom module '" + name + "': version '" + version
+                    + "' must be 1 to 64 letters, digits, '_', '-', '.' or '+'");
         }
         Objects.requireNonNull(content, "module content");
         if (content.length == 0) {
@@ -83,13 +104,18 @@ public final class CustomModule {
 
     /** Reads the shared object and one descriptor JSON file per block type. */
     public static CustomModule fromFiles(String name, Path sharedObject, Path... descriptorFiles) {
+        return fromFiles(name, DEFAULT_VERSION, sharedObject, descriptorFiles);
+    }
+
+    /** As {@link #fromFiles(String, Path, Path...)}, with the module's version. */
+    public static CustomModule fromFiles(String name, String version, Path sharedObject, Path... descriptorFiles) {
         ObjectMapper mapper = new ObjectMapper();
         try {
             List<JsonNode> d = new ArrayList<>();
             for (Path p : descriptorFiles) {
                 d.add(mapper.readTree(p.toFile()));
             }
-            return new CustomModule(name, Files.readAllBytes(sharedObject), d);
+            return new CustomModule(name, version, Files.readAllBytes(sharedObject), d);
         } catch (IOException e) {
             throw new UncheckedIOException("custom module '" + name + "': " + e.getMessage(), e);
         }
@@ -97,6 +123,11 @@ public final class CustomModule {
 
     public String name() {
         return name;
+    }
+
+    /** The module's version, bound by its signature. */
+    public String version() {
+        return version;
     }
 
     /** A copy of the shared object's bytes. */
@@ -145,7 +176,8 @@ public final class CustomModule {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CustomModule m && m.name.equals(name) && Arrays.equals(m.content, content)
+        return o instanceof CustomModule m && m.name.equals(name) && m.version.equals(version)
+                && Arrays.equals(m.content, content)
                 && m.descriptors.equals(descriptors);
     }
 
@@ -156,7 +188,7 @@ public final class CustomModule {
 
     @Override
     public String toString() {
-        return "CustomModule[" + name + ", " + content.length + " bytes, types "
+        return "CustomModule[" + name + " " + version + ", " + content.length + " bytes, types "
                 + blockTypes.stream().map(BlockDescriptor::name).toList() + "]";
     }
 

@@ -16,20 +16,28 @@ import org.springframework.stereotype.Component;
  * <p>A module is known by its name; two applications may declare the same module (same
  * name and content) and share it. {@link #conflicts} tells why a newly loaded application's
  * modules cannot be accepted: a name another application uses for different content, or a
- * block type that is built in or added by another module.
+ * block type that is built in or added by another module, or no module signing key to
+ * sign them with ({@link ModuleSigner}); {@link #signed} signs a module for an OBI.
  */
 @Component
 public class ModuleRegistry {
 
     private final Catalogue base;
     private final AppCatalog catalog;
+    private final ModuleSigner signer;
     private List<CustomModule> cachedFor = List.of();
     private Catalogue cached;
 
-    public ModuleRegistry(Catalogue base, AppCatalog catalog) {
+    public ModuleRegistry(Catalogue base, AppCatalog catalog, ModuleSigner signer) {
         this.base = base;
         this.catalog = catalog;
+        this.signer = signer;
         this.cached = base;
+    }
+
+    /** The module's version, signature and key id for AddCustomModuleRequest. */
+    public ModuleSigner.SignedModule signed(CustomModule module) {
+        return signer.sign(module);
     }
 
     /** The built-in catalogue plus the block types of every loaded (not refused) application's modules. */
@@ -69,6 +77,10 @@ public class ModuleRegistry {
     /** Why {@code app}'s modules clash with built-in types or other applications' modules; empty when they do not. */
     public List<String> conflicts(String app, List<CustomModule> modules) {
         List<String> problems = new ArrayList<>();
+        if (!modules.isEmpty() && !signer.configured()) {
+            problems.add("custom module(s) " + modules.stream().map(CustomModule::name).toList()
+                    + " cannot be installed on OBIs: " + ModuleSigner.NOT_CONFIGURED);
+        }
         Map<String, CustomModule> others = new LinkedHashMap<>();
         Map<String, String> typeOwner = new LinkedHashMap<>();
         for (AppEntry e : catalog.all()) {

@@ -31,6 +31,7 @@ import org.openbox.api.CustomModule;
 import org.openbox.controller.apps.AppState;
 import org.openbox.controller.apps.AppsChanged;
 import org.openbox.controller.apps.ModuleRegistry;
+import org.openbox.controller.apps.ModuleSigner;
 import org.openbox.controller.events.AppEvents;
 import org.openbox.controller.metrics.ControllerMetrics;
 import org.openbox.controller.southbound.Rejection;
@@ -427,8 +428,10 @@ public class ObiManager implements DisposableBean {
         }
         String content = Base64.getEncoder().encodeToString(m.content());
         try {
+            ModuleSigner.SignedModule signed = modules.signed(m);
             s.client().request(xid -> new AddCustomModuleRequest(xid, m.name(), content, MODULE_CONTENT_TYPE,
-                    "base64", m.translation()), Set.of(), true).get(waitMillis(), TimeUnit.MILLISECONDS);
+                    "base64", m.translation(), signed.version(), signed.signature(), signed.keyId()),
+                    Set.of(), true).get(waitMillis(), TimeUnit.MILLISECONDS);
             s.moduleInstalled(m.name());
             log.info("OBI {}: custom module '{}' installed for {}", s.dpid(), m.name(), apps);
             return true;

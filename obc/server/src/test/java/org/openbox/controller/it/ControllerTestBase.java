@@ -43,6 +43,8 @@ import org.springframework.context.annotation.Import;
                 "openbox.limits.apps.lim-bytes.max-pattern-bytes=64B",
                 "openbox.limits.apps.lim-blocks.max-blocks-per-graph=4",
                 "openbox.limits.apps.lim-reload.max-patterns=3",
+                // the shared test key of protocol/vectors/module-signature signs custom modules
+                "openbox.modules.signing-key=" + ControllerTestBase.TEST_SIGNING_KEY,
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"})
 @Import(TestApps.class)
@@ -50,6 +52,9 @@ import org.springframework.context.annotation.Import;
 abstract class ControllerTestBase {
 
     static final Duration WAIT = Duration.ofSeconds(20);
+    /** The module signing test key (relative to obc/server, where Maven runs the tests). */
+    static final String TEST_SIGNING_KEY = "../../protocol/vectors/module-signature/test-signing.key";
+    static final String TEST_TRUST = "../../protocol/vectors/module-signature/test-signing.pub";
 
     @LocalServerPort int port;
     @Autowired TestApps.Firewall fw;

@@ -4,11 +4,17 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.openbox.api.CustomModule;
 import org.openbox.controller.testobi.TestObi;
+import org.openbox.protocol.ModuleSigning;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ErrorType;
 import org.openbox.protocol.graph.Block;
@@ -49,6 +55,14 @@ class CustomModuleTest extends ControllerTestBase {
         assertThat(Base64.getDecoder().decode(add.moduleContent())).isEqualTo(TestApps.ModuleUser.CONTENT);
         assertThat(add.contentTransferEncoding()).isEqualTo("base64");
         assertThat(add.translation().get("blocks").get(0).get("name").asText()).isEqualTo("TestCounter");
+        // signed with the configured key: the signature verifies for this name, version and content
+        assertThat(add.moduleVersion()).isEqualTo(CustomModule.DEFAULT_VERSION);
+        PublicKey trusted = ModuleSigning.publicKeyFromPem(Files.readString(Path.of(TEST_TRUST)));
+        assertThat(add.keyId()).isEqualTo(ModuleSigning.keyId(trusted));
+        Signature verify = Signature.getInstance(ModuleSigning.ALGORITHM);
+        verify.initVerify(trusted);
+        verify.update(ModuleSigning.signingInput(add.moduleName(), add.moduleVersion(), TestApps.ModuleUser.CONTENT));
+        assertThat(verify.verify(Base64.getDecoder().decode(add.signature()))).isTrue();
         SetProcessingGraphRequest graph = obi.received(SetProcessingGraphRequest.class).get(0);
         assertThat(usesSampleCounter(graph)).isTrue();
         assertThat(indexOf(obi.received(), add)).isLessThan(indexOf(obi.received(), graph));

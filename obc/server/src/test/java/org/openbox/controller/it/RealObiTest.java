@@ -9,15 +9,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.restassured.path.json.JsonPath;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbox.api.CustomModule;
 import org.openbox.api.GraphBuilder;
@@ -31,6 +37,8 @@ import org.openbox.api.event.AlertEvent;
 import org.openbox.controller.apps.AppLifecycle;
 import org.openbox.controller.apps.AppState;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * The controller with the real OBI binary over real HTTP: Hello and registration, the
@@ -52,6 +60,7 @@ class RealObiTest extends ControllerTestBase {
     @TempDir Path dir;
     @Autowired AppLifecycle lifecycle;
     private final List<Process> processes = new ArrayList<>();
+    private int lastObiPort;
 
     static Path obiBinary() {
         String given = System.getProperty("openbox.obi.bin", System.getenv("OPENBOX_OBI_BIN"));
@@ -85,10 +94,13 @@ class RealObiTest extends ControllerTestBase {
         return startObi(bin, DPID, in, out, run);
     }
 
+    /** Starts an OBI that trusts the controller's module signing key (the shared test key). */
     private Process startObi(Path bin, long dpid, Path in, Path out, int run) throws IOException {
+        lastObiPort = freePort();
         ProcessBuilder pb = new ProcessBuilder(bin.toString(), "--dpid", String.valueOf(dpid),
-                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1", "--insecure",
-                "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + out)
+                "--listen", "127.0.0.1:" + lastObiPort, "--controller", controllerUrl(), "--workers", "1", "--insecure",
+                "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + out,
+                "--module-trust", Path.of(TEST_TRUST).toAbsolutePath().toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("obi-" + run + ".log").toFile());
         Process p = pb.start();
         processes.add(p);
@@ -205,10 +217,13 @@ class RealObiTest extends ControllerTestBase {
      * module (obi/tests/control/sample_module, built next to the obi binary) before the
      * graph, the OBI loads it, the graph with its block type runs (the packets fw lets
      * through cross it and raise the application's alerts), and the module is removed once
-     * the application stops.
+     * the application stops. The controller signs the module with its key and the OBI trusts
+     * that key (--module-trust); an unsigned module posted straight to the OBI is refused
+     * with ADD_MODULE_FAILED while the graph with the signed module keeps running.
      */
     @Test
-    void realObiLoadsAnApplicationsCustomModule() throws Exception {
+    @ExtendWith(OutputCaptureExtension.class)
+    void realObiLoadsAnApplicationsCustomModule(CapturedOutput output) throws Exception {
         Assumptions.assumeFalse(Boolean.getBoolean("openbox.obi.skip"), "-Dopenbox.obi.skip=true");
         Path bin = obiBinary();
         Path so = bin.resolveSibling("sample_module.so");
@@ -244,6 +259,26 @@ class RealObiTest extends ControllerTestBase {
             assertThatThrownBy(() -> app.context.handles().read("sink", "count").get(5, TimeUnit.SECONDS))
                     .cause().isInstanceOf(org.openbox.protocol.ProtocolException.class)
                     .hasMessageContaining("application(s) [fw]").hasMessageContaining("refused");
+
+            // Anyone who reaches the OBI's port with an unsigned module is refused (the OBI tells
+            // the controller: an Error for a request it did not send), and nothing running changes.
+            int unsignedXid = 9_000_001;
+            String unsigned = "{\"type\": \"AddCustomModuleRequest\", \"xid\": " + unsignedXid
+                    + ", \"module_name\": \"intruder\", \"module_content\": \""
+                    + Base64.getEncoder().encodeToString(Files.readAllBytes(so)) + "\", \"translation\": null}";
+            HttpResponse<String> posted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + lastObiPort + "/message/AddCustomModuleRequest"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(unsigned))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(posted.statusCode()).isEqualTo(200);
+            await().atMost(REAL_WAIT).until(() -> output.getOut().contains("unsolicited Error xid " + unsignedXid));
+            String refusal = output.getOut().lines().filter(l -> l.contains("unsolicited Error xid " + unsignedXid))
+                    .findFirst().orElseThrow();
+            assertThat(refusal).contains("INTERNAL_ERROR/ADD_MODULE_FAILED")
+                    .contains("custom module \"intruder\" refused: it is not signed");
+            assertThat(given().get(detail).jsonPath().getList("obi.modules")).containsExactly("sample");
+            assertThat(String.valueOf(given().get(detail).jsonPath().getString("obi.graphStatus"))).startsWith("running");
+            assertThat(app.context.handles().read("counter", "count").get(5, TimeUnit.SECONDS).asLong()).isEqualTo(2);
 
             lifecycle.stop("counting");
             await().atMost(REAL_WAIT).until(() -> given().get(detail).jsonPath().getList("obi.modules").isEmpty());
