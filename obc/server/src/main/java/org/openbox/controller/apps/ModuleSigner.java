@@ -46,7 +46,7 @@ public class ModuleSigner {
     private final String keyId;
 
     public ModuleSigner(ModuleSigningProperties properties) {
-        Path file = properties.signingKey();
+        Path file = properties.signingKeyFile();
         if (file == null) {
             key = null;
             publicKey = null;

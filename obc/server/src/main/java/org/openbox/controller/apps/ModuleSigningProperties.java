@@ -12,4 +12,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *        custom modules are refused ({@code ./openbox controller} creates build/pki/module-signing.key).
  */
 @ConfigurationProperties(prefix = "openbox.modules")
-public record ModuleSigningProperties(Path signingKey) {}
+public record ModuleSigningProperties(String signingKey) {
+
+    /** The key file, or null when none is configured (unset or blank). */
+    public Path signingKeyFile() {
+        return signingKey == null || signingKey.isBlank() ? null : Path.of(signingKey);
+    }
+}

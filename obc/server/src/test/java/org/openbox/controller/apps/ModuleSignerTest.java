@@ -36,7 +36,7 @@ class ModuleSignerTest {
     @Test
     void signsTheVectorModuleToTheVectorSignature() throws Exception {
         JsonNode v = vector();
-        ModuleSigner signer = new ModuleSigner(new ModuleSigningProperties(VECTORS.resolve("test-signing.key")));
+        ModuleSigner signer = new ModuleSigner(new ModuleSigningProperties(VECTORS.resolve("test-signing.key").toString()));
         assertThat(signer.configured()).isTrue();
         assertThat(signer.keyId()).isEqualTo(v.get("key_id").asText());
         assertThat(ModuleSigning.publicKeyPem(signer.publicKey()))
@@ -66,11 +66,11 @@ class ModuleSignerTest {
     @Test
     void anUnusableKeyFileStopsStartUpNamingTheFile(@TempDir Path dir) throws Exception {
         Path missing = dir.resolve("none.key");
-        assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(missing)))
+        assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(missing.toString())))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("openbox.modules.signing-key " + missing + ": ");
         Path pub = VECTORS.resolve("test-signing.pub");   // a public key is not a signing key
-        assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(pub)))
+        assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(pub.toString())))
                 .hasMessageContaining("no PEM \"PRIVATE KEY\" block");
         Path ec = dir.resolve("ec.key");   // a P-256 key is not an Ed25519 key
         Files.writeString(ec, "-----BEGIN PRIVATE KEY-----\n"
@@ -78,7 +78,7 @@ class ModuleSignerTest {
                 + "K+psaLAj3YVuGwtoAZjSomfPhIChRANCAASCfRIZUbCS7SBRRMP5Q8K50t+Ep0E2\n"
                 + "bGPVK0c9/t6/PDbfUbIQbe2jfhVk1Pnsfsa22MkmkyPqgCOEIRrtqff5\n"
                 + "-----END PRIVATE KEY-----\n");
-        assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(ec)))
+        assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(ec.toString())))
                 .hasMessageContaining("not an Ed25519 private key");
     }
 }
