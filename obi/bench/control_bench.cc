@@ -23,7 +23,8 @@
 //                       receipt of the answer, its timer, a new connection and the POST);
 //   GlobalStats, Read, Write   request POST -> response at the endpoint;
 //   AddCustomModule, RemoveCustomModule   the sample module padded to 22.3 KB, added and
-//                       removed in turn.
+//                       removed in turn; signed with a key made for the run, which the OBI
+//                       trusts (--module-trust), so the figure includes its signature check.
 //
 // Traffic: the process moves into a private network namespace (needs root; it vanishes
 // with the process) with a veth pair obb0/obb1. The graphs read obb1 (FromDevice) and send
@@ -44,6 +45,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -61,6 +65,7 @@
 
 #include "control/controller_endpoint.hh"
 #include "control/tls.hh"
+#include "control/module_signature.hh"
 #include "io/pcap.hh"
 
 namespace fs = std::filesystem;
@@ -87,6 +92,7 @@ struct Options {
   bool netns = true;
   bool reopen_source = false;
   std::string pki;   // empty: plain HTTP
+  std::string module_trust;   // the run's module signing public key (PEM file)
 };
 
 const char* g_transport = "plain";   // "tls" with --pki: stamped on every line
@@ -320,7 +326,8 @@ class ObiProcess {
  public:
   ObiProcess(const Options& o, const std::string& controller) {
     std::vector<std::string> args = {o.obi, "--dpid", "7", "--listen", "127.0.0.1:0", "--controller", controller,
-                                     "--workers", std::to_string(o.workers), "--quiet"};
+                                     "--workers", std::to_string(o.workers), "--quiet",
+                                     "--module-trust", o.module_trust};
     if (o.pki.empty()) args.push_back("--insecure");
     else args.insert(args.end(), {"--pki", o.pki});
     std::vector<char*> argv;
@@ -344,9 +351,47 @@ class ObiProcess {
   pid_t pid_ = -1;
 };
 
+// An Ed25519 key made for this run: the OBI trusts its public half, the bench signs the
+// module it adds with it, as the controller does with its own key.
+class ModuleKey {
+ public:
+  ModuleKey() : key_(EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519"), EVP_PKEY_free) {
+    if (!key_) die("cannot create an Ed25519 key");
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/control-bench-trust-XXXXXX";
+    int fd = ::mkstemp(templ.data());
+    if (fd < 0) die("cannot create a trust file");
+    path_ = templ;
+    FILE* f = ::fdopen(fd, "w");
+    if (!f || PEM_write_PUBKEY(f, key_.get()) != 1) die("cannot write the trust file " + path_);
+    std::fclose(f);
+    unsigned char raw[32];
+    size_t len = sizeof raw;
+    EVP_PKEY_get_raw_public_key(key_.get(), raw, &len);
+    key_id_ = obi::control::module_key_id(std::string_view(reinterpret_cast<const char*>(raw), len));
+  }
+  ~ModuleKey() { ::unlink(path_.c_str()); }
+  const std::string& trust_file() const { return path_; }
+  const std::string& key_id() const { return key_id_; }
+  std::string sign(const std::string& name, const std::string& version, const std::string& content) const {
+    const std::string input = obi::control::module_signing_input(name, version, content);
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    unsigned char sig[64];
+    size_t len = sizeof sig;
+    if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key_.get()) != 1 ||
+        EVP_DigestSign(ctx.get(), sig, &len, reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1)
+      die("Ed25519 signing failed");
+    return openbox::base64_encode(std::string(reinterpret_cast<const char*>(sig), len));
+  }
+
+ private:
+  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key_;
+  std::string path_, key_id_;
+};
+
 class Bench {
  public:
-  Bench(const Options& o) : opt_(o) {}
+  Bench(const Options& o, const ModuleKey& key) : opt_(o), key_(key) {}
 
   int run() {
     std::shared_ptr<obi::control::Tls> tls;
@@ -523,7 +568,10 @@ class Bench {
                                  {"module_content", openbox::base64_encode(so)},
                                  {"content_type", "application/octet-stream"},
                                  {"content_transfer_encoding", "base64"},
-                                 {"translation", json::array({descriptor})}}.dump();
+                                 {"translation", json::array({descriptor})},
+                                 {"module_version", "1"},
+                                 {"signature", key_.sign("bench", "1", so)},
+                                 {"key_id", key_.key_id()}}.dump();
     const std::string remove = json{{"type", "RemoveCustomModuleRequest"}, {"module_name", "bench"}}.dump();
     std::vector<double> ta, tr;
     for (int i = 0; i < opt_.module_n + 3; ++i) {
@@ -538,6 +586,7 @@ class Bench {
   }
 
   Options opt_;
+  const ModuleKey& key_;
   obi::control::ControllerEndpoint* ctl_ = nullptr;
   std::unique_ptr<httplib::Client> cli_;
   uint64_t next_xid_ = 1000;
@@ -580,5 +629,7 @@ int main(int argc, char** argv) {
   if (!o.pki.empty()) g_transport = "tls";
   ::signal(SIGPIPE, SIG_IGN);
   if (o.netns) enter_netns();   // before any thread: unshare applies to the calling thread
-  return Bench(o).run();
+  ModuleKey key;
+  o.module_trust = key.trust_file();
+  return Bench(o, key).run();
 }

@@ -29,9 +29,9 @@ if(TARGET obi)
   set_target_properties(obi PROPERTIES ENABLE_EXPORTS ON)
 endif()
 # The control-plane benchmark (bench/control_bench.cc) talks HTTP or HTTPS like the tests
-# and sends the sample module in AddCustomModuleRequest.
+# and sends the sample module in AddCustomModuleRequest, signed with a key of its own.
 if(TARGET control_bench)
-  target_link_libraries(control_bench PRIVATE obi_control)   # TLS credentials (--pki)
+  target_link_libraries(control_bench PRIVATE obi_control OpenSSL::Crypto)   # TLS credentials (--pki), signing
   add_dependencies(control_bench obi_sample_module)
   target_compile_definitions(control_bench PRIVATE OBI_SAMPLE_MODULE="$<TARGET_FILE:obi_sample_module>")
 endif()
