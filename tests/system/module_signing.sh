@@ -73,13 +73,14 @@ expect_refused "an unsigned module" "it is not signed" --trust "$WORK/k.pub" --s
 
 # ./openbox obi: the key pair is created and trusted; a bad trust list stops the OBI
 export OPENBOX_PKI="$WORK/pki"
-"$OPENBOX" obi --dpid 901 --listen 127.0.0.1:0 --controller http://127.0.0.1:9 --quiet > "$WORK/obi.log" 2>&1 &
+"$OPENBOX" obi --dpid 901 --listen 127.0.0.1:0 --controller http://127.0.0.1:9 > "$WORK/obi.log" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 50); do [ -f "$WORK/pki/module-signing.pub" ] && break; sleep 0.1; done
+# the front end first brings the build up to date, then creates the keys and starts the OBI
+for _ in $(seq 1200); do grep -q "listening on" "$WORK/obi.log" && break; sleep 0.1; done
+grep -q "listening on" "$WORK/obi.log" || fail "the OBI did not start: $(tail -3 "$WORK/obi.log")"
 [ -f "$WORK/pki/module-signing.key" ] && [ -f "$WORK/pki/module-signing.pub" ] || fail "no key pair in $WORK/pki"
 [ "$(stat -c %a "$WORK/pki/module-signing.key")" = 600 ] || fail "module-signing.key is not mode 600"
-sleep 1
-kill -0 "${PIDS[0]}" 2>/dev/null || fail "the OBI did not start with the created trust list: $(cat "$WORK/obi.log")"
+kill -0 "${PIDS[0]}" 2>/dev/null || fail "the OBI stopped: $(tail -3 "$WORK/obi.log")"
 ok "./openbox obi created $WORK/pki/module-signing.{key,pub} and runs trusting it"
 rc=0; msg=$("$OBI" --listen 127.0.0.1:0 --module-trust "$WORK/k.key" --quiet 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -q "k.key: no PEM public key" <<<"$msg" || fail "private key as trust list: exit $rc: $msg"
