@@ -24,7 +24,9 @@ ok() { echo "module_signing: ok: $*"; }
 [ -f "$SO" ] || fail "no sample module at $SO (./openbox build)"
 
 PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
+# each background command runs in its own process group (setsid): a front end stopped while it
+# builds takes its build with it
+cleanup() { for p in "${PIDS[@]}"; do kill -- "-$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT INT TERM
 rm -rf "$WORK"
 mkdir -p "$WORK"
@@ -73,7 +75,7 @@ expect_refused "an unsigned module" "it is not signed" --trust "$WORK/k.pub" --s
 
 # ./openbox obi: the key pair is created and trusted; a bad trust list stops the OBI
 export OPENBOX_PKI="$WORK/pki"
-"$OPENBOX" obi --dpid 901 --listen 127.0.0.1:0 --controller http://127.0.0.1:9 > "$WORK/obi.log" 2>&1 &
+setsid "$OPENBOX" obi --dpid 901 --listen 127.0.0.1:0 --controller http://127.0.0.1:9 > "$WORK/obi.log" 2>&1 &
 PIDS+=($!)
 # the front end first brings the build up to date, then creates the keys and starts the OBI
 for _ in $(seq 1200); do grep -q "listening on" "$WORK/obi.log" && break; sleep 0.1; done
@@ -85,7 +87,7 @@ ok "./openbox obi created $WORK/pki/module-signing.{key,pub} and runs trusting i
 rc=0; msg=$("$OBI" --listen 127.0.0.1:0 --module-trust "$WORK/k.key" --quiet 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -q "k.key: no PEM public key" <<<"$msg" || fail "private key as trust list: exit $rc: $msg"
 ok "a private key as trust list stops the OBI: $msg"
-"$OBI" --listen 127.0.0.1:0 --allow-unsigned-modules --quiet > "$WORK/dev.log" 2>&1 &
+setsid "$OBI" --listen 127.0.0.1:0 --allow-unsigned-modules --quiet > "$WORK/dev.log" 2>&1 &
 PIDS+=($!)
 sleep 1
 grep -q "WARN: --allow-unsigned-modules" "$WORK/dev.log" || fail "no WARN for --allow-unsigned-modules"
