@@ -75,7 +75,7 @@ expect_refused "an unsigned module" "it is not signed" --trust "$WORK/k.pub" --s
 
 # ./openbox obi: the key pair is created and trusted; a bad trust list stops the OBI
 export OPENBOX_PKI="$WORK/pki"
-setsid "$OPENBOX" obi --dpid 901 --listen 127.0.0.1:0 --controller http://127.0.0.1:9 > "$WORK/obi.log" 2>&1 &
+setsid "$OPENBOX" obi --dpid 901 --listen 127.0.0.1:0 --controller http://127.0.0.1:9 --insecure > "$WORK/obi.log" 2>&1 &
 PIDS+=($!)
 # the front end first brings the build up to date, then creates the keys and starts the OBI
 for _ in $(seq 1200); do grep -q "listening on" "$WORK/obi.log" && break; sleep 0.1; done

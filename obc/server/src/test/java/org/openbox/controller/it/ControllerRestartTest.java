@@ -66,6 +66,7 @@ class ControllerRestartTest {
         List<String> props = new java.util.ArrayList<>(List.of("openbox.state-dir=" + stateDir,
                 "openbox.keepalive-interval=1s", "openbox.keepalive-timeout=2s", "openbox.request-timeout=3s",
                 "openbox.insecure=true",
+                "openbox.modules.signing-key=" + ControllerTestBase.TEST_SIGNING_KEY,   // TestApps' module user
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"));
         props.addAll(List.of(more));

@@ -67,6 +67,7 @@ import org.springframework.util.FileSystemUtils;
                 "openbox.deadline-check-interval=50ms",
                 "openbox.request-timeout=3s",
                 "openbox.state-dir=target/test-state/${random.uuid}",
+                "openbox.modules.signing-key=" + ControllerTestBase.TEST_SIGNING_KEY,   // TestApps' module user
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"})
 @Import(TestApps.class)
