@@ -77,8 +77,8 @@ expect_refused "an unsigned module" "it is not signed" --trust "$WORK/k.pub" --s
 export OPENBOX_PKI="$WORK/pki"
 setsid "$OPENBOX" obi --dpid 901 --listen 127.0.0.1:0 --controller http://127.0.0.1:9 --insecure > "$WORK/obi.log" 2>&1 &
 PIDS+=($!)
-# the front end first brings the build up to date, then creates the keys and starts the OBI
-for _ in $(seq 1200); do grep -q "listening on" "$WORK/obi.log" && break; sleep 0.1; done
+# the front end first brings the build up to date (up to 10 min), then creates the keys and starts the OBI
+for _ in $(seq 6000); do grep -q "listening on" "$WORK/obi.log" && break; sleep 0.1; done
 grep -q "listening on" "$WORK/obi.log" || fail "the OBI did not start: $(tail -3 "$WORK/obi.log")"
 [ -f "$WORK/pki/module-signing.key" ] && [ -f "$WORK/pki/module-signing.pub" ] || fail "no key pair in $WORK/pki"
 [ "$(stat -c %a "$WORK/pki/module-signing.key")" = 600 ] || fail "module-signing.key is not mode 600"
