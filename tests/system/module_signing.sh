@@ -84,10 +84,10 @@ grep -q "listening on" "$WORK/obi.log" || fail "the OBI did not start: $(tail -3
 [ "$(stat -c %a "$WORK/pki/module-signing.key")" = 600 ] || fail "module-signing.key is not mode 600"
 kill -0 "${PIDS[0]}" 2>/dev/null || fail "the OBI stopped: $(tail -3 "$WORK/obi.log")"
 ok "./openbox obi created $WORK/pki/module-signing.{key,pub} and runs trusting it"
-rc=0; msg=$("$OBI" --listen 127.0.0.1:0 --module-trust "$WORK/k.key" --quiet 2>&1) || rc=$?
+rc=0; msg=$("$OBI" --listen 127.0.0.1:0 --insecure --module-trust "$WORK/k.key" --quiet 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -q "k.key: no PEM public key" <<<"$msg" || fail "private key as trust list: exit $rc: $msg"
 ok "a private key as trust list stops the OBI: $msg"
-setsid "$OBI" --listen 127.0.0.1:0 --allow-unsigned-modules --quiet > "$WORK/dev.log" 2>&1 &
+setsid "$OBI" --listen 127.0.0.1:0 --insecure --allow-unsigned-modules --quiet > "$WORK/dev.log" 2>&1 &
 PIDS+=($!)
 sleep 1
 grep -q "WARN: --allow-unsigned-modules" "$WORK/dev.log" || fail "no WARN for --allow-unsigned-modules"
