@@ -213,17 +213,33 @@ public class ObiManager implements DisposableBean {
     }
 
     /**
-     * KeepAlive, Alert and Log: refused for an unknown dpid (the OBI has to say Hello first),
-     * and from an address other than the session's (FORBIDDEN / NOT_PERMITTED: it neither
-     * keeps the session alive nor reaches an application or the alert history).
+     * KeepAlive: refused for an unknown dpid (the OBI has to say Hello first), and from an
+     * address other than the session's (FORBIDDEN / NOT_PERMITTED: it does not keep the
+     * session alive).
      */
-    public Optional<Rejection> fromSession(long dpid, String remoteAddr, String what) {
-        ObiSession s = sessions.get(dpid);
-        if (s == null) {
+    public Optional<Rejection> onKeepAlive(long dpid, String remoteAddr) {
+        if (!sessions.containsKey(dpid)) {
             return Optional.of(new Rejection(ErrorSubtype.ILLEGAL_STATE,
                     "unknown dpid " + dpid + ": send Hello first"));
         }
-        if (!Objects.equals(s.remoteAddr(), remoteAddr)) {
+        return fromSessionAddress(dpid, remoteAddr, "KeepAlive");
+    }
+
+    /**
+     * Alert and Log: from a dpid with a session, taken only from the session's address
+     * (FORBIDDEN / NOT_PERMITTED otherwise: they reach neither an application nor the alert
+     * history). From a dpid without a session they are taken: an OBI that kept running while
+     * the controller restarted sends what it buffered before its Hello, and the provenance
+     * that attributes them is computed from the applications, not from the session. Under
+     * mutual TLS the certificate has already proved the dpid.
+     */
+    public Optional<Rejection> onEvent(long dpid, String remoteAddr, String what) {
+        return sessions.containsKey(dpid) ? fromSessionAddress(dpid, remoteAddr, what) : Optional.empty();
+    }
+
+    private Optional<Rejection> fromSessionAddress(long dpid, String remoteAddr, String what) {
+        ObiSession s = sessions.get(dpid);
+        if (s != null && !Objects.equals(s.remoteAddr(), remoteAddr)) {
             log.warn("conflict: {} for OBI {} from {} ignored; its session is at {}", what, dpid, remoteAddr,
                     s.remoteAddr());
             return Optional.of(new Rejection(ErrorSubtype.NOT_PERMITTED,

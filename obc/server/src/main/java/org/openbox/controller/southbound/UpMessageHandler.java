@@ -54,15 +54,15 @@ public class UpMessageHandler {
         if (m instanceof Hello hello) {
             return obis.onHello(hello, remoteAddr);
         } else if (m instanceof KeepAlive ka) {
-            return obis.fromSession(ka.dpid(), remoteAddr, "KeepAlive");
+            return obis.onKeepAlive(ka.dpid(), remoteAddr);
         } else if (m instanceof Alert alert) {
-            Optional<Rejection> refused = obis.fromSession(alert.originDpid(), remoteAddr, "Alert");
+            Optional<Rejection> refused = obis.onEvent(alert.originDpid(), remoteAddr, "Alert");
             if (refused.isPresent()) {
                 return refused;
             }
             events.onAlert(alert);
         } else if (m instanceof Log logMessage) {
-            Optional<Rejection> refused = obis.fromSession(logMessage.originDpid(), remoteAddr, "Log");
+            Optional<Rejection> refused = obis.onEvent(logMessage.originDpid(), remoteAddr, "Log");
             if (refused.isPresent()) {
                 return refused;
             }
