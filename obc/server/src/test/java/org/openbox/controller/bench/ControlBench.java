@@ -30,8 +30,10 @@ import org.openbox.controller.testobi.TestObi;
  * <li>Read: GET /api/obis/{dpid}/blocks/{block}/count, likewise with ReadRequest/ReadResponse.</li>
  * </ul>
  * Then {@code --obis} simulated OBIs (default 1000) say Hello and send KeepAlive every
- * second for {@code --seconds}; the controller must run with openbox.keepalive-interval=1s.
- * Prints how many stayed up, the deadlines missed, and the controller's CPU and heap.
+ * second; the controller must run with openbox.keepalive-interval=1s. Once all are UP (at
+ * most a minute: registration_s) and 2 s more, {@code --seconds} are measured. Prints how
+ * many stayed up, the deadlines missed since the first Hello, and the controller's CPU and
+ * heap.
  *
  * <p>With {@code --pki DIR} everything runs over mutual TLS against a controller serving
  * HTTPS (an https URL): the OBIs present their own certificates from DIR (obi-1 for the round

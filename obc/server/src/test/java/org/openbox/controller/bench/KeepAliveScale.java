@@ -117,7 +117,14 @@ final class KeepAliveScale {
                 ticker.scheduleAtFixedRate(() -> send(dpid, new KeepAlive(xids.getAndIncrement(), dpid), true),
                         start + periodMicros, periodMicros, TimeUnit.MICROSECONDS);
             }
-            Thread.sleep(4000);   // everyone registered and in steady state
+            // measure from steady state: everyone registered (or a minute gone), then 2 s more
+            long started = System.nanoTime();
+            Thread.sleep(3000);
+            while (up() < obis && System.nanoTime() - started < 60_000_000_000L) {
+                Thread.sleep(500);
+            }
+            double registration = (System.nanoTime() - started) / 1e9;
+            Thread.sleep(2000);
             keepAliveNanos.clear();
             double cpu0 = ControlBench.cpuSeconds(pid);
             long t0 = System.nanoTime();
@@ -125,7 +132,7 @@ final class KeepAliveScale {
             double cpu1 = ControlBench.cpuSeconds(pid);
             double wall = (System.nanoTime() - t0) / 1e9;
             ticker.shutdownNow();
-            report(obis, seconds, pid, cpu0, cpu1, wall);
+            report(obis, seconds, pid, cpu0, cpu1, wall, registration);
         } finally {
             ticker.shutdownNow();
             poster.close();
@@ -144,7 +151,19 @@ final class KeepAliveScale {
         return FIRST_DPID + (a[2] & 0xff) * 250L + (a[3] & 0xff) - 1;
     }
 
-    private void report(int obis, int seconds, long pid, double cpu0, double cpu1, double wall) throws Exception {
+    /** How many simulated OBIs the controller lists as UP. */
+    private int up() throws Exception {
+        int up = 0;
+        for (JsonNode o : ControlBench.getJson(http, json, controller.resolve("/api/obis"))) {
+            if (o.get("dpid").asLong() >= FIRST_DPID && "UP".equals(o.get("state").asText())) {
+                up++;
+            }
+        }
+        return up;
+    }
+
+    private void report(int obis, int seconds, long pid, double cpu0, double cpu1, double wall, double registration)
+            throws Exception {
         JsonNode list = ControlBench.getJson(http, json, controller.resolve("/api/obis"));
         int up = 0;
         long missed = 0;
@@ -160,10 +179,10 @@ final class KeepAliveScale {
         long[] lat = keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
         double p99 = lat.length == 0 ? -1 : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))] / 1e6;
         double cpuPct = cpu0 < 0 ? -1 : 100 * (cpu1 - cpu0) / wall;
-        System.out.printf(Locale.ROOT, "{\"obis\": %d, \"transport\": \"%s\", \"keepalive_interval_s\": 1, \"seconds\": %d, \"keepalives\": %d, "
+        System.out.printf(Locale.ROOT, "{\"obis\": %d, \"transport\": \"%s\", \"registration_s\": %.1f, \"keepalive_interval_s\": 1, \"seconds\": %d, \"keepalives\": %d, "
                         + "\"send_failures\": %d, \"up\": %d, \"missed_deadlines\": %d, \"keepalive_p99_ms\": %.3f, "
                         + "\"controller_cpu_pct\": %.1f, \"controller_heap_mb\": %.1f, \"controller_rss_mb\": %.1f}%n",
-                obis, tls == null ? "plain" : "tls", seconds, lat.length, failures.get(), up, missed, p99, cpuPct, heapMb, ControlBench.rssMb(pid));
+                obis, tls == null ? "plain" : "tls", registration, seconds, lat.length, failures.get(), up, missed, p99, cpuPct, heapMb, ControlBench.rssMb(pid));
     }
 
     private void send(long dpid, Message m, boolean timed) {
