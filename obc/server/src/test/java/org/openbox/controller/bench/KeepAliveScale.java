@@ -68,7 +68,9 @@ final class KeepAliveScale {
     }
 
     void run(int obis, int seconds, long pid) throws Exception {
-        ExecutorService answers = Executors.newFixedThreadPool(4);
+        // the HTTPS server runs each TLS handshake on an executor thread, waiting on the peer:
+        // enough threads that the controller's connections to 1000 OBIs do not queue behind few
+        ExecutorService answers = Executors.newFixedThreadPool(tls == null ? 4 : 64);
         List<HttpServer> servers = new ArrayList<>();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
         SSLContext[] contexts = new SSLContext[obis];
