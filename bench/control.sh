@@ -130,7 +130,8 @@ JAR="$(ls "$SERVER"/target/openbox-controller-*.jar | grep -v original | head -1
 
 SCHEME=http CTL_TLS=(--openbox.insecure=true) BENCH_TLS=() CURL_TLS=()
 if [ "$TLS" = 1 ]; then
-  "$ROOT/openbox" pki --dir "$PKI" controller 2>/dev/null && "$ROOT/openbox" pki --dir "$PKI" obi 1 2>/dev/null
+  { "$ROOT/openbox" pki --dir "$PKI" controller && "$ROOT/openbox" pki --dir "$PKI" obi 1; } 2>/dev/null \
+    || { echo "control.sh: could not make the certificates in $PKI (./openbox pki --dir $PKI controller)" >&2; exit 1; }
   sim_obi_certs
   b="--spring.ssl.bundle.pem.openbox"
   SCHEME=https BENCH_TLS=(--pki "$PKI") CURL_TLS=(--cacert "$PKI/ca.crt")
