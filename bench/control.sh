@@ -6,23 +6,30 @@
 # swaps of the 4560-rule firewall while traffic runs (zero-loss accounting), KeepAlive,
 # GlobalStats, Read, Write, AddCustomModule / RemoveCustomModule.
 #
-#   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only] [--tls]
+#   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
+#                    [--controller-only] [--tls]
 #
-# Prints one JSON object per line: {"message": TYPE, "p50_ms": X, "p99_ms": X, "n": N} per
-# message type, then the keep-alive scale figures (OBIs up, missed deadlines, controller
-# CPU %, heap and RSS), then the OBI-side lines (marked "side": "obi"). --json is accepted
-# for symmetry with the other suites (the output is always JSON lines). The OBI side needs
-# root (it runs in a private network namespace with a veth pair). OBI and CONTROL_BENCH
+# Prints one JSON object per line: {"message": TYPE, "transport": T, "p50_ms": X, "p99_ms": X,
+# "n": N} per message type, then the keep-alive scale figures (OBIs up, missed deadlines,
+# controller CPU %, heap and RSS), then the OBI-side lines (marked "side": "obi"). --json is
+# accepted for symmetry with the other suites (the output is always JSON lines). The OBI side
+# needs root (it runs in a private network namespace with a veth pair). OBI and CONTROL_BENCH
 # name other executables than build/obi/{obi,control_bench}.
 #
-# The controller side runs plain HTTP (openbox.insecure; its simulated OBIs have no
-# certificates). --tls runs the OBI side twice, plain HTTP and then mutual TLS (certificates
-# in build/bench-pki, made with `openbox pki`), every line marked "transport", and ends with
-# one line per message type: {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
+# Without --tls both sides run plain HTTP (the controller with openbox.insecure). With --tls
+# the controller side runs over mutual TLS instead: the controller serves HTTPS with the SSL
+# bundle ./openbox gives it (client certificates wanted), the round-trip OBI presents obi-1's
+# certificate, every simulated OBI its own (obi-100000 on) and serves HTTPS with it, and the
+# management calls trust the CA; the controller lines are marked "transport": "tls". The OBI
+# side runs twice, plain HTTP and then mutual TLS, every line marked "transport", and ends
+# with one line per message type: {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
+# Certificates live in build/bench-pki: the CA and the controller's, obi-1 and obi-7 made
+# with `openbox pki`, the simulated OBIs' with one openssl process each (kept while the CA
+# stays the same).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0 TLS=0
+N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
@@ -31,13 +38,52 @@ while [ $# -gt 0 ]; do
     --seconds) SECONDS_RUN=$2; shift 2 ;;
     --swaps) SWAPS=$2; shift 2 ;;
     --obi-only) OBI_ONLY=1; shift ;;
+    --controller-only) CONTROLLER_ONLY=1; shift ;;
     --tls) TLS=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 
+[ "$OBI_ONLY" = 1 ] && [ "$CONTROLLER_ONLY" = 1 ] && { echo "control.sh: --obi-only and --controller-only exclude each other" >&2; exit 2; }
 cd "$ROOT"
+PKI="$ROOT/build/bench-pki"
+FIRST_SIM_DPID=100000   # KeepAliveScale.FIRST_DPID
+
+# Certificates of the simulated OBIs FIRST_SIM_DPID .. +OBIS-1 (CN obi-N, SAN
+# urn:openbox:dpid:N, as `openbox pki obi N` makes them), one openssl process each, two at a
+# time; all are remade when the CA changed since they were made.
+sim_obi_certs() {
+  local stamp="$PKI/sim-obis.ca" fp
+  fp=$(openssl x509 -in "$PKI/ca.crt" -noout -fingerprint -sha256)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$fp" ]; then
+    find "$PKI" -maxdepth 1 -name 'obi-1[0-9][0-9][0-9][0-9][0-9]*.*' -delete
+    printf '%s\n' "$fp" > "$stamp"
+  fi
+  cat > "$PKI/sim-obi.cnf" <<'CNF'
+[req]
+distinguished_name = dn
+prompt = no
+[dn]
+CN = unused
+[obi]
+basicConstraints = critical,CA:FALSE
+keyUsage = critical,digitalSignature,keyAgreement
+extendedKeyUsage = serverAuth,clientAuth
+subjectAltName = URI:urn:openbox:dpid:${ENV::DPID}
+CNF
+  local missing
+  missing=$(for ((d = FIRST_SIM_DPID; d < FIRST_SIM_DPID + OBIS; d++)); do
+    [ -f "$PKI/obi-$d.crt" ] && [ -f "$PKI/obi-$d.key" ] || echo "$d"; done)
+  [ -n "$missing" ] || return 0
+  echo "[bench] issuing $(wc -l <<<"$missing") simulated OBI certificates in $PKI" >&2
+  # shellcheck disable=SC2016
+  xargs -P 2 -I{} sh -c 'cd "$1" && umask 077 && DPID=$2 openssl req -x509 -config sim-obi.cnf -extensions obi \
+      -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "obi-$2.key.tmp" -out "obi-$2.crt.tmp" \
+      -subj "/O=OpenBox/CN=obi-$2" -CA ca.crt -CAkey ca.key -days 825 2>/dev/null \
+      && mv "obi-$2.key.tmp" "obi-$2.key" && mv "obi-$2.crt.tmp" "obi-$2.crt"' _ "$PKI" {} <<<"$missing" \
+    || { echo "control.sh: openssl could not issue the simulated OBI certificates in $PKI" >&2; exit 1; }
+}
 
 # OBI side: builds control_bench (and the sample module) in build/obi when missing.
 obi_side() {
@@ -53,7 +99,7 @@ obi_side() {
   local run=("$bench" --obi "$obi" --firewall "$graphs/firewall.json" --pcap "$data/fw-4560.trace.pcap"
              --swaps "$SWAPS" --n "$n")
   if [ "$TLS" = 0 ]; then "${run[@]}"; return; fi
-  local pki="$ROOT/build/bench-pki" plain tls
+  local pki="$PKI" plain tls
   "$ROOT/openbox" pki --dir "$pki" controller 2>/dev/null && "$ROOT/openbox" pki --dir "$pki" obi 7 --ip 127.0.0.1 2>/dev/null
   plain=$("${run[@]}") || return 1
   printf '%s\n' "$plain"
@@ -82,29 +128,40 @@ CP_FILE="$SERVER/target/bench.classpath"
 [ -f "$CP_FILE" ] || mvn -B -q -pl obc/server dependency:build-classpath -Dmdep.outputFile="$CP_FILE" >&2
 JAR="$(ls "$SERVER"/target/openbox-controller-*.jar | grep -v original | head -1)"
 
+SCHEME=http CTL_TLS=(--openbox.insecure=true) BENCH_TLS=() CURL_TLS=()
+if [ "$TLS" = 1 ]; then
+  { "$ROOT/openbox" pki --dir "$PKI" controller && "$ROOT/openbox" pki --dir "$PKI" obi 1; } 2>/dev/null \
+    || { echo "control.sh: could not make the certificates in $PKI (./openbox pki --dir $PKI controller)" >&2; exit 1; }
+  sim_obi_certs
+  b="--spring.ssl.bundle.pem.openbox"
+  SCHEME=https BENCH_TLS=(--pki "$PKI") CURL_TLS=(--cacert "$PKI/ca.crt")
+  CTL_TLS=("$b.keystore.certificate=file:$PKI/controller.crt" "$b.keystore.private-key=file:$PKI/controller.key"
+           "$b.truststore.certificate=file:$PKI/ca.crt" --server.ssl.bundle=openbox --server.ssl.client-auth=want)
+fi
+
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 LOG="$SERVER/target/bench-controller.log"
 # the management credentials ./openbox uses; the benchmark calls the API with the bearer token
 CREDS=$(python3 "$ROOT/apps/demo/credentials.py" ensure)
 API_TOKEN=$(sed -n 's/^OPENBOX_API_TOKEN=//p' "$(dirname "$CREDS")/credentials")
 java -Xmx512m -jar "$JAR" --port "$PORT" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
-  --openbox.insecure=true "--spring.config.additional-location=file:$CREDS" \
+  "${CTL_TLS[@]}" "--spring.config.additional-location=file:$CREDS" \
   --logging.level.org.openbox=WARN >"$LOG" 2>&1 &
 CTRL=$!
 trap 'kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
-  curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1 && break
+  curl -sf ${CURL_TLS[@]+"${CURL_TLS[@]}"} "$SCHEME://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1 && break
   kill -0 $CTRL 2>/dev/null || { echo "control.sh: controller exited, see $LOG" >&2; exit 1; }
   sleep 0.3
 done
 
 CTL_STATUS=0
 OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$SERVER/target/test-classes:$SERVER/target/classes:$(cat "$CP_FILE")" \
-  org.openbox.controller.bench.ControlBench --controller "http://127.0.0.1:$PORT" --pid "$CTRL" \
-  --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" || CTL_STATUS=$?
+  org.openbox.controller.bench.ControlBench --controller "$SCHEME://127.0.0.1:$PORT" --pid "$CTRL" \
+  --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" ${BENCH_TLS[@]+"${BENCH_TLS[@]}"} || CTL_STATUS=$?
 kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
 wait $CTRL 2>/dev/null || true
 
 # The OBI side runs even when the controller side failed; the exit status reports both.
-obi_side
+[ "$CONTROLLER_ONLY" = 1 ] || obi_side
 exit "$CTL_STATUS"

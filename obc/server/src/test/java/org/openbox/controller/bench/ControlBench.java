@@ -15,13 +15,14 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 import org.openbox.controller.testobi.TestObi;
 
 /**
  * Controller benchmark against a running controller (see bench/control.sh).
  *
  * <p>Round trips on loopback, each measured n times after a common warm-up of all of them, printed as
- * {@code {"message": TYPE, "p50_ms": X, "p99_ms": X, "n": N}}:
+ * {@code {"message": TYPE, "transport": "plain"|"tls", "p50_ms": X, "p99_ms": X, "n": N}}:
  * <ul>
  * <li>KeepAlive: an OBI's POST /message/KeepAlive until the controller's 200;</li>
  * <li>GlobalStats: GET /api/obis/{dpid}/stats, i.e. management call, GlobalStatsRequest to
@@ -29,19 +30,34 @@ import org.openbox.controller.testobi.TestObi;
  * <li>Read: GET /api/obis/{dpid}/blocks/{block}/count, likewise with ReadRequest/ReadResponse.</li>
  * </ul>
  * Then {@code --obis} simulated OBIs (default 1000) say Hello and send KeepAlive every
- * second for {@code --seconds}; the controller must run with openbox.keepalive-interval=1s.
- * Prints how many stayed up, the deadlines missed, and the controller's CPU and heap.
+ * second; the controller must run with openbox.keepalive-interval=1s. Once all are UP (at
+ * most a minute: registration_s) and 2 s more, {@code --seconds} are measured. Prints how
+ * many stayed up, the deadlines missed since the first Hello, and the controller's CPU and
+ * heap.
  *
- * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S
+ * <p>With {@code --pki DIR} everything runs over mutual TLS against a controller serving
+ * HTTPS (an https URL): the OBIs present their own certificates from DIR (obi-1 for the round
+ * trips, obi-N from {@link KeepAliveScale#FIRST_DPID} for the simulated OBIs), the management
+ * calls present none, and everyone trusts DIR/ca.crt only.
+ *
+ * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S [--pki DIR]
  */
 public final class ControlBench {
 
     private final ObjectMapper json = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http;
     private final URI controller;
+    private final BenchTls tls;
 
-    private ControlBench(URI controller) {
+    /** {@code tls} null: plain HTTP. */
+    private ControlBench(URI controller, BenchTls tls) {
         this.controller = controller;
+        this.tls = tls;
+        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        if (tls != null) {
+            b.sslContext(tls.operator());
+        }
+        this.http = b.build();
     }
 
     public static void main(String[] args) throws Exception {
@@ -54,16 +70,18 @@ public final class ControlBench {
         int n = Integer.parseInt(a.getOrDefault("--n", "2000"));
         int obis = Integer.parseInt(a.getOrDefault("--obis", "1000"));
         int seconds = Integer.parseInt(a.getOrDefault("--seconds", "20"));
-        ControlBench bench = new ControlBench(controller);
+        String pki = a.get("--pki");
+        ControlBench bench = new ControlBench(controller, pki == null ? null : BenchTls.open(Path.of(pki)));
         bench.roundTrips(n);
         if (obis > 0) {
-            new KeepAliveScale(controller, bench.http, bench.json).run(obis, seconds, pid);
+            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, pid);
         }
         System.exit(0);
     }
 
     private void roundTrips(int n) throws Exception {
-        try (TestObi obi = new TestObi(1, controller.toString())) {
+        SSLContext obiTls = tls == null ? null : tls.obi(1);
+        try (TestObi obi = new TestObi(1, controller.toString(), obiTls, obiTls)) {
             obi.onRead((block, handle) -> json.getNodeFactory().arrayNode().add(1).add(2).add(3));
             check(obi.hello().statusCode() == 200, "Hello refused");
             waitUp(1);
@@ -93,8 +111,8 @@ public final class ControlBench {
             check(status == 200, type + " answered HTTP " + status);
         }
         Arrays.sort(ms);
-        System.out.printf(Locale.ROOT, "{\"message\": \"%s\", \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"n\": %d}%n",
-                type, ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)], n);
+        System.out.printf(Locale.ROOT, "{\"message\": \"%s\", \"transport\": \"%s\", \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"n\": %d}%n",
+                type, tls == null ? "plain" : "tls", ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)], n);
     }
 
     int get(String path) {

@@ -7,14 +7,24 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.LongFunction;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
- * A lightweight HTTP/1.1 poster for simulating many OBIs from one process: a few persistent
- * keep-alive connections, each owned by one thread that sends queued POSTs one after the
- * other and reads each answer. Latency counts from submission, so queueing is included.
+ * A lightweight HTTP/1.1 poster for simulating many OBIs from one process: a few threads,
+ * each sending the queued POSTs of its share of the OBIs (dpid modulo the thread count) one
+ * after the other on persistent keep-alive connections and reading each answer. Plain HTTP:
+ * one connection per thread, shared by its OBIs. Mutual TLS: one connection per OBI,
+ * presenting that OBI's certificate (the controller takes a message's dpid from the
+ * certificate it arrives with) and checking the controller's certificate names its address.
+ * Latency counts from submission, so queueing is included.
  */
 final class RawPoster implements AutoCloseable {
 
@@ -23,54 +33,80 @@ final class RawPoster implements AutoCloseable {
         void done(int status, long nanos);
     }
 
-    private record Job(String path, byte[] body, long submitted, Done done) {}
+    private record Job(long dpid, String path, byte[] body, long submitted, Done done) {}
 
     private final String host;
     private final int port;
-    private final BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
+    private final LongFunction<SSLContext> tls;
+    private final List<BlockingQueue<Job>> queues = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean closed;
 
-    RawPoster(String host, int port, int connections) {
+    /**
+     * Plain HTTP when {@code tls} is null; otherwise mutual TLS, {@code tls} giving the
+     * context that presents an OBI's certificate.
+     */
+    RawPoster(String host, int port, int threads, LongFunction<SSLContext> tls) {
         this.host = host;
         this.port = port;
-        for (int i = 0; i < connections; i++) {
-            Thread t = new Thread(this::loop, "raw-poster-" + i);
+        this.tls = tls;
+        for (int i = 0; i < threads; i++) {
+            BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
+            queues.add(queue);
+            Thread t = new Thread(() -> loop(queue), "raw-poster-" + i);
             t.setDaemon(true);
             t.start();
-            threads.add(t);
+            this.threads.add(t);
         }
     }
 
-    void post(String path, String body, Done done) {
-        queue.add(new Job(path, body.getBytes(StandardCharsets.UTF_8), System.nanoTime(), done));
+    /** Queues a POST of OBI {@code dpid}. */
+    void post(long dpid, String path, String body, Done done) {
+        queues.get((int) Math.floorMod(dpid, (long) queues.size()))
+                .add(new Job(dpid, path, body.getBytes(StandardCharsets.UTF_8), System.nanoTime(), done));
     }
 
-    private void loop() {
-        Socket socket = null;
+    private void loop(BlockingQueue<Job> queue) {
+        Map<Long, Socket> sockets = new HashMap<>();   // by dpid with TLS, one (key 0) without
         while (!closed) {
             Job job;
             try {
                 job = queue.take();
             } catch (InterruptedException e) {
-                return;
+                break;
             }
+            long key = tls == null ? 0 : job.dpid();
             int status = -1;
             for (int attempt = 0; attempt < 2 && status < 0; attempt++) {
+                Socket socket = sockets.get(key);
                 try {
                     if (socket == null) {
-                        socket = new Socket(host, port);
-                        socket.setTcpNoDelay(true);
+                        socket = connect(job.dpid());
+                        sockets.put(key, socket);
                     }
                     status = exchange(socket, job);
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
                     closeQuietly(socket);
-                    socket = null;   // the server closed an idle connection: reconnect once
+                    sockets.remove(key);   // the server closed an idle connection: reconnect once
                 }
             }
             job.done().done(status, System.nanoTime() - job.submitted());
         }
-        closeQuietly(socket);
+        sockets.values().forEach(RawPoster::closeQuietly);
+    }
+
+    private Socket connect(long dpid) throws IOException {
+        Socket plain = new Socket(host, port);
+        plain.setTcpNoDelay(true);
+        if (tls == null) {
+            return plain;
+        }
+        SSLSocket s = (SSLSocket) tls.apply(dpid).getSocketFactory().createSocket(plain, host, port, true);
+        SSLParameters p = s.getSSLParameters();
+        p.setEndpointIdentificationAlgorithm("HTTPS");
+        s.setSSLParameters(p);
+        s.startHandshake();
+        return s;
     }
 
     private int exchange(Socket s, Job job) throws IOException {
@@ -80,7 +116,7 @@ final class RawPoster implements AutoCloseable {
         out.write(head.getBytes(StandardCharsets.US_ASCII));
         out.write(job.body());
         out.flush();
-        InputStream in = new BufferedInputStream(s.getInputStream(), 1) ;
+        InputStream in = new BufferedInputStream(s.getInputStream(), 1);
         String statusLine = line(in);
         int status = Integer.parseInt(statusLine.split(" ")[1]);
         int length = 0;

@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -75,7 +78,8 @@ import org.openbox.protocol.message.WriteResponse;
  *
  * <p>With TLS ({@link #TestObi(long, String, SSLContext, SSLContext)}) it speaks HTTPS both
  * ways like a real OBI: its server requires a client certificate from the CA and serves only
- * {@code CN=openbox-controller} (anything else: 403 with FORBIDDEN / NOT_PERMITTED); the
+ * one whose common name is {@code openbox-controller}, whatever else the subject holds
+ * (anything else: 403 with FORBIDDEN / NOT_PERMITTED); the
  * subjects of the client certificates it served are kept ({@link #peers()}).
  */
 public final class TestObi implements AutoCloseable {
@@ -216,6 +220,16 @@ public final class TestObi implements AutoCloseable {
         return List.copyOf(peers);
     }
 
+    /** Whether a certificate subject's common name is the controller's, as the OBI checks it. */
+    static boolean isController(String subject) {
+        try {
+            List<Rdn> cns = new LdapName(subject).getRdns().stream().filter(r -> r.getType().equalsIgnoreCase("CN")).toList();
+            return cns.size() == 1 && "openbox-controller".equals(cns.get(0).getValue());
+        } catch (InvalidNameException e) {
+            return false;
+        }
+    }
+
     private void receive(HttpExchange ex) throws IOException {
         if (ex instanceof HttpsExchange https) {
             String subject;
@@ -228,7 +242,7 @@ public final class TestObi implements AutoCloseable {
             synchronized (this) {
                 peers.add(subject);
             }
-            if (!subject.equals("CN=openbox-controller")) {
+            if (!isController(subject)) {
                 respond(ex, 403, codec.encode(new ErrorMessage(0, ErrorType.FORBIDDEN, ErrorSubtype.NOT_PERMITTED,
                         "not the controller: " + subject, null)));
                 return;
