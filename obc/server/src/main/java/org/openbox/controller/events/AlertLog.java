@@ -13,6 +13,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.isolation.IsolationProperties;
 import org.slf4j.Logger;
@@ -35,6 +37,7 @@ public class AlertLog implements DisposableBean {
     private final int capacity;
     private final Deque<AlertRecord> recent = new ArrayDeque<>();
     private final Path file;
+    private final List<Consumer<AlertRecord>> listeners = new CopyOnWriteArrayList<>();
     private final ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -45,20 +48,38 @@ public class AlertLog implements DisposableBean {
         restore();
     }
 
-    public synchronized void add(AlertRecord r) {
-        if (recent.size() == capacity) {
-            recent.removeFirst();
+    public void add(AlertRecord r) {
+        synchronized (this) {
+            if (recent.size() == capacity) {
+                recent.removeFirst();
+            }
+            recent.addLast(r);
         }
-        recent.addLast(r);
+        // outside the lock: a listener hands the record on and must not wait on this log
+        listeners.forEach(l -> l.accept(r));
+    }
+
+    /**
+     * Calls {@code listener} with every alert added from now on, on the thread that adds it
+     * (it must return at once); the returned handle removes it.
+     */
+    public AutoCloseable listen(Consumer<AlertRecord> listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
     }
 
     /** Up to {@code limit} newest alerts, optionally of one application only. */
-    public synchronized List<AlertRecord> recent(int limit, String app) {
+    public List<AlertRecord> recent(int limit, String app) {
+        return recent(limit, AlertFilter.ofApp(app));
+    }
+
+    /** Up to {@code limit} newest alerts that pass {@code filter}, oldest first. */
+    public synchronized List<AlertRecord> recent(int limit, AlertFilter filter) {
         List<AlertRecord> out = new ArrayList<>();
         var it = recent.descendingIterator();
         while (it.hasNext() && out.size() < limit) {
             AlertRecord r = it.next();
-            if (app == null || app.equals(r.app())) {
+            if (filter.matches(r)) {
                 out.add(r);
             }
         }

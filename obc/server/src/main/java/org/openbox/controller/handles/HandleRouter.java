@@ -94,7 +94,13 @@ public class HandleRouter {
     private record Target(ObiSession obi, DeployedGraph graph, Block merged, Block appBlock) {}
 
     public CompletableFuture<JsonNode> read(String app, String block, String handle) {
-        List<Target> targets = targets(app, block);
+        return read(app, block, handle, null);
+    }
+
+    /** As {@link #read(String, String, String)}, on one OBI only when {@code dpid} is not null. */
+    public CompletableFuture<JsonNode> read(String app, String block, String handle, Long dpid) {
+        List<Target> targets = targets(app, block).stream()
+                .filter(t -> dpid == null || t.obi().dpid() == dpid).toList();
         if (targets.isEmpty()) {
             return CompletableFuture.failedFuture(notDeployed(app, block));
         }
