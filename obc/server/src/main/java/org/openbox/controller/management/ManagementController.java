@@ -69,11 +69,13 @@ public class ManagementController {
     private final AppRules rules;
     private final AlertStream stream;
     private final TopologyHolder topology;
+    private final BlockCounters counters;
 
     public ManagementController(ObiManager obis, ObiQueries queries, GraphAggregator aggregator, AppCatalog apps,
                                 AppLifecycle lifecycle, AlertLog alerts, HandleRouter handles, AppReload reload,
                                 AppStatus status, FailurePolicy policy, AppRules rules, AlertStream stream,
-                                TopologyHolder topology) {
+                                TopologyHolder topology, BlockCounters counters) {
+        this.counters = counters;
         this.reload = reload;
         this.status = status;
         this.policy = policy;
@@ -91,6 +93,7 @@ public class ManagementController {
 
     @Operation(summary = "List the OBIs", description = "Every OBI that said Hello: state, endpoint, graph status,"
             + " the applications in its graph, modules, excluded applications.")
+    @Ok
     @GetMapping("/obis")
     public List<ObiView> obis() {
         return obis.sessions().stream().map(s -> ObiView.of(s, aggregator.current(s.dpid()), aggregator.excluded(s.dpid()))).toList();
@@ -98,6 +101,7 @@ public class ManagementController {
 
     @Operation(summary = "One OBI", description = "Its listing entry and the capabilities from its Hello.")
     @NotFound
+    @Ok
     @GetMapping("/obis/{dpid}")
     public ObiDetail obi(@PathVariable("dpid") long dpid) {
         ObiSession s = session(dpid);
@@ -108,6 +112,7 @@ public class ManagementController {
             + " a HeaderClassifier's `fuse` key names the classifiers it classifies for), for every merged block the"
             + " (application, block) pairs it implements, the applications, the merge report and the composition.")
     @NotFound
+    @Ok
     @GetMapping("/obis/{dpid}/graph")
     public GraphView graph(@PathVariable("dpid") long dpid) {
         session(dpid);
@@ -120,14 +125,28 @@ public class ManagementController {
             + " drops and their rates, uptime, memory and CPU.")
     @NotFound
     @ObiFailures
+    @ObiTimeout
+    @Ok
     @GetMapping("/obis/{dpid}/stats")
     public CompletableFuture<JsonNode> stats(@PathVariable("dpid") long dpid) {
         return queries.globalStats(session(dpid));
     }
 
+    @Operation(summary = "Packet counters of every block of an OBI's merged graph", description = "Per merged block"
+            + " the read handles `count` and `rate` it has (numbers, or one per rule for classifiers), or `error`;"
+            + " at most 256 blocks (`truncated`).")
+    @NotFound
+    @Ok
+    @GetMapping("/obis/{dpid}/counters")
+    public CompletableFuture<BlockCounters.Counters> counters(@PathVariable("dpid") long dpid) {
+        return counters.read(session(dpid), aggregator.current(dpid));
+    }
+
     @Operation(summary = "An OBI's parameters", description = "As the OBI reports them (GetParametersResponse).")
     @NotFound
     @ObiFailures
+    @ObiTimeout
+    @Ok
     @GetMapping("/obis/{dpid}/parameters")
     public CompletableFuture<JsonNode> parameters(@PathVariable("dpid") long dpid) {
         return queries.parameters(session(dpid));
@@ -136,6 +155,8 @@ public class ManagementController {
     @Operation(summary = "An OBI's capabilities, asked now", description = "The OBI's ListCapabilitiesResponse.")
     @NotFound
     @ObiFailures
+    @ObiTimeout
+    @Ok
     @GetMapping("/obis/{dpid}/capabilities")
     public CompletableFuture<JsonNode> capabilities(@PathVariable("dpid") long dpid) {
         return queries.capabilities(session(dpid));
@@ -145,6 +166,8 @@ public class ManagementController {
             + " of its merged graph (e.g. `count` of a classifier: packets per merged rule).")
     @NotFound
     @ObiFailures
+    @ObiTimeout
+    @Ok
     @GetMapping("/obis/{dpid}/blocks/{block}/{handle}")
     public CompletableFuture<JsonNode> readMerged(@PathVariable("dpid") long dpid, @PathVariable("block") String block,
                                                   @PathVariable("handle") String handle) {
@@ -153,6 +176,7 @@ public class ManagementController {
 
     @Operation(summary = "The network topology", description = "The segments of the topology file, each with its OBIs"
             + " (dpids) and sub-segments: `{\"segments\": [{\"name\", \"obis\", \"segments\"}]}`; empty without a file.")
+    @Ok
     @GetMapping("/topology")
     public JsonNode topology() {
         return topology.topology().toJson();
@@ -160,6 +184,7 @@ public class ManagementController {
 
     @Operation(summary = "List the applications", description = "State (FAILED also when some OBI refused its graph:"
             + " `failedOn`), failure mode, what its traffic gets and why, source, last reload.")
+    @Ok
     @GetMapping("/apps")
     public List<AppView> apps() {
         return apps.all().stream().map(e -> AppView.of(e, status, policy.overridden(e.name()))).toList();
@@ -169,8 +194,10 @@ public class ManagementController {
             + " as the application sees it: per-rule values in its own rule numbers, summed over the OBIs that are up.")
     @NotFound
     @ObiFailures
+    @ObiTimeout
     @ApiResponse(responseCode = "400", description = "a handle the block does not have, a rule index out of range",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = ApiErrors.ApiError.class)))
+    @Ok
     @GetMapping("/apps/{name}/blocks/{block}/{handle}")
     public CompletableFuture<JsonNode> readAsApp(@PathVariable("name") String name, @PathVariable("block") String block,
                                                  @PathVariable("handle") String handle) {
@@ -184,6 +211,7 @@ public class ManagementController {
             + " (packets, in the application's rule numbers, summed over the OBIs that are up or on OBI `dpid`; null"
             + " when they cannot be read, e.g. the application is stopped).")
     @NotFound
+    @Ok
     @GetMapping("/apps/{name}/rules")
     public CompletableFuture<List<AppRules.ClassifierRules>> rules(
             @PathVariable("name") String name,
@@ -197,7 +225,7 @@ public class ManagementController {
     }
 
     @Operation(summary = "Start an application (OPERATOR)")
-    @ApiResponse(responseCode = "200", description = "started")
+    @ApiResponse(responseCode = "200", description = "started", useReturnTypeSchema = true)
     @ApiResponse(responseCode = "404", description = "no such application",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
     @ApiResponse(responseCode = "409", description = "it cannot be started now",
@@ -209,7 +237,7 @@ public class ManagementController {
 
     @Operation(summary = "Stop an application (OPERATOR)", description = "Its blocks leave every merged graph; the stop"
             + " survives a controller restart.")
-    @ApiResponse(responseCode = "200", description = "stopped")
+    @ApiResponse(responseCode = "200", description = "stopped", useReturnTypeSchema = true)
     @ApiResponse(responseCode = "404", description = "no such application",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
     @ApiResponse(responseCode = "409", description = "it cannot be stopped now",
@@ -226,7 +254,7 @@ public class ManagementController {
      */
     @Operation(summary = "Reload an application's settings and rules (OPERATOR)", description = "Deploys its new graph"
             + " without interrupting traffic; on any failure the old graph keeps running and the answer says why.")
-    @ApiResponse(responseCode = "200", description = "reloaded")
+    @ApiResponse(responseCode = "200", description = "reloaded", useReturnTypeSchema = true)
     @ApiResponse(responseCode = "400", description = "the new settings or rules are refused (FILE:LINE in message)",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
     @ApiResponse(responseCode = "404", description = "no such application",
@@ -242,6 +270,7 @@ public class ManagementController {
     @Operation(summary = "Recent alerts, filtered", description = "Up to `limit` newest alerts that pass every filter"
             + " given, oldest first.")
     @BadRequest
+    @Ok
     @GetMapping("/alerts")
     public List<AlertRecord> alerts(@RequestParam(name = "limit", defaultValue = "100") int limit,
                                     @Parameter(description = "owning application; `(none)` for alerts without one")
@@ -321,6 +350,12 @@ public class ManagementController {
                 new ResponseStatusException(HttpStatus.NOT_FOUND, "no OBI with dpid " + dpid));
     }
 
+    /** Documents the answer: the return type's JSON. */
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
+    @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @interface Ok {}
+
     /** Documents the 404 of an unknown OBI or application. */
     @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
     @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
@@ -341,7 +376,12 @@ public class ManagementController {
     @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
     @ApiResponse(responseCode = "502", description = "the OBI answered with an Error (type/subtype) or is unreachable",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = ApiErrors.ApiError.class)))
+    @interface ObiFailures {}
+
+    /** Documents an OBI that does not answer in time. */
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
     @ApiResponse(responseCode = "504", description = "the OBI did not answer in time",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = ApiErrors.ApiError.class)))
-    @interface ObiFailures {}
+    @interface ObiTimeout {}
 }

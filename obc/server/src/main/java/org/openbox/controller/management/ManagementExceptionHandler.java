@@ -10,6 +10,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
 /**
  * Maps failures of OBI queries to JSON answers: an OBI Error is 502 with the spec
@@ -19,6 +20,18 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  */
 @RestControllerAdvice(assignableTypes = ManagementController.class)
 public class ManagementExceptionHandler {
+
+    /** A parameter of the wrong type ({@code ?dpid=x}): 400 in the shape of the controller's other 400s. */
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    public ResponseEntity<Map<String, Object>> badParameter(MethodArgumentTypeMismatchException e,
+                                                            jakarta.servlet.http.HttpServletRequest request) {
+        String value = String.valueOf(e.getValue());
+        String message = "parameter '" + e.getName() + "' is not a valid "
+                + (e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName().toLowerCase(java.util.Locale.ROOT))
+                + ": " + (value.length() > 64 ? value.substring(0, 64) + "..." : value);
+        return ResponseEntity.badRequest().body(Map.of("timestamp", java.time.Instant.now().toString(),
+                "status", 400, "error", "Bad Request", "message", message, "path", request.getRequestURI()));
+    }
 
     @ExceptionHandler({ObiErrorException.class, ObiUnreachableException.class, TimeoutException.class,
             CompletionException.class, IllegalArgumentException.class, ProtocolException.class})

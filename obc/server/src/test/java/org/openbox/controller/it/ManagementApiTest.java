@@ -39,7 +39,14 @@ class ManagementApiTest extends ControllerTestBase {
     void webUiIsServed() {
         given().get("/").then().statusCode(200)
                 .contentType(containsString("text/html"))
-                .body(containsString("/api/obis")).body(containsString("/api/apps")).body(containsString("/api/alerts"));
+                .body(containsString("dashboard/main.js")).body(containsString("dashboard/style.css"));
+        // the dashboard's modules, served as they are (no build step), read the management API
+        given().get("/dashboard/main.js").then().statusCode(200).contentType(containsString("javascript"))
+                .body(containsString("/api/obis")).body(containsString("/api/apps")).body(containsString("/api/me"));
+        given().get("/dashboard/alerts.js").then().statusCode(200).body(containsString("/api/alerts/stream"));
+        given().get("/dashboard/obi.js").then().statusCode(200).body(containsString("/counters"))
+                .body(containsString("/rules?dpid="));
+        given().auth().none().get("/dashboard/main.js").then().statusCode(401);
     }
 
     @Test
