@@ -17,7 +17,7 @@ export function lineChart(series, {width = 360, height = 120, label = ''} = {}) 
     return svg;
   }
   const t0 = Math.min(...all.map(p => p[0])), t1 = Math.max(...all.map(p => p[0]));
-  const vmax = Math.max(1, ...all.map(p => p[1]));
+  const vmax = Math.max(1, ...all.map(p => p[1])) * 1.1;   // headroom: a flat series stays visible
   const x = t => left + (t1 === t0 ? pw : (t - t0) / (t1 - t0) * pw);
   const y = v => top + ph - v / vmax * ph;
   for (const f of [0.5, 1]) {

@@ -28,8 +28,14 @@ export function drawGraph(view) {
   for (const b of blocks) {
     for (const target of b.config?.fuse ?? []) fuse.push({src: b.name, dst: target});
   }
-  const lay = layout(blocks.map(b => b.name), connectors.map(c => ({src: c.src, dst: c.dst, port: c.src_port})),
-      {width: W, height: H});
+  // parallel connectors (several outputs of a classifier into one block) are drawn as one edge
+  const pairs = new Map();
+  for (const c of connectors) {
+    const key = c.src + '\u0000' + c.dst;
+    if (!pairs.has(key)) pairs.set(key, {src: c.src, dst: c.dst, ports: []});
+    pairs.get(key).ports.push(c.src_port);
+  }
+  const lay = layout(blocks.map(b => b.name), [...pairs.values()], {width: W, height: H});
   const pad = 16;
   const svg = s('svg', {class: 'graph', width: lay.width + 2 * pad, height: lay.height + 2 * pad + 10,
     viewBox: `${-pad} ${-pad} ${lay.width + 2 * pad} ${lay.height + 2 * pad + 10}`, role: 'img',
@@ -40,7 +46,6 @@ export function drawGraph(view) {
   svg.append(defs);
 
   const edges = s('g', {class: 'edges'});
-  const counts = new Map();
   for (const e of lay.edges) {
     const pts = e.points.map(([x, y], i) => [x + (i === 0 ? W : 0), y + H / 2]);
     pts[pts.length - 1][0] = e.points[e.points.length - 1][0];
@@ -50,10 +55,13 @@ export function drawGraph(view) {
       const mx = (x0 + x1) / 2;
       d += ` C ${mx} ${y0}, ${mx} ${y1}, ${x1} ${y1}`;
     }
-    const key = e.src + '>' + e.dst;
-    counts.set(key, (counts.get(key) || 0) + 1);
+    const ports = e.ports.length > 1 ? `outputs ${e.ports.join(', ')}` : `output ${e.ports[0]}`;
     edges.append(s('path', {class: 'edge', d, 'marker-end': 'url(#arrow)', 'data-src': e.src, 'data-dst': e.dst},
-        s('title', {text: `${e.src}[${e.port}] -> ${e.dst}`})));
+        s('title', {text: `${e.src} ${ports} -> ${e.dst}`})));
+    if (e.ports.length > 1) {
+      const [lx, ly] = pts[pts.length - 1];
+      edges.append(s('text', {class: 'edge-count', x: lx - 8, y: ly - 5, 'text-anchor': 'end', text: '×' + e.ports.length}));
+    }
   }
   for (const f of fuse) {
     const a = lay.nodes.get(f.src), b = lay.nodes.get(f.dst);

@@ -9,6 +9,7 @@
 //   -> {nodes: Map(name -> {x, y, layer}), edges: [{src, dst, points: [[x,y], ...]}], width, height}
 
 const SWEEPS = 6;
+const WAYPOINT = 14;   // vertical room of an edge passing through a layer
 
 export function layout(names, links, opts = {}) {
   const w = opts.width ?? 150, hgt = opts.height ?? 44;
@@ -92,18 +93,24 @@ export function layout(names, links, opts = {}) {
     }
   }
 
-  // coordinates: columns by layer, each column centred vertically
-  const tallest = Math.max(1, ...layers.map(ids => ids.length));
+  // coordinates: columns by layer, each column centred vertically; a waypoint takes a thin slot
+  const slot = id => id < names.length ? hgt + gapY : WAYPOINT;
+  const heights = layers.map(ids => ids.reduce((t, id) => t + slot(id), 0));
+  const tallest = Math.max(hgt + gapY, ...heights);
   const xy = new Map();
   layers.forEach((ids, l) => {
-    const top = (tallest - ids.length) * (hgt + gapY) / 2;
-    ids.forEach((id, i) => xy.set(id, [l * (w + gapX), top + i * (hgt + gapY)]));
+    let y = (tallest - heights[l]) / 2;
+    for (const id of ids) {
+      // a waypoint's y is the middle of its slot, shifted so that edges meet it at node height / 2
+      xy.set(id, [l * (w + gapX), id < names.length ? y : y + WAYPOINT / 2 - hgt / 2]);
+      y += slot(id);
+    }
   });
   const nodes = new Map(names.map((n, i) => [n, {x: xy.get(i)[0], y: xy.get(i)[1], layer: layer[i]}]));
   const paths = routes.map(({edge, chain}) => ({
     ...edge,
     points: chain.map(id => [xy.get(id)[0], xy.get(id)[1]]),
   }));
-  return {nodes, edges: paths, width: layers.length * (w + gapX) - gapX, height: tallest * (hgt + gapY) - gapY,
+  return {nodes, edges: paths, width: layers.length * (w + gapX) - gapX, height: tallest - gapY,
           nodeWidth: w, nodeHeight: hgt};
 }

@@ -61,7 +61,7 @@ export class ObiView {
     if (this.dpid == null || !this.view || !this.svg) return;
     const dpid = this.dpid;
     const [counters, ...rules] = await Promise.all([get('/api/obis/' + dpid + '/counters'),
-      ...(this.view.apps ?? []).map(a => get('/api/apps/' + encodeURIComponent(a) + '/rules?dpid=' + dpid)
+      ...(this.view.apps ?? []).filter(a => !a.startsWith('(')).map(a => get('/api/apps/' + encodeURIComponent(a) + '/rules?dpid=' + dpid)
           .then(r => ({app: a, blocks: r ?? []})))]);
     if (dpid !== this.dpid) return;
     if (counters) showCounters(this.svg, counters);

@@ -58,7 +58,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * buttons for the operator, none for a viewer.
  *
  * <p>Screenshots land in {@code tests/browser/target/screenshots/} (topology.png,
- * obi-graph.png, applications.png, alerts-ips.png, viewer-applications.png). Chromium or
+ * obi-graph.png, applications.png, alerts-ips.png, alerts-severe.png, viewer-applications.png). Chromium or
  * chromedriver missing or unable to start fails the test with what to install; so does a
  * missing OBI binary ({@code $OPENBOX_OBI_BIN} or {@code -Dopenbox.obi.bin}, default
  * {@code build/obi/obi}).
@@ -253,6 +253,21 @@ class DashboardBrowserTest {
                     .forEach(td -> times.add(Instant.parse(td.getText())));
             assertThat(times).isSortedAccordingTo(Comparator.reverseOrder());
             shot("alerts-ips");
+
+            // any application, a severity above the IPS's: the firewall's alerts only, none of the IPS's
+            int above = severity + 1;
+            JsonNode severe = api("/api/alerts?limit=500&minSeverity=" + above);
+            assertThat(severe.size()).as("alerts of severity >= " + above).isGreaterThan(0);
+            new Select(browser.findElement(By.id("f-app"))).selectByValue("");
+            new Select(browser.findElement(By.id("f-sev"))).selectByValue(String.valueOf(above));
+            browser.findElement(By.id("f-apply")).click();
+            waitUntil(d -> {
+                List<WebElement> trs = d.findElements(By.cssSelector("#alerts tbody tr"));
+                return trs.size() == severe.size() && trs.stream()
+                        .allMatch(tr -> Integer.parseInt(tr.getAttribute("data-severity")) >= above
+                                && !"ips".equals(tr.getAttribute("data-app")));
+            });
+            shot("alerts-severe");
 
             // a viewer: the same applications, no buttons
             browser.manage().deleteAllCookies();

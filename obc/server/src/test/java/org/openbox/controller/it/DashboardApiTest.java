@@ -204,6 +204,17 @@ class DashboardApiTest extends ControllerTestBase {
     }
 
     @Test
+    void whoIsLoggedInAndWithWhichRoles() {
+        given().get("/api/me").then().statusCode(200).body("name", equalTo(TestCredentials.OPERATOR))
+                .body("roles", org.hamcrest.Matchers.contains("OPERATOR", "VIEWER"));
+        given().auth().preemptive().basic(TestCredentials.VIEWER, TestCredentials.VIEWER_PASSWORD).get("/api/me")
+                .then().statusCode(200).body("roles", org.hamcrest.Matchers.contains("VIEWER"));
+        given().auth().none().header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN).get("/api/me")
+                .then().statusCode(200).body("name", equalTo("token:test-viewer"));
+        given().auth().none().get("/api/me").then().statusCode(401);
+    }
+
+    @Test
     void topologyIsListed() {
         given().get("/api/topology").then().statusCode(200).body("segments", org.hamcrest.Matchers.notNullValue());
     }
