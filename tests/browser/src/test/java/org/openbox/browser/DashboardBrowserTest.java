@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -61,7 +62,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * obi-graph.png, applications.png, alerts-ips.png, alerts-severe.png, viewer-applications.png). Chromium or
  * chromedriver missing or unable to start fails the test with what to install; so does a
  * missing OBI binary ({@code $OPENBOX_OBI_BIN} or {@code -Dopenbox.obi.bin}, default
- * {@code build/obi/obi}).
+ * {@code build/obi/obi}); Java-only developers opt out explicitly with {@code -Dopenbox.obi.skip=true}
+ * (reported as skipped), as for the controller's RealObiTest.
  */
 @SpringBootTest(classes = ControllerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -101,11 +103,14 @@ class DashboardBrowserTest {
         r.add("openbox.app.firewall.config", () -> sample.resolve("firewall.properties").toString());
         r.add("openbox.app.ips.config", () -> sample.resolve("ips.properties").toString());
         r.add("openbox.state-dir", () -> work.resolve("state-" + System.nanoTime()).toString());
-        r.add("openbox.obi-binary", () -> obiBinary().toString());
+        if (!Boolean.getBoolean("openbox.obi.skip")) {
+            r.add("openbox.obi-binary", () -> obiBinary().toString());
+        }
     }
 
     @BeforeAll
     void start() throws Exception {
+        Assumptions.assumeFalse(Boolean.getBoolean("openbox.obi.skip"), "-Dopenbox.obi.skip=true");
         Path bin = obiBinary();
         Path work = OUT.resolve("run");
         Files.createDirectories(SHOTS);
@@ -268,6 +273,15 @@ class DashboardBrowserTest {
                                 && !"ips".equals(tr.getAttribute("data-app")));
             });
             shot("alerts-severe");
+
+            // the operator stops the IPS and starts it again from the page (a POST with the session's CSRF token)
+            browser.get(base() + "/#apps");
+            waitFor(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] button[data-action='stop']"))).click();
+            waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge")).getText().equals("STOPPED")
+                    && d.findElement(By.id("action-result")).getText().startsWith("stop ips"));
+            assertThat(api("/api/apps").findValuesAsText("state")).contains("STOPPED");
+            waitFor(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] button[data-action='start']"))).click();
+            waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge")).getText().equals("RUNNING"));
 
             // a viewer: the same applications, no buttons
             browser.manage().deleteAllCookies();
