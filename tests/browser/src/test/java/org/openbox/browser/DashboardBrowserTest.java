@@ -59,7 +59,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * buttons for the operator, none for a viewer.
  *
  * <p>Screenshots land in {@code tests/browser/target/screenshots/} (topology.png,
- * obi-graph.png, applications.png, alerts-ips.png, alerts-severe.png, viewer-applications.png). Chromium or
+ * obi-graph.png, applications.png, alerts-ips.png, alerts-severe.png, viewer-applications.png,
+ * swagger-ui.png). Chromium or
  * chromedriver missing or unable to start fails the test with what to install; so does a
  * missing OBI binary ({@code $OPENBOX_OBI_BIN} or {@code -Dopenbox.obi.bin}, default
  * {@code build/obi/obi}); Java-only developers opt out explicitly with {@code -Dopenbox.obi.skip=true}
@@ -292,6 +293,13 @@ class DashboardBrowserTest {
             assertThat(browser.findElement(By.id("who")).getText()).contains("ui-viewer").contains("VIEWER")
                     .doesNotContain("OPERATOR");
             shot("viewer-applications");
+
+            // the API reference: Swagger UI, served by the controller behind the same login
+            browser.get(base() + "/swagger-ui.html");
+            waitUntil(d -> d.findElement(By.cssSelector(".swagger-ui .info .title")).getText()
+                    .contains("OpenBox controller API"));
+            waitFor(d -> d.findElement(By.cssSelector(".opblock-summary-path[data-path='/api/apps/{name}/rules']")));
+            shot("swagger-ui");
         } catch (AssertionError | RuntimeException e) {
             shot("failure");
             throw new AssertionError(e.getMessage() + "\n--- OBI output ---\n" + obiOutput(), e);

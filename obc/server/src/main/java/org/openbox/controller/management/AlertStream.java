@@ -79,15 +79,17 @@ public class AlertStream implements DisposableBean {
 
     /** A new stream of the alerts that pass {@code filter}. */
     public SseEmitter open(AlertFilter filter) {
-        if (clients.size() >= props.maxClients()) {
-            throw new TooManyStreamsException(props.maxClients());
-        }
         SseEmitter emitter = new SseEmitter(props.timeout().toMillis());
         Client c = new Client(emitter, filter);
+        synchronized (clients) {   // the count and the add together: never more than max-clients
+            if (clients.size() >= props.maxClients()) {
+                throw new TooManyStreamsException(props.maxClients());
+            }
+            clients.add(c);
+        }
         emitter.onCompletion(() -> clients.remove(c));
         emitter.onTimeout(() -> close(c, null));
         emitter.onError(e -> close(c, null));
-        clients.add(c);
         // the first bytes go out at once, so the client knows the stream is open
         writer.execute(() -> send(c, SseEmitter.event().comment("alerts")));
         return emitter;

@@ -18,7 +18,7 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
  * does not have (on any OBI that is up) 404, a request the controller refuses itself
  * (unknown handle, out-of-range rule index: 400; NOT_PERMITTED: 403) with type/subtype.
  */
-@RestControllerAdvice(assignableTypes = ManagementController.class)
+@RestControllerAdvice(assignableTypes = {ManagementController.class, AlertsController.class})
 public class ManagementExceptionHandler {
 
     /** A parameter of the wrong type ({@code ?dpid=x}): 400 in the shape of the controller's other 400s. */

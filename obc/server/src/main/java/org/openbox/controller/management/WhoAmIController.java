@@ -1,8 +1,6 @@
 package org.openbox.controller.management;
 
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
@@ -15,10 +13,8 @@ import org.springframework.web.bind.annotation.RestController;
 /** GET /api/me: who the request is authenticated as and with which roles (the UI shows OPERATOR buttons by it). */
 @RestController
 @Tag(name = "management")
-@ApiResponse(responseCode = "401", description = "no valid login",
-        content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApiErrors.ApiError.class)))
-@ApiResponse(responseCode = "403", description = "not a management principal",
-        content = @Content(mediaType = "application/json", schema = @Schema(implementation = ApiErrors.ApiError.class)))
+@ApiDocs.Unauthorized
+@ApiDocs.Forbidden
 public class WhoAmIController {
 
     /** The principal's name and roles (VIEWER, OPERATOR). */

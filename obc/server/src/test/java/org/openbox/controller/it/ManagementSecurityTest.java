@@ -138,7 +138,7 @@ class ManagementSecurityTest extends ControllerTestBase {
         assertThat(session).isNotNull();
 
         anonymous().accept("text/html").cookie("JSESSIONID", session).get("/")
-                .then().statusCode(200).body(containsString("OpenBox controller"));
+                .then().statusCode(200).body(containsString("<title>OpenBox dashboard</title>"));
         Response scripts = anonymous().header("X-Requested-With", "XMLHttpRequest").cookie("JSESSIONID", session)
                 .get("/api/obis");
         scripts.then().statusCode(200);
