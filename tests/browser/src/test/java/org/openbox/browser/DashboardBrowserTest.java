@@ -115,6 +115,7 @@ class DashboardBrowserTest {
         Path bin = obiBinary();
         Path work = OUT.resolve("run");
         Files.createDirectories(SHOTS);
+        browser = startChromium(work.resolve("chromium-profile-" + System.nanoTime()));
         Path trace = work.resolve("office.pcap");
         Process gen = new ProcessBuilder("python3", ROOT.resolve("apps/demo/sample/make_trace.py").toString(),
                 trace.toString()).redirectErrorStream(true).start();
@@ -127,7 +128,6 @@ class DashboardBrowserTest {
                 "--controller", "http://127.0.0.1:" + port, "--workers", "1", "--insecure",
                 "--device-map", "in=pcap:" + trace + ",out=pcap:" + work.resolve("out.pcap"))
                 .redirectErrorStream(true).redirectOutput(obiLog.toFile()).start();
-        browser = startChromium(work.resolve("chromium-profile-" + System.nanoTime()));
     }
 
     @AfterAll

@@ -5,8 +5,8 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
-import org.springframework.boot.info.BuildProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -18,11 +18,12 @@ import org.springframework.context.annotation.Configuration;
 @Configuration
 public class OpenApiConfig {
 
-    static final String VERSION = "1.1";
+    /** The version stated when the build wrote no build-info (classes run from an IDE). */
+    static final String UNBUILT = "development";
 
     @Bean
     OpenAPI openboxOpenApi(ObjectProvider<BuildProperties> build) {
-        String version = build.stream().findFirst().map(BuildProperties::getVersion).orElse(VERSION);
+        String version = build.stream().findFirst().map(BuildProperties::getVersion).orElse(UNBUILT);
         return new OpenAPI()
                 .info(new Info().title("OpenBox controller API").version(version)
                         .description("""
