@@ -36,6 +36,11 @@ export class AppsView {
 
   render() {
     if (!this.apps) return;
+    // drawn again only when something changed: a button being clicked is not replaced under the pointer
+    const key = JSON.stringify([this.apps, this.obis.map(o => [o.dpid, o.excludedApps]), this.selected, this.message,
+      this.selected ? [this.alerts, this.rules] : null, this.isOperator()]);
+    if (key === this.drawn) return;
+    this.drawn = key;
     const excluded = name => this.obis.filter(o => (o.excludedApps ?? []).includes(name)).map(o => o.dpid);
     const rows = this.apps.map(a => {
       const failedOn = Object.entries(a.failedOn ?? {});

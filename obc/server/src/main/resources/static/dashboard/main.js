@@ -31,40 +31,52 @@ function route() {
   return {view, arg: arg == null ? null : decodeURIComponent(arg)};
 }
 
+// one refresh at a time; a request for another while one runs (a click on a tab) is done right after it
 let busy = false;
+let again = false;
 async function refresh() {
-  if (busy) return;
+  if (busy) {
+    again = true;
+    return;
+  }
   busy = true;
   try {
-    const {view, arg} = route();
-    if (view === 'topology') {
-      await topology.poll();
-      obis = topology.obis;
-      topology.render();
-    } else if (view === 'obi') {
-      obis = (await get('/api/obis')) ?? obis;
-      const dpid = arg != null ? Number(arg) : obis[0]?.dpid ?? null;
-      await obi.show(dpid, obis);
-      await obi.poll();
-    } else if (view === 'apps') {
-      appsView.selected = arg;
-      await appsView.poll();
-      appsView.render();
-    } else if (view === 'alerts') {
-      apps = (await get('/api/apps')) ?? apps;
-      obis = (await get('/api/obis')) ?? obis;
-      if (!alerts.built) {
-        alerts.build(apps, obis);
-        await alerts.apply();
-      } else {
-        alerts.refreshChoices(apps, obis);
-        if (!alerts.source && alerts.form.querySelector('#f-live').checked) await alerts.apply();
-      }
-    }
-    status('');
+    do {
+      again = false;
+      await refreshView();
+    } while (again);
   } finally {
     busy = false;
   }
+}
+
+async function refreshView() {
+  const {view, arg} = route();
+  if (view === 'topology') {
+    await topology.poll();
+    obis = topology.obis;
+    topology.render();
+  } else if (view === 'obi') {
+    obis = (await get('/api/obis')) ?? obis;
+    const dpid = arg != null ? Number(arg) : obis[0]?.dpid ?? null;
+    await obi.show(dpid, obis);
+    await obi.poll();
+  } else if (view === 'apps') {
+    appsView.selected = arg;
+    await appsView.poll();
+    appsView.render();
+  } else if (view === 'alerts') {
+    apps = (await get('/api/apps')) ?? apps;
+    obis = (await get('/api/obis')) ?? obis;
+    if (!alerts.built) {
+      alerts.build(apps, obis);
+      await alerts.apply();
+    } else {
+      alerts.refreshChoices(apps, obis);
+      if (!alerts.source && alerts.form.querySelector('#f-live').checked) await alerts.apply();
+    }
+  }
+  status('');
 }
 
 async function start() {
@@ -72,7 +84,8 @@ async function start() {
   document.getElementById('who').textContent = me.name + ' (' + (me.roles.join(', ') || 'no role') + ')';
   apps = (await get('/api/apps')) ?? [];
   apps.forEach(a => appColour(a.name));   // colours in priority order, the same in every view
-  window.addEventListener('hashchange', () => { alerts.stop(); refresh(); });
+  // the chosen view shows at once, its data follow
+  window.addEventListener('hashchange', () => { alerts.stop(); route(); refresh(); });
   await refresh();
   setInterval(() => { if (route().view !== 'obi') refresh(); }, 2000);
   setInterval(() => { if (route().view === 'obi') refresh(); }, 3000);

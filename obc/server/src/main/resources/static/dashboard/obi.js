@@ -33,10 +33,14 @@ export class ObiView {
     }
     const same = !changed && this.view && JSON.stringify(this.view.graph) === JSON.stringify(view.graph);
     this.view = view;
+    const choices = JSON.stringify((obis ?? []).map(o => [o.dpid, o.state]));
     if (same && this.svg) {
-      this.root.querySelector('#obi-picker')?.replaceWith(picker);
+      // the picker is replaced only when the OBIs changed: an open drop-down stays open
+      if (choices !== this.choices) this.root.querySelector('#obi-picker')?.replaceWith(picker);
+      this.choices = choices;
       return;
     }
+    this.choices = choices;
     this.svg = drawGraph(view);
     const legend = h('div', {class: 'legend'}, (view.apps ?? []).map(a => h('span', {class: 'app-key'},
         h('i', {style: 'background:' + appColour(a)}), a)),

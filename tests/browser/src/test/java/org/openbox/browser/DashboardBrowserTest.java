@@ -277,11 +277,11 @@ class DashboardBrowserTest {
 
             // the operator stops the IPS and starts it again from the page (a POST with the session's CSRF token)
             browser.get(base() + "/#apps");
-            waitFor(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] button[data-action='stop']"))).click();
+            click("table.apps tr[data-app='ips'] button[data-action='stop']");
             waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge")).getText().equals("STOPPED")
                     && d.findElement(By.id("action-result")).getText().startsWith("stop ips"));
             assertThat(api("/api/apps").findValuesAsText("state")).contains("STOPPED");
-            waitFor(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] button[data-action='start']"))).click();
+            click("table.apps tr[data-app='ips'] button[data-action='start']");
             waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge")).getText().equals("RUNNING"));
 
             // a viewer: the same applications, no buttons
@@ -356,6 +356,17 @@ class DashboardBrowserTest {
         browser.findElement(By.cssSelector("button[type='submit']")).click();
         waitFor(d -> d.findElement(By.cssSelector("header nav a[data-view='obi']")));
         waitUntil(d -> d.findElement(By.id("who")).getText().startsWith(user));
+    }
+
+    /** Clicks the element once it is there and can be clicked (the page redraws a view when its data change). */
+    private void click(String css) {
+        new WebDriverWait(browser, WAIT).ignoring(org.openqa.selenium.NoSuchElementException.class)
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .ignoring(org.openqa.selenium.ElementNotInteractableException.class)
+                .until(d -> {
+                    d.findElement(By.cssSelector(css)).click();
+                    return true;
+                });
     }
 
     private <T> T waitFor(Function<WebDriver, T> what) {
