@@ -36,7 +36,8 @@ std::vector<std::string> parse_fuse(const ElementArgs& args) {
 }  // namespace
 
 HeaderClassifierElement::HeaderClassifierElement(const ElementArgs& args)
-    : rules_(parse_rules(args)),
+    : mc_(args.workers),
+      rules_(parse_rules(args)),
       fuse_names_(parse_fuse(args)),
       slot_of_output_(rules_.size(), -1),
       stats_(static_cast<uint32_t>(rules_.size()), args.workers),
@@ -88,12 +89,12 @@ void HeaderClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const O
     uint32_t todo[kBatchSize];
     const uint32_t m = take_precomputed(batch.pkts, n, self(), 1, res, todo);
     if (m == n) {
-      mc_.classify_batch(batch.pkts, n, res);
+      mc_.classify_batch(batch.pkts, n, res, ctx.worker);
     } else if (m) {
       Packet* rest[kBatchSize];
       int32_t r[kBatchSize];
       for (uint32_t j = 0; j < m; ++j) rest[j] = batch.pkts[todo[j]];
-      mc_.classify_batch(rest, m, r);
+      mc_.classify_batch(rest, m, r, ctx.worker);
       for (uint32_t j = 0; j < m; ++j) res[todo[j]] = r[j];
     }
     for (uint32_t i = 0; i < n; ++i) outs[i] = res[i] < 0 ? kDropOutput : static_cast<uint16_t>(res[i]);
@@ -103,7 +104,7 @@ void HeaderClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const O
     // some block's target) is superseded by the full lookup.
     for (uint32_t i = 0; i < n; ++i)
       if (batch.pkts[i]->pre.block == self()) batch.pkts[i]->pre.block = nullptr;
-    mc_.classify_batch(batch.pkts, n, res);
+    mc_.classify_batch(batch.pkts, n, res, ctx.worker);
     for (uint32_t i = 0; i < n; ++i) {
       const int32_t* r = res + i * sets;
       if (r[0] < 0) { outs[i] = kDropOutput; continue; }
@@ -133,6 +134,10 @@ nlohmann::json HeaderClassifierElement::read(std::string_view handle) const {
     return s;
   }
   if (handle == "engine") return mc_.engine();
+  if (handle == "flow_cache") {
+    const MultiClassifier::CacheStats c = mc_.cache_stats();
+    return {{"entries", c.entries}, {"hits", c.hits}, {"misses", c.misses}, {"bypassed", c.bypassed}};
+  }
   if (handle == "fused") {
     nlohmann::json sets = nlohmann::json::array(), targets = nlohmann::json::array();
     for (unsigned k = 0; k < mc_.set_count(); ++k) sets.push_back(mc_.rule_count(k));

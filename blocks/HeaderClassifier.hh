@@ -17,6 +17,9 @@
 // Read handles: count, byte_count, rate, byte_rate (arrays, one entry per rule),
 //               count_i ... (one rule), no_match,
 //               engine (the structure answering lookups),
+//               flow_cache ({"entries": per worker, "hits", "misses", "bypassed"}: the
+//               per-worker exact-match caches in front of the rte_acl lookup, summed;
+//               common/flow_cache.hh),
 //               fused ({"sets": rules per rule set, "targets": [{"name", "outputs",
 //               "sets"}]}: what this block's lookup answers for the blocks after it).
 // Write handles: reset_counts.

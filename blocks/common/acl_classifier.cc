@@ -1,5 +1,7 @@
 #include "common/acl_classifier.hh"
 
+#include "common/flow_cache.hh"
+
 #include <rte_acl.h>
 #include <rte_errno.h>
 #include <rte_memory.h>
@@ -25,6 +27,8 @@ enum Presence : int {
   P_NEVER = -1, P_ETH, P_VLAN, P_IP, P_IPTC, P_IPV4, P_TCP, P_UDP, P_SCTP, P_ICMP4, P_ICMP6, P_ARP, P_IPV6,
   P_ND_TARGET, P_ND_SLL, P_ND_TLL, P_MPLS, P_PBB, P_ETYPE4, P_ETYPE6, P_COUNT
 };
+
+static_assert(P_COUNT < 31, "layer bits leave FlowCache's valid bit free");
 
 int presence_of(MatchField f) {
   switch (f) {
@@ -183,6 +187,7 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     for (uint32_t i = 0; i < counts[k]; ++i) if (req[k][i] != UINT32_MAX) common &= sem[k][i];
     if (common == UINT32_MAX) common = 0;
     c->set_require_[k] = common;
+    c->require_union_ |= common;
     tracked |= common;
     for (uint32_t& v : req[k]) if (v != UINT32_MAX) { v &= ~common; zmask |= v; }
   }
@@ -593,23 +598,55 @@ uint32_t AclClassifier::build_key_5tuple(Packet& p, uint8_t* key) const {
   return layers;
 }
 
-void AclClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const {
+std::unique_ptr<FlowCache> AclClassifier::make_cache(uint32_t entries) const {
+  if (!ctx_) return nullptr;
+  return std::make_unique<FlowCache>(stride_, sets_, entries);
+}
+
+void AclClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out, FlowCache* cache) const {
   if (!ctx_) { for (uint32_t i = 0; i < n * sets_; ++i) out[i] = -1; return; }
   alignas(64) uint8_t keys[kBatchSize * kMaxKeyBytes];
   const uint8_t* data[kBatchSize];
   uint32_t res[kBatchSize * kMaxSets];
   uint32_t layers[kBatchSize];
+  auto answer = [&](uint32_t i, const uint32_t* r) {   // gate the ACL's results by the sets' layers
+    for (unsigned k = 0; k < sets_; ++k)
+      out[i * sets_ + k] = (layers[i] & set_require_[k]) == set_require_[k] ? static_cast<int32_t>(r[k]) - 1 : -1;
+  };
+  if (cache && cache->active(n)) {
+    for (uint32_t i = 0; i < n; ++i) cache->prefetch(pkts[i]->flow_hash);
+    for (uint32_t i = 0; i < n; ++i)
+      layers[i] = five_tuple_ ? build_key_5tuple(*pkts[i], keys + i * stride_) : build_key(*pkts[i], keys + i * stride_);
+    // The answer is a function of the key and of the layer bits the sets require: both
+    // together are the cache's key.
+    uint32_t miss[kBatchSize], m = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint8_t* key = keys + i * stride_;
+      if (const int32_t* r = cache->find(pkts[i]->flow_hash, key, layers[i] & require_union_)) {
+        for (unsigned k = 0; k < sets_; ++k) out[i * sets_ + k] = r[k];
+      } else {
+        miss[m] = i;
+        data[m++] = key;
+      }
+    }
+    if (m) {
+      rte_acl_classify(ctx_, data, res, m, categories_);
+      for (uint32_t j = 0; j < m; ++j) {
+        const uint32_t i = miss[j];
+        answer(i, res + j * categories_);
+        cache->insert(pkts[i]->flow_hash, keys + i * stride_, layers[i] & require_union_, out + i * sets_);
+      }
+    }
+    cache->account(n - m, m);
+    return;
+  }
   for (uint32_t i = 0; i < n; ++i) {
     uint8_t* key = keys + i * stride_;
     layers[i] = five_tuple_ ? build_key_5tuple(*pkts[i], key) : build_key(*pkts[i], key);
     data[i] = key;
   }
   rte_acl_classify(ctx_, data, res, n, categories_);
-  for (uint32_t i = 0; i < n; ++i)
-    for (unsigned k = 0; k < sets_; ++k) {
-      int32_t r = static_cast<int32_t>(res[i * categories_ + k]) - 1;
-      out[i * sets_ + k] = (layers[i] & set_require_[k]) == set_require_[k] ? r : -1;
-    }
+  for (uint32_t i = 0; i < n; ++i) answer(i, res + i * categories_);
 }
 
 }  // namespace obi::blocks

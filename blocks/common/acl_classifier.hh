@@ -22,6 +22,10 @@
 // Multi-term values and such splits expand one rule into several ACL rules with the same
 // priority and userdata, within bounds. What cannot be expressed makes build() fail
 // with a reason, and the caller keeps its bit-vector classifier.
+//
+// A FlowCache (common/flow_cache.hh) may stand in front of the lookup: make_cache() gives
+// one keyed by this classifier's key and layer bits; classify_batch() with it answers
+// repeated flows from the cache and looks up only the rest, in one rte_acl call.
 #pragma once
 
 #include <atomic>
@@ -35,6 +39,8 @@
 struct rte_acl_ctx;
 
 namespace obi::blocks {
+
+class FlowCache;
 
 class AclClassifier {
  public:
@@ -55,7 +61,13 @@ class AclClassifier {
   AclClassifier& operator=(const AclClassifier&) = delete;
 
   // out[i * set_count() + k] = first rule of set k matching packet i, or -1 (n <= kBatchSize).
-  void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const;
+  // With a cache (one worker's, from make_cache() of this object): hits come from it,
+  // misses are looked up and stored.
+  void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out, FlowCache* cache = nullptr) const;
+
+  // A cache for one worker with `entries` entries; null when nothing can match (no ACL
+  // context: every answer is -1 without a lookup).
+  std::unique_ptr<FlowCache> make_cache(uint32_t entries) const;
 
   unsigned set_count() const { return sets_; }
   uint32_t acl_rules() const { return acl_rules_; }
@@ -91,6 +103,7 @@ class AclClassifier {
   int proto_off_ = -1, v4_off_[2] = {-1, -1}, ports_off_[3] = {-1, -1, -1};   // ports: TCP, UDP, SCTP
 
   uint32_t set_require_[kMaxSets] = {};   // layers every rule of the set needs (checked outside)
+  uint32_t require_union_ = 0;            // all of them: with the key, what decides the answer
   bool any_require_ = false;
   bool track_etype4_ = false, track_etype6_ = false;
 

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "common/acl_classifier.hh"
+#include "common/flow_cache.hh"
 #include "common/rule_classifier.hh"
 #include "io/dpdk.hh"
 
@@ -25,6 +26,22 @@ namespace obi::blocks {
 namespace {
 
 enum class Mode { kAuto, kBitvector, kAcl };
+
+// Entries per worker of the flow caches, 0: none.
+uint32_t cache_entries_from_env() {
+  const char* v = std::getenv("OBI_FLOW_CACHE");
+  if (!v || !*v) return FlowCache::kDefaultEntries;
+  if (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return 0;
+  char* end = nullptr;
+  unsigned long n = std::strtoul(v, &end, 10);
+  if (*end == '\0' && n >= 2 && n <= FlowCache::kMaxEntries) return static_cast<uint32_t>(n);
+  static std::once_flag warned;
+  std::call_once(warned, [v] {
+    std::fprintf(stderr, "OBI_FLOW_CACHE=%s unknown (off, or entries 2..%u): using %u\n", v, FlowCache::kMaxEntries,
+                 FlowCache::kDefaultEntries);
+  });
+  return FlowCache::kDefaultEntries;
+}
 
 Mode mode_from_env() {
   const char* v = std::getenv("OBI_CLASSIFIER");
@@ -92,6 +109,9 @@ struct MultiClassifierState {
   std::vector<RuleClassifier> bv;                     // immutable after compile()
   std::atomic<const AclClassifier*> live{nullptr};    // set once, when the ACL build succeeded
   std::atomic<bool> cancelled{false};
+  unsigned workers = 1;
+  uint32_t cache_entries = 0;
+  std::vector<std::unique_ptr<FlowCache>> caches;     // per worker; set before `live`
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;                                  // build over (whatever the outcome)
@@ -132,6 +152,11 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
     if (mode == Mode::kAcl && !st->cancelled.load()) std::fprintf(stderr, "classifier: ACL build failed: %s\n", why.c_str());
     return st->finish(why);
   }
+  // one cache per worker, made here (not on the packet path) and published with `live`
+  std::vector<std::unique_ptr<FlowCache>> caches;
+  if (st->cache_entries)
+    for (unsigned w = 0; w < st->workers; ++w)
+      if (auto c = acl->make_cache(st->cache_entries)) caches.push_back(std::move(c));
   std::unique_ptr<AclClassifier> discard;
   {
     std::lock_guard<std::mutex> lock(st->mu);
@@ -144,6 +169,7 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
       st->acl_rules = acl->acl_rules();
       st->key_bytes = acl->key_bytes();
       st->acl = std::move(acl);
+      st->caches = std::move(caches);
       st->live.store(st->acl.get(), std::memory_order_release);
       st->reason.clear();
     }
@@ -156,6 +182,7 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
 struct MultiClassifier::Impl {
   std::shared_ptr<MultiClassifierState> st = std::make_shared<MultiClassifierState>();
   double compile_ms = 0;
+  unsigned workers = 1;
 
   void retire() {
     // A build still running finds the flag and drops its result; the state (and an ACL
@@ -164,7 +191,8 @@ struct MultiClassifier::Impl {
   }
 };
 
-MultiClassifier::MultiClassifier() : impl_(std::make_unique<Impl>()) {
+MultiClassifier::MultiClassifier(unsigned workers) : impl_(std::make_unique<Impl>()) {
+  impl_->workers = workers ? workers : 1;
   impl_->st->done = true;
   impl_->st->reason = "no rules";
 }
@@ -175,6 +203,8 @@ void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> set
   auto t0 = std::chrono::steady_clock::now();
   impl_->retire();
   auto st = std::make_shared<MultiClassifierState>();
+  st->workers = impl_->workers;
+  st->cache_entries = cache_entries_from_env();
   st->bv.resize(sets.size());
   uint64_t total = 0;
   for (size_t k = 0; k < sets.size(); ++k) {
@@ -206,6 +236,29 @@ void MultiClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* o
     st.bv[s].classify_batch(pkts, n, one);
     for (uint32_t i = 0; i < n; ++i) out[i * k + s] = one[i];
   }
+}
+
+void MultiClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out, unsigned worker) const {
+  const MultiClassifierState& st = *impl_->st;
+  if (const AclClassifier* acl = st.live.load(std::memory_order_acquire)) {
+    acl->classify_batch(pkts, n, out, worker < st.caches.size() ? st.caches[worker].get() : nullptr);
+    return;
+  }
+  classify_batch(pkts, n, out);
+}
+
+MultiClassifier::CacheStats MultiClassifier::cache_stats() const {
+  const MultiClassifierState& st = *impl_->st;
+  CacheStats s;
+  if (!st.live.load(std::memory_order_acquire)) return s;   // the caches come with `live`
+  for (const auto& c : st.caches) {
+    FlowCache::Stats w = c->stats();
+    s.entries = c->entries();
+    s.hits += w.hits;
+    s.misses += w.misses;
+    s.bypassed += w.bypassed;
+  }
+  return s;
 }
 
 const char* MultiClassifier::engine() const {

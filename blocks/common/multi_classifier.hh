@@ -17,6 +17,12 @@
 // Both give the same answers. Environment: OBI_CLASSIFIER=bitvector keeps the
 // bit-vector structure only (no DPDK), =acl reports every ACL failure on stderr,
 // =auto (default) notes only the first one.
+//
+// With the rte_acl structure comes one FlowCache per worker (common/flow_cache.hh): an
+// exact-match cache of its answers, keyed by its own lookup key, that
+// classify_batch(..., worker) consults first. Environment: OBI_FLOW_CACHE=off disables it,
+// =N sets its entries per worker (default FlowCache::kDefaultEntries). A new compile()
+// starts with empty caches.
 #pragma once
 
 #include <chrono>
@@ -33,7 +39,8 @@ class MultiClassifier {
  public:
   static constexpr unsigned kMaxSets = 16;
 
-  MultiClassifier();
+  // `workers`: how many workers call classify_batch with a worker index (one cache each).
+  explicit MultiClassifier(unsigned workers = 1);
   ~MultiClassifier();
   MultiClassifier(const MultiClassifier&) = delete;
   MultiClassifier& operator=(const MultiClassifier&) = delete;
@@ -49,6 +56,8 @@ class MultiClassifier {
   // For n <= kBatchSize packets: out[i * set_count() + k] = index of the first rule of set
   // k that packet i matches, or -1.
   void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const;
+  // The same through worker `worker`'s flow cache (< workers; without one: as above).
+  void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out, unsigned worker) const;
 
   // Which structure answers lookups right now (read handle `engine` of the blocks):
   // "acl" or "bitvector".
@@ -69,6 +78,14 @@ class MultiClassifier {
     unsigned key_bytes = 0;     // per-packet ACL key
   };
   Stats stats() const;
+
+  // The flow caches, summed over workers (any thread). entries: per worker, 0 when there
+  // is none (disabled, or the rte_acl structure does not answer).
+  struct CacheStats {
+    uint32_t entries = 0;
+    uint64_t hits = 0, misses = 0, bypassed = 0;
+  };
+  CacheStats cache_stats() const;
 
  private:
   struct Impl;

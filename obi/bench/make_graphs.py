@@ -11,6 +11,10 @@ writes into DIR (outside the repository: the ClassBench rule set is not redistri
                     turned into one regex per rule by snort2re.py; a last catch-all entry
                     passes the rest) -> Alert -> Discard / pass -> Discard
   fw_ips.json       the firewall followed by the IPS
+  fw-4560.newflows.pcap  fw-4560.trace.pcap with every packet made a new flow: packet i's
+                    TCP/UDP source port (other packets: the low 16 bits of the IPv4 source
+                    address) becomes i, so no 5-tuple repeats within the trace (45,607
+                    flows); the worst case for a flow cache
 
 ClassBench rule: @sip/len dip/len sp_lo : sp_hi dp_lo : dp_hi proto/mask flags/mask.
 Ports need IP_PROTO (which needs ETH_TYPE): a rule with exact protocol TCP or UDP keeps
@@ -22,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -108,6 +113,48 @@ def ips_patterns(data):
     return pats, dropped
 
 
+def ipv4_checksum(hdr):
+    s = sum(struct.unpack("!%dH" % (len(hdr) // 2), hdr))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def new_flows_pcap(src, dst):
+    """Copies pcap `src` to `dst` with packet i's source port (or IPv4 source) set to i."""
+    data = open(src, "rb").read()
+    out = bytearray(data[:24])
+    endian = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    off, i = 24, 0
+    while off + 16 <= len(data):
+        caplen = struct.unpack(endian + "I", data[off + 8:off + 12])[0]
+        frame = bytearray(data[off + 16:off + 16 + caplen])
+        if i > 0xFFFF:
+            raise SystemExit("new_flows_pcap: more than 65536 packets")
+        l3 = 14
+        etype = struct.unpack("!H", frame[12:14])[0] if len(frame) >= 14 else 0
+        while etype in (0x8100, 0x88A8) and len(frame) >= l3 + 4:
+            etype = struct.unpack("!H", frame[l3 + 2:l3 + 4])[0]
+            l3 += 4
+        if etype == 0x0800 and len(frame) >= l3 + 20:
+            ihl = (frame[l3] & 0x0F) * 4
+            proto = frame[l3 + 9]
+            first = struct.unpack("!H", frame[l3 + 6:l3 + 8])[0] & 0x1FFF == 0
+            l4 = l3 + ihl
+            if proto in (6, 17) and first and len(frame) >= l4 + 4:
+                frame[l4:l4 + 2] = struct.pack("!H", i)
+            else:
+                frame[l3 + 14:l3 + 16] = struct.pack("!H", i)
+                frame[l3 + 10:l3 + 12] = b"\0\0"
+                frame[l3 + 10:l3 + 12] = struct.pack("!H", ipv4_checksum(bytes(frame[l3:l3 + ihl])))
+        out += data[off:off + 16] + frame
+        off += 16 + caplen
+        i += 1
+    with open(dst, "wb") as f:
+        f.write(out)
+    return i
+
+
 def block(t, name, config=None):
     return {"type": t, "name": name, "config": config or {}}
 
@@ -166,6 +213,7 @@ def main():
     ic = [c for c in ic if c["src"] != "in"]
     fwips_conns = fc + [conn("fw", i, "ips") for i in range(len(matches))] + ic + [conn("ips", n, "out")]
     write("fw_ips", {"blocks": fwips_blocks, "connectors": fwips_conns})
+    new_flows_pcap(fw_pcap, os.path.join(a.out, "fw-4560.newflows.pcap"))
     print("graphs in %s: firewall %d matches (from 4560 rules), ips %d patterns (%d rules not expressible)"
           % (a.out, len(matches), n, dropped), file=sys.stderr)
 

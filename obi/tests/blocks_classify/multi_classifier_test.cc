@@ -2,12 +2,16 @@
 // bit-vector RuleClassifier (ClassBench fw-4560 over its trace; random rule sets over every
 // header field with masks, ranges, multi-term values, IPv6, absent layers; several sets
 // at once), recompiling or destroying during a build is safe, and the fallbacks report why.
+// Through the per-worker flow caches the answers stay the same (every field family,
+// IPv6, fused sets, colliding flow hashes), and a recompile starts with empty caches.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <random>
 
 #include "classbench.hh"
+#include "common/flow_cache.hh"
 #include "common/multi_classifier.hh"
 #include "common/rule_classifier.hh"
 #include "engine/pool.hh"
@@ -54,6 +58,43 @@ void expect_agree(const MultiClassifier& mc, const std::vector<std::vector<Heade
       }
   }
   EXPECT_EQ(mismatches, 0u);
+}
+
+// The same through worker `worker`'s flow cache, every packet `passes` times (later passes
+// mostly from the cache). `hash`: when set, every packet's flow hash is replaced by it
+// (a pathological hash: all flows in one bucket). Returns the cache hits of the run.
+uint64_t expect_agree_cached(const MultiClassifier& mc, const std::vector<std::vector<HeaderMatch>>& sets,
+                             const std::vector<Packet*>& pkts, unsigned worker = 0, int passes = 2,
+                             std::optional<uint32_t> hash = std::nullopt) {
+  std::vector<RuleClassifier> ref(sets.size());
+  for (size_t k = 0; k < sets.size(); ++k) ref[k].compile(sets[k]);
+  const unsigned ns = mc.set_count();
+  EXPECT_EQ(ns, sets.size());
+  std::vector<int32_t> want(pkts.size() * ns);
+  for (size_t i = 0; i < pkts.size(); ++i)
+    for (unsigned k = 0; k < ns; ++k) { pkts[i]->parsed = false; want[i * ns + k] = ref[k].classify(*pkts[i]); }
+  std::vector<uint32_t> saved(pkts.size());
+  for (size_t i = 0; i < pkts.size(); ++i) {
+    saved[i] = pkts[i]->flow_hash;
+    if (hash) pkts[i]->flow_hash = *hash;
+  }
+  const uint64_t hits0 = mc.cache_stats().hits;
+  std::vector<int32_t> out(kBatchSize * std::max(1u, ns));
+  size_t mismatches = 0;
+  for (int pass = 0; pass < passes; ++pass)
+    for (size_t i = 0; i < pkts.size(); i += kBatchSize) {
+      uint32_t n = static_cast<uint32_t>(std::min<size_t>(kBatchSize, pkts.size() - i));
+      for (uint32_t j = 0; j < n; ++j) pkts[i + j]->parsed = false;
+      mc.classify_batch(&pkts[i], n, out.data(), worker);
+      for (uint32_t j = 0; j < n; ++j)
+        for (unsigned k = 0; k < ns; ++k)
+          if (out[j * ns + k] != want[(i + j) * ns + k] && ++mismatches <= 10)
+            ADD_FAILURE() << "pass " << pass << " packet " << i + j << " set " << k << ": cached " << mc.engine() << " says "
+                          << out[j * ns + k] << ", bit vector says " << want[(i + j) * ns + k];
+    }
+  for (size_t i = 0; i < pkts.size(); ++i) pkts[i]->flow_hash = saved[i];
+  EXPECT_EQ(mismatches, 0u);
+  return mc.cache_stats().hits - hits0;
 }
 
 std::vector<HeaderMatch> fw_rules() {
@@ -417,4 +458,176 @@ TEST(MultiClassifier, NoSetsAndEmptySets) {
   empty.classify_batch(&p, 1, out);
   EXPECT_EQ(out[0], -1);
   EXPECT_EQ(out[1], -1);
+}
+
+// --- flow caches ---------------------------------------------------------------------
+
+TEST(MultiClassifierFlowCache, EveryFieldFamilyIncludingIpv6AnswersExactly) {
+  unsigned live = 0, with_hits = 0;
+  for (uint64_t seed = 200; seed < 200 + 2 * kFamilies.size(); ++seed) {
+    Gen g(seed);
+    Packets P(g, 1500);
+    RuleGen rg{g, P.pkts, true, false, 2, kFamilies[seed % kFamilies.size()]};
+    auto rules = rg.rules(300);
+    MultiClassifier mc(2);
+    mc.compile({rules});
+    if (!mc.wait_ready(kWait)) continue;   // no ACL, no cache (the bit vector answers)
+    ++live;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    EXPECT_EQ(mc.cache_stats().entries, obi::blocks::FlowCache::kDefaultEntries);
+    const uint64_t hits = expect_agree_cached(mc, {rules}, P.pkts, seed % 2);
+    with_hits += hits > 0;
+    // every flow hash equal: all packets contend for one bucket of two entries
+    expect_agree_cached(mc, {rules}, P.pkts, 1 - seed % 2, 2, 0x5eed);
+  }
+  EXPECT_GE(live * 4, 2 * kFamilies.size() * 3);
+  EXPECT_EQ(with_hits, live);
+}
+
+TEST(MultiClassifierFlowCache, EveryFieldAtOnce) {
+  for (uint64_t seed = 300; seed < 303; ++seed) {
+    Gen g(seed);
+    Packets P(g, 1500);
+    RuleGen rg{g, P.pkts, false, false, 1, all_fields()};
+    auto rules = rg.rules(60);
+    MultiClassifier mc;
+    mc.compile({rules});
+    if (!mc.wait_ready(kWait)) continue;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    EXPECT_GT(expect_agree_cached(mc, {rules}, P.pkts), 0u);
+    expect_agree_cached(mc, {rules}, P.pkts, 0, 2, 1);
+  }
+}
+
+TEST(MultiClassifierFlowCache, FusedSetsFw4560) {
+  auto rules = fw_rules();
+  std::vector<HeaderMatch> a(rules.begin(), rules.begin() + rules.size() / 2), b(rules.begin() + rules.size() / 2, rules.end());
+  auto frames = obi::classbench::pcap_frames(data_dir() + "/fw-4560.trace.pcap");
+  frames.resize(6000);
+  PacketPool pool(static_cast<uint32_t>(frames.size()));
+  std::vector<Packet*> pkts;
+  for (auto& f : frames) {
+    pkts.push_back(pool.alloc_copy(f.data(), static_cast<uint32_t>(f.size())));
+    pkts.back()->flow_hash = flow_hash(*pkts.back());
+  }
+  MultiClassifier mc;
+  mc.compile({a, b, rules});
+  ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
+  EXPECT_GT(expect_agree_cached(mc, {a, b, rules}, pkts, 0, 3), pkts.size());
+}
+
+TEST(MultiClassifierFlowCache, Fw4560TraceFirstMatchAndCounters) {
+  auto frames = obi::classbench::pcap_frames(data_dir() + "/fw-4560.trace.pcap");
+  auto expected = obi::classbench::firstmatch(data_dir() + "/fw-4560.trace.firstmatch");
+  ASSERT_EQ(frames.size(), expected.size());
+  PacketPool pool(static_cast<uint32_t>(frames.size()));
+  std::vector<Packet*> pkts;
+  for (auto& f : frames) {
+    pkts.push_back(pool.alloc_copy(f.data(), static_cast<uint32_t>(f.size())));
+    pkts.back()->flow_hash = flow_hash(*pkts.back());
+  }
+  MultiClassifier mc;
+  mc.compile({fw_rules()});
+  ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
+  int32_t out[kBatchSize];
+  size_t wrong = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < pkts.size(); i += kBatchSize) {
+      uint32_t n = static_cast<uint32_t>(std::min<size_t>(kBatchSize, pkts.size() - i));
+      for (uint32_t j = 0; j < n; ++j) pkts[i + j]->parsed = false;
+      mc.classify_batch(&pkts[i], n, out, 0);
+      for (uint32_t j = 0; j < n; ++j) wrong += out[j] != expected[i + j];
+    }
+  EXPECT_EQ(wrong, 0u);
+  auto s = mc.cache_stats();
+  EXPECT_EQ(s.hits + s.misses + s.bypassed, 2 * pkts.size());
+  EXPECT_GT(s.hits, 0u);
+  EXPECT_GT(s.misses, 0u);
+}
+
+TEST(MultiClassifierFlowCache, WorkersHaveTheirOwnCaches) {
+  setenv("OBI_FLOW_CACHE", "65536", 1);   // no evictions among these few flows
+  MultiClassifier mc(2);
+  mc.compile({{openbox::parse_header_match({{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", "[1000:1099]"}}),
+               openbox::parse_header_match({{"ETH_TYPE", "0x0800"}})}});
+  unsetenv("OBI_FLOW_CACHE");
+  ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
+  EXPECT_EQ(mc.cache_stats().entries, 65536u);
+  PacketPool pool(256);
+  std::vector<Packet*> pkts;
+  for (uint16_t i = 0; i < 200; ++i) pkts.push_back(make_packet(pool, tcp4("10.0.0.1", "10.0.0.2", 5000 + i, 1000 + i)));
+  for (unsigned w : {0u, 0u, 1u}) {
+    int32_t out[kBatchSize];
+    for (size_t i = 0; i < pkts.size(); i += kBatchSize) {
+      uint32_t n = static_cast<uint32_t>(std::min<size_t>(kBatchSize, pkts.size() - i));
+      mc.classify_batch(&pkts[i], n, out, w);
+      for (uint32_t j = 0; j < n; ++j) EXPECT_EQ(out[j], i + j < 100 ? 0 : 1);
+    }
+  }
+  auto s = mc.cache_stats();
+  EXPECT_EQ(s.misses, 400u);   // each worker's first pass
+  EXPECT_EQ(s.hits, 200u);     // worker 0's second
+  EXPECT_EQ(s.bypassed, 0u);
+}
+
+TEST(MultiClassifierFlowCache, RecompileStartsEmpty) {
+  Gen g(11);
+  Packets P(g, 1000);
+  RuleGen rg{g, P.pkts, true, false, 2, kFamilies[2]};
+  auto first = rg.rules(100), second = rg.rules(100);
+  MultiClassifier mc;
+  mc.compile({first});
+  ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
+  EXPECT_GT(expect_agree_cached(mc, {first}, P.pkts), 0u);
+  mc.compile({second});
+  ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
+  auto s = mc.cache_stats();
+  EXPECT_EQ(s.hits + s.misses + s.bypassed, 0u);
+  expect_agree_cached(mc, {second}, P.pkts);   // no answer of the first rules survives
+}
+
+TEST(MultiClassifierFlowCache, NewFlowsOnlyBypassTheCache) {
+  MultiClassifier mc;
+  mc.compile({fw_rules()});
+  ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
+  PacketPool pool(64);
+  const uint32_t total = 8 * obi::blocks::FlowCache::kEpoch;
+  int32_t out[kBatchSize];
+  obi::blocks::RuleClassifier ref;
+  ref.compile(fw_rules());
+  size_t wrong = 0;
+  for (uint32_t i = 0; i < total; i += kBatchSize) {
+    Packet* b[kBatchSize];
+    for (uint32_t j = 0; j < kBatchSize; ++j) {
+      const uint32_t f = i + j;   // every packet a new 5-tuple
+      b[j] = make_packet(pool, tcp4("10." + std::to_string(f >> 16) + "." + std::to_string((f >> 8) & 255) + "." + std::to_string(f & 255),
+                                    "192.168.0.1", static_cast<uint16_t>(1024 + (f & 1023)), 80));
+    }
+    mc.classify_batch(b, kBatchSize, out, 0);
+    for (uint32_t j = 0; j < kBatchSize; ++j) {
+      b[j]->parsed = false;
+      wrong += out[j] != ref.classify(*b[j]);
+      pool.free(b[j]);
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  auto s = mc.cache_stats();
+  EXPECT_EQ(s.hits, 0u);
+  EXPECT_EQ(s.hits + s.misses + s.bypassed, total);
+  EXPECT_GT(s.bypassed, total / 2);   // after the first epoch, mostly skipped
+}
+
+TEST(MultiClassifierFlowCache, NoCacheWithoutAcl) {
+  setenv("OBI_CLASSIFIER", "bitvector", 1);
+  MultiClassifier mc(2);
+  auto rule = openbox::parse_header_match({{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}});
+  mc.compile({{rule}});
+  unsetenv("OBI_CLASSIFIER");
+  PacketPool pool(2);
+  Packet* p = make_packet(pool, tcp4("10.0.0.1", "10.0.0.2", 1, 80));
+  int32_t out[1] = {5};
+  mc.classify_batch(&p, 1, out, 1);
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(mc.cache_stats().entries, 0u);
+  EXPECT_EQ(mc.cache_stats().hits + mc.cache_stats().misses, 0u);
 }
