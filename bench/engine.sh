@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Engine benchmarks: `obi bench` on the pass-through, firewall (4560 ClassBench rules),
-# IPS (Snort web rules) and FW+IPS graphs, one JSON line per graph on stdout; then
+# Engine benchmarks: `obi bench` on the pass-through, firewall (4560 ClassBench rules; also
+# without its flow cache, and on the trace made into new flows), IPS (Snort web rules) and
+# FW+IPS graphs, one JSON line per graph on stdout; then
 # swap_bench: compile + swap of the firewall graph under traffic for 1000 / 2000 / 4560 /
 # 10000 ClassBench rules, one JSON line ("bench":"compile_swap") per rule set.
 #
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --swap-runs) SWAP_RUNS="$2"; shift 2 ;;
     --no-swap) SWAP=0; shift ;;
     --json) shift ;;   # output is always JSON lines
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "engine.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -42,11 +43,17 @@ python3 "$ROOT/obi/bench/make_graphs.py" --data "$DATA" --out "$GRAPHS" 2>/dev/n
 
 FW_PCAP="$DATA/fw-4560.trace.pcap"
 HTTP_PCAP="$DATA/pcap/generated/http-trace.pcap"
+NEW_FLOWS_PCAP="$GRAPHS/fw-4560.newflows.pcap"
+# name:graph:pcap[:OBI_FLOW_CACHE]. The firewall also runs without its flow cache and on the
+# trace made into new flows (no 5-tuple repeats: the cache's worst case).
 for run in $(seq "$RUNS"); do
-  for spec in "passthrough:$FW_PCAP" "firewall:$FW_PCAP" "ips:$HTTP_PCAP" "fw_ips:$HTTP_PCAP"; do
-    name="${spec%%:*}"; pcap="${spec#*:}"
-    "$OBI" bench --graph "$GRAPHS/$name.json" --pcap "$pcap" --seconds "$SECONDS_PER_GRAPH" \
-      --workers "$WORKERS" --name "$name" --json
+  for spec in "passthrough:passthrough:$FW_PCAP" "firewall:firewall:$FW_PCAP" \
+              "firewall_nocache:firewall:$FW_PCAP:off" "firewall_newflows:firewall:$NEW_FLOWS_PCAP" \
+              "firewall_newflows_nocache:firewall:$NEW_FLOWS_PCAP:off" \
+              "ips:ips:$HTTP_PCAP" "fw_ips:fw_ips:$HTTP_PCAP"; do
+    IFS=: read -r name graph pcap cache <<<"$spec"
+    OBI_FLOW_CACHE="${cache:-${OBI_FLOW_CACHE:-}}" "$OBI" bench --graph "$GRAPHS/$graph.json" --pcap "$pcap" \
+      --seconds "$SECONDS_PER_GRAPH" --workers "$WORKERS" --name "$name" --json
   done
 done
 

@@ -17,8 +17,12 @@
 // and one worker owns each cache, so no locks.
 //
 // Adaptive: lookups are counted per epoch of kEpoch packets; when an epoch hits less than
-// 1/kMinHitRateInv of them (traffic of mostly new flows, where the cache would only add
-// work) the worker skips the cache for the next kSkipPackets packets, then probes again.
+// kMinHitRate of them the worker skips the cache for the next kSkipPackets packets, then
+// probes again. The bar is high because misses are dear: rte_acl walks a full batch's
+// tries in parallel (AVX-512, 32 lanes), and the few misses of a batch cost nearly what
+// the whole batch did (below 8 it even falls back to scalar walks, one memory latency
+// per trie level each), so the cache pays off only when almost every packet hits (on
+// fw-4560: 82 % hits was slower than no cache, 97 % much faster; BENCHMARKS.md).
 // Counters (hits, misses, packets that bypassed it) are read by the control thread.
 //
 //   FlowCache c(key_stride, sets, 8192);
@@ -36,10 +40,14 @@ namespace obi::blocks {
 
 class alignas(64) FlowCache {
  public:
-  static constexpr uint32_t kDefaultEntries = 8192;
+  static constexpr uint32_t kDefaultEntries = 65536;
+  // By default only lookups over this many rte_acl rules get caches: small tries answer
+  // almost as fast as a cache probe (100 ClassBench rules: 17 ns per packet in full
+  // batches where 4560 took 146, same run), so a cache would mostly cost memory.
+  static constexpr uint32_t kMinAclRules = 1000;
   static constexpr uint32_t kMaxEntries = 1u << 22;
-  static constexpr uint32_t kEpoch = 4096;           // lookups per hit-rate verdict
-  static constexpr uint32_t kMinHitRateInv = 8;      // bypass below 1/8 hits
+  static constexpr uint32_t kEpoch = 4096;                         // lookups per hit-rate verdict
+  static constexpr uint32_t kMinHitRateNum = 7, kMinHitRateDen = 8;   // bypass below 7/8 hits
   static constexpr uint32_t kSkipPackets = 16 * kEpoch;
 
   // key_stride: key bytes, a multiple of 16 (AclClassifier's stride); results: int32 values
@@ -96,7 +104,7 @@ class alignas(64) FlowCache {
     epoch_hits_ += hits;
     epoch_lookups_ += hits + misses;
     if (epoch_lookups_ >= kEpoch) {
-      if (epoch_hits_ * kMinHitRateInv < epoch_lookups_) skip_ = kSkipPackets;
+      if (uint64_t(epoch_hits_) * kMinHitRateDen < uint64_t(epoch_lookups_) * kMinHitRateNum) skip_ = kSkipPackets;
       epoch_hits_ = epoch_lookups_ = 0;
     }
   }

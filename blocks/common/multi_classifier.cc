@@ -27,20 +27,26 @@ namespace {
 
 enum class Mode { kAuto, kBitvector, kAcl };
 
-// Entries per worker of the flow caches, 0: none.
-uint32_t cache_entries_from_env() {
+// The flow caches: entries per worker (0: none) and the rte_acl rules a lookup needs to get
+// them (an explicit size applies to every lookup).
+struct CacheConfig {
+  uint32_t entries = FlowCache::kDefaultEntries;
+  uint32_t min_rules = FlowCache::kMinAclRules;
+};
+
+CacheConfig cache_config_from_env() {
   const char* v = std::getenv("OBI_FLOW_CACHE");
-  if (!v || !*v) return FlowCache::kDefaultEntries;
-  if (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return 0;
+  if (!v || !*v) return {};
+  if (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return {0, 0};
   char* end = nullptr;
   unsigned long n = std::strtoul(v, &end, 10);
-  if (*end == '\0' && n >= 2 && n <= FlowCache::kMaxEntries) return static_cast<uint32_t>(n);
+  if (*end == '\0' && n >= 2 && n <= FlowCache::kMaxEntries) return {static_cast<uint32_t>(n), 0};
   static std::once_flag warned;
   std::call_once(warned, [v] {
     std::fprintf(stderr, "OBI_FLOW_CACHE=%s unknown (off, or entries 2..%u): using %u\n", v, FlowCache::kMaxEntries,
                  FlowCache::kDefaultEntries);
   });
-  return FlowCache::kDefaultEntries;
+  return {};
 }
 
 Mode mode_from_env() {
@@ -110,7 +116,7 @@ struct MultiClassifierState {
   std::atomic<const AclClassifier*> live{nullptr};    // set once, when the ACL build succeeded
   std::atomic<bool> cancelled{false};
   unsigned workers = 1;
-  uint32_t cache_entries = 0;
+  uint32_t cache_entries = 0, cache_min_rules = 0;
   std::vector<std::unique_ptr<FlowCache>> caches;     // per worker; set before `live`
   std::mutex mu;
   std::condition_variable cv;
@@ -154,7 +160,7 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
   }
   // one cache per worker, made here (not on the packet path) and published with `live`
   std::vector<std::unique_ptr<FlowCache>> caches;
-  if (st->cache_entries)
+  if (st->cache_entries && acl->acl_rules() >= st->cache_min_rules)
     for (unsigned w = 0; w < st->workers; ++w)
       if (auto c = acl->make_cache(st->cache_entries)) caches.push_back(std::move(c));
   std::unique_ptr<AclClassifier> discard;
@@ -204,7 +210,9 @@ void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> set
   impl_->retire();
   auto st = std::make_shared<MultiClassifierState>();
   st->workers = impl_->workers;
-  st->cache_entries = cache_entries_from_env();
+  const CacheConfig cc = cache_config_from_env();
+  st->cache_entries = cc.entries;
+  st->cache_min_rules = cc.min_rules;
   st->bv.resize(sets.size());
   uint64_t total = 0;
   for (size_t k = 0; k < sets.size(); ++k) {

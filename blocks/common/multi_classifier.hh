@@ -20,9 +20,10 @@
 //
 // With the rte_acl structure comes one FlowCache per worker (common/flow_cache.hh): an
 // exact-match cache of its answers, keyed by its own lookup key, that
-// classify_batch(..., worker) consults first. Environment: OBI_FLOW_CACHE=off disables it,
-// =N sets its entries per worker (default FlowCache::kDefaultEntries). A new compile()
-// starts with empty caches.
+// classify_batch(..., worker) consults first, for lookups over at least
+// FlowCache::kMinAclRules rte_acl rules. Environment: OBI_FLOW_CACHE=off disables it, =N
+// gives every lookup caches of N entries per worker (default FlowCache::kDefaultEntries).
+// A new compile() starts with empty caches.
 #pragma once
 
 #include <chrono>
