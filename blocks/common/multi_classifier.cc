@@ -14,6 +14,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "common/acl_classifier.hh"
@@ -160,9 +161,16 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
   }
   // one cache per worker, made here (not on the packet path) and published with `live`
   std::vector<std::unique_ptr<FlowCache>> caches;
-  if (st->cache_entries && acl->acl_rules() >= st->cache_min_rules)
-    for (unsigned w = 0; w < st->workers; ++w)
-      if (auto c = acl->make_cache(st->cache_entries)) caches.push_back(std::move(c));
+  if (st->cache_entries && acl->acl_rules() >= st->cache_min_rules) {
+    try {
+      for (unsigned w = 0; w < st->workers; ++w)
+        if (auto c = acl->make_cache(st->cache_entries)) caches.push_back(std::move(c));
+    } catch (const std::bad_alloc&) {   // lookups go on without caches
+      caches.clear();
+      static std::once_flag noted;
+      std::call_once(noted, [] { std::fprintf(stderr, "classifier: no memory for flow caches; looking up every packet\n"); });
+    }
+  }
   std::unique_ptr<AclClassifier> discard;
   {
     std::lock_guard<std::mutex> lock(st->mu);
