@@ -17,15 +17,16 @@
 // and one worker owns each cache, so no locks.
 //
 // Adaptive: lookups are counted per epoch of kEpoch packets; when an epoch hits less than
-// kMinHitRate of them the worker skips the cache for the next kSkipPackets packets, then
-// probes again. The bar is high because misses are dear: rte_acl walks a full batch's
-// tries in parallel (AVX-512, 32 lanes), and the few misses of a batch cost nearly what
-// the whole batch did (below 8 it even falls back to scalar walks, one memory latency
-// per trie level each), so the cache pays off only when almost every packet hits (on
-// fw-4560: 82 % hits was slower than no cache, 97 % much faster; BENCHMARKS.md).
+// kMinHitRateNum / kMinHitRateDen of them the worker skips the cache for the next
+// kSkipPackets packets, then probes again. The bar is high because misses are dear:
+// rte_acl walks a full batch's tries in parallel (AVX-512, 32 lanes), and the few misses
+// of a batch cost nearly what the whole batch did (below 8 it even falls back to scalar
+// walks, one memory latency per trie level each), so the cache pays off only when almost
+// every packet hits (on fw-4560: 82 % hits was slower than no cache, 97 % much faster;
+// BENCHMARKS.md).
 // Counters (hits, misses, packets that bypassed it) are read by the control thread.
 //
-//   FlowCache c(key_stride, sets, 8192);
+//   FlowCache c(key_stride, sets, FlowCache::kDefaultEntries);
 //   if (c.active(n)) { c.prefetch(h); ... if (const int32_t* r = c.find(h, key, tag)) ...
 //                      else c.insert(h, key, tag, results); ... c.account(hits, misses); }
 #pragma once
