@@ -9,14 +9,17 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.openbox.catalogue.Catalogue;
+import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
@@ -29,6 +32,7 @@ import org.openbox.controller.obi.ObiManager;
 import org.openbox.controller.obi.ObiQueries;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
+import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
 import org.slf4j.Logger;
@@ -76,6 +80,15 @@ public class ObiMetricsCollector implements DisposableBean {
         return t;
     });
 
+    /**
+     * Per OBI, the reads it refused with an Error for the graph it runs ("app/block/handle"):
+     * not asked again until its graph changes (e.g. FromDevice's {@code offloads} where the
+     * device is a pcap file, which FromDump does not count).
+     */
+    private final Map<Long, Refused> refusedByObi = new ConcurrentHashMap<>();
+
+    private record Refused(Object graph, Set<String> reads) {}
+
     // collector thread only
     private final Deque<Long> waiting = new ArrayDeque<>();
     private final Set<Long> busy = new HashSet<>();   // waiting or in flight
@@ -121,6 +134,7 @@ public class ObiMetricsCollector implements DisposableBean {
                 waiting.add(s.dpid());
             }
             meters.retainOnly(known);
+            refusedByObi.keySet().retainAll(known);
             startWaiting();
         } catch (RuntimeException e) {
             log.warn("metrics collection round failed: {}", e.toString());
@@ -163,7 +177,10 @@ public class ObiMetricsCollector implements DisposableBean {
         List<CompletableFuture<?>> parts = new ArrayList<>();
         CompletableFuture<JsonNode> stats = queries.globalStats(s);
         parts.add(stats.thenAcceptAsync(st -> samples.addAll(obiSamples(dpid, st)), thread));
-        for (String app : aggregator.current(dpid).apps()) {
+        DeployedGraph deployed = aggregator.current(dpid);
+        Refused refusedHere = refusedByObi.compute(dpid, (k, r) -> r != null && r.graph().equals(deployed.graph()) ? r
+                : new Refused(deployed.graph(), ConcurrentHashMap.newKeySet()));
+        for (String app : deployed.apps()) {
             Optional<AppEntry> entry = catalog.get(app);
             Optional<PlacedGraph> placed = entry.flatMap(e -> e.graphFor(dpid, topology.topology()));
             if (placed.isEmpty()) {
@@ -175,8 +192,16 @@ public class ObiMetricsCollector implements DisposableBean {
                         props.maxRulesPerBlock())) {
                     List<CompletableFuture<JsonNode>> answers = new ArrayList<>();
                     for (String h : read.handles()) {
+                        String key = app + "/" + b.name() + "/" + h;
+                        if (refusedHere.reads().contains(key)) {
+                            answers.add(CompletableFuture.completedFuture(null));
+                            continue;
+                        }
                         answers.add(handles.read(app, b.name(), h, dpid).handle((v, e) -> {
-                            if (e != null && !refused(e)) {
+                            Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                            if (t instanceof ObiErrorException err && err.errorSubtype() == ErrorSubtype.ILLEGAL_ARGUMENT) {
+                                refusedHere.reads().add(key);   // the OBI has no such handle there
+                            } else if (t != null && !refused(t)) {
                                 incomplete.set(true);
                             }
                             return e == null ? v : null;
@@ -208,8 +233,7 @@ public class ObiMetricsCollector implements DisposableBean {
     }
 
     /** Refused by the controller itself (not the block's to read alone, not there): nothing to wait for. */
-    private static boolean refused(Throwable e) {
-        Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    private static boolean refused(Throwable t) {
         return t instanceof IllegalArgumentException || (t instanceof ProtocolException && !(t instanceof ObiErrorException));
     }
 
