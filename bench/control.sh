@@ -165,7 +165,7 @@ java -Xmx512m -jar "$JAR" --port "$PORT" --server.address=127.0.0.1 --openbox.ke
   --logging.level.org.openbox=WARN >"$LOG" 2>&1 &
 CTRL=$!
 trap 'kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
+for _ in $(seq 1 400); do   # up to 2 min: a loaded machine starts the controller slowly
   curl -sf ${CURL_TLS[@]+"${CURL_TLS[@]}"} "$SCHEME://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1 && break
   kill -0 $CTRL 2>/dev/null || { echo "control.sh: controller exited, see $LOG" >&2; exit 1; }
   sleep 0.3

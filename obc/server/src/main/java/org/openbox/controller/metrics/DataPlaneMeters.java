@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.Tags;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.stereotype.Component;
@@ -98,14 +97,6 @@ public class DataPlaneMeters {
                 it.remove();
             }
         }
-    }
-
-    /** The samples OBI {@code dpid} reported last (tests, diagnostics). */
-    public synchronized List<Sample> of(long dpid) {
-        return byObi.getOrDefault(dpid, Map.of()).entrySet().stream()
-                .map(e -> new Sample(e.getKey().name(), e.getValue().meter() instanceof FunctionCounter,
-                        e.getKey().tags(), null, e.getValue().value().v))
-                .toList();
     }
 
     private Registered register(Sample s) {

@@ -140,9 +140,12 @@ class DataPlaneMetricsTest extends ControllerTestBase {
             // the same value the application reads at this OBI
             assertThat(fw.context.handles().read("cls", "count", DPID).get(5, TimeUnit.SECONDS).toString())
                     .isEqualTo("[1,2]");
-            // nothing under a merged block's name, nothing for an application not on this OBI
-            assertThat(m.stream().filter(l -> d.equals(l.labels().get(o)) && l.labels().containsKey("app"))
-                    .map(l -> l.labels().get("app")).distinct()).allMatch(a -> a.equals("fw") || a.equals("ips"));
+            // only the applications on this OBI, only their own block names (no merged block's name)
+            List<Line> perBlock = m.stream().filter(l -> d.equals(l.labels().get(o)) && l.labels().containsKey("app"))
+                    .toList();
+            assertThat(perBlock).isNotEmpty().extracting(l -> l.labels().get("app")).isSubsetOf("fw", "ips");
+            assertThat(perBlock).extracting(l -> l.labels().get("block"))
+                    .isSubsetOf("in", "cls", "ssh_alert", "drop", "out", "ips_alert");
 
             // alerts by application and severity, graph swaps, the collector's own outcomes
             await().atMost(REAL_WAIT).until(() -> value(scrape(), "openbox_alerts_total", "app", "ips", "severity", "2")
