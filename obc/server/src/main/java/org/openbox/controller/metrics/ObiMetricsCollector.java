@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
@@ -50,8 +51,9 @@ import org.springframework.stereotype.Component;
  * Only reads: GlobalStatsRequest and ReadRequest, never a reset or a write.
  *
  * <p>Bounded: at most one collection per OBI is in flight (an OBI still answering the previous
- * round is not asked again), at most {@code max-in-flight} OBIs are collected at once (the
- * others of a round wait their turn), each collection ends after {@code timeout} (what has
+ * round is not asked again), the OBIs of a round start one after the other over three
+ * quarters of the interval, at most {@code max-in-flight} OBIs are collected at once (the
+ * others wait their turn), each collection ends after {@code timeout} (what has
  * not answered is left out, the previous values stay), and OBIs that are DOWN are skipped.
  * Everything runs on the collector's own thread: the southbound threads that take the OBIs'
  * answers only complete futures, and Hello and KeepAlive never wait for it.
@@ -81,9 +83,9 @@ public class ObiMetricsCollector implements DisposableBean {
     });
 
     /**
-     * Per OBI, the reads it refused with an Error for the graph it runs ("app/block/handle"):
-     * not asked again until its graph changes (e.g. FromDevice's {@code offloads} where the
-     * device is a pcap file, which FromDump does not count).
+     * Per OBI, the reads refused for the graph it runs ("app/block/handle"), by the OBI (e.g.
+     * FromDevice's {@code offloads} where the device is a pcap file, which FromDump does not
+     * count) or by the controller (a shared block): not tried again until its graph changes.
      */
     private final Map<Long, Refused> refusedByObi = new ConcurrentHashMap<>();
 
@@ -117,13 +119,18 @@ public class ObiMetricsCollector implements DisposableBean {
             return;
         }
         long ms = Math.max(1, period.get().toMillis());
-        thread.scheduleAtFixedRate(this::round, ms, ms, TimeUnit.MILLISECONDS);
+        thread.scheduleAtFixedRate(() -> round(TimeUnit.MILLISECONDS.toNanos(ms)), ms, ms, TimeUnit.MILLISECONDS);
     }
 
-    /** One round: every OBI that is up and not still busy is queued. Collector thread. */
-    private void round() {
+    /**
+     * One round: every OBI that is up and not still busy is due, their starts spread evenly
+     * over the first three quarters of the interval (no burst of requests, nor of answers
+     * arriving beside the OBIs' KeepAlives). Collector thread.
+     */
+    private void round(long periodNanos) {
         try {
             Set<Long> known = new HashSet<>();
+            List<Long> due = new ArrayList<>();
             for (ObiSession s : obis.sessions()) {
                 known.add(s.dpid());
                 if (s.state() != ObiState.UP || busy.contains(s.dpid())) {
@@ -131,11 +138,18 @@ public class ObiMetricsCollector implements DisposableBean {
                     continue;
                 }
                 busy.add(s.dpid());
-                waiting.add(s.dpid());
+                due.add(s.dpid());
             }
             meters.retainOnly(known);
             refusedByObi.keySet().retainAll(known);
-            startWaiting();
+            long spacing = periodNanos * 3 / 4 / Math.max(1, due.size());
+            for (int i = 0; i < due.size(); i++) {
+                long dpid = due.get(i);
+                thread.schedule(() -> {
+                    waiting.add(dpid);
+                    startWaiting();
+                }, i * spacing, TimeUnit.NANOSECONDS);
+            }
         } catch (RuntimeException e) {
             log.warn("metrics collection round failed: {}", e.toString());
         }
@@ -173,7 +187,7 @@ public class ObiMetricsCollector implements DisposableBean {
     private CompletableFuture<String> collect(ObiSession s) {
         long dpid = s.dpid();
         List<DataPlaneMeters.Sample> samples = Collections.synchronizedList(new ArrayList<>());
-        java.util.concurrent.atomic.AtomicBoolean incomplete = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean incomplete = new AtomicBoolean();
         List<CompletableFuture<?>> parts = new ArrayList<>();
         CompletableFuture<JsonNode> stats = queries.globalStats(s);
         parts.add(stats.thenAcceptAsync(st -> samples.addAll(obiSamples(dpid, st)), thread));
@@ -199,9 +213,9 @@ public class ObiMetricsCollector implements DisposableBean {
                         }
                         answers.add(handles.read(app, b.name(), h, dpid).handle((v, e) -> {
                             Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                            if (t instanceof ObiErrorException err && err.errorSubtype() == ErrorSubtype.ILLEGAL_ARGUMENT) {
-                                refusedHere.reads().add(key);   // the OBI has no such handle there
-                            } else if (t != null && !refused(t)) {
+                            if (refused(t)) {
+                                refusedHere.reads().add(key);   // refused for this graph: not asked again
+                            } else if (t != null) {
                                 incomplete.set(true);
                             }
                             return e == null ? v : null;
@@ -232,8 +246,14 @@ public class ObiMetricsCollector implements DisposableBean {
                 }, thread);
     }
 
-    /** Refused by the controller itself (not the block's to read alone, not there): nothing to wait for. */
+    /**
+     * A read refused for the graph the OBI runs: by the OBI (it has no such handle there) or
+     * by the controller itself (not the block's to read alone, not at that OBI).
+     */
     private static boolean refused(Throwable t) {
+        if (t instanceof ObiErrorException err) {
+            return err.errorSubtype() == ErrorSubtype.ILLEGAL_ARGUMENT;
+        }
         return t instanceof IllegalArgumentException || (t instanceof ProtocolException && !(t instanceof ObiErrorException));
     }
 
