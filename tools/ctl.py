@@ -12,6 +12,8 @@
                                     recent alerts (severity S or more, 1..5); --follow keeps
                                     printing new ones until interrupted
   stats DPID                        an OBI's GlobalStats (packets, bytes, load, memory ...)
+  rules APP [--dpid N]              an application's classifier rules with their hits (summed
+                                    over the OBIs that are up, or at OBI N)
 
 Tables by default, --json prints what the API answered. The controller is --url, else
 $OPENBOX_URL, else https://127.0.0.1:3637. Credentials: --token T (or $OPENBOX_TOKEN), or
@@ -246,6 +248,17 @@ def _number(v):
     return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
 
 
+def show_rules(app, blocks):
+    rows = []
+    for b in blocks:
+        for r in b.get("rules") or []:
+            hits = r.get("hits")
+            rows.append([b.get("block"), b.get("type"), r.get("index"), "-" if hits is None else hits, r.get("label")])
+    if not rows:
+        return "application %s has no classifier rules" % app
+    return table(["BLOCK", "TYPE", "RULE", "HITS", "RULE TEXT"], rows)
+
+
 def alert_rows(alerts):
     return [[short_time(a.get("time")), a.get("app") or "(unattributed)", a.get("dpid"),
              a.get("block") or a.get("mergedBlock"), a.get("severity"), a.get("message")] for a in alerts]
@@ -337,10 +350,13 @@ def run(argv, out=print):
     al.add_argument("--limit", type=_limit, default=100, help="newest N (1..10000, default 100)")
     s = sub.add_parser("stats", help="an OBI's GlobalStats")
     s.add_argument("dpid", type=_dpid)
+    r = sub.add_parser("rules", help="an application's classifier rules with their hits")
+    r.add_argument("app")
+    r.add_argument("--dpid", type=_dpid, help="hits at this OBI only")
     args = p.parse_args(argv)
     if not args.command:
         p.print_usage(sys.stderr)
-        raise CtlError("a COMMAND is needed: obis, apps, app, graph, alerts, stats", EXIT_USAGE)
+        raise CtlError("a COMMAND is needed: obis, apps, app, graph, alerts, stats, rules", EXIT_USAGE)
     cacert = args.cacert or os.path.join(os.environ.get("OPENBOX_PKI") or os.path.join(ROOT, "build", "pki"), "ca.crt")
     api = Api(args.url, authorization(args), cacert)
 
@@ -368,6 +384,12 @@ def run(argv, out=print):
     elif args.command == "stats":
         stats = api.call("GET", "/api/obis/%d/stats" % args.dpid)
         out(json.dumps(stats, indent=2) if args.json else show_stats(args.dpid, stats))
+    elif args.command == "rules":
+        path = "/api/apps/%s/rules" % urllib.parse.quote(args.app, safe="")
+        if args.dpid is not None:
+            path += "?dpid=%d" % args.dpid
+        blocks = api.call("GET", path)
+        out(json.dumps(blocks, indent=2) if args.json else show_rules(args.app, blocks))
     elif args.command == "alerts":
         return cmd_alerts(api, args, out)
     return 0

@@ -2,8 +2,8 @@
 sample trace from a pcap) over mutual TLS (driven by ctl.sh, which makes the work directory):
 
   every command as a table and as --json, compared with what the management API answers:
-  obis, apps, app stop|start|reload, graph (table, --dot, --json), stats, alerts with each
-  filter, and alerts --follow printing the alerts of a restarted OBI's trace as they come;
+  obis, apps, app stop|start|reload, graph (table, --dot, --json), stats, rules, alerts with
+  each filter, and alerts --follow printing the alerts of a restarted OBI's trace as they come;
   the errors, each one line with its exit code: unknown application (5) and OBI (5), a
   viewer stopping an application (4), a wrong token (4), no controller there (3), a
   controller certificate from another CA (3), bad arguments (2).
@@ -193,6 +193,23 @@ def main():
         check(rc == 0 and json.loads(out)["packets_in"] == 400, "stats 5 --json: packets_in 400",
               "stats --json: %r" % out[:300])
 
+        # ---- rules
+        api_rules = http_json(base + "/api/apps/firewall/rules?dpid=5")
+        rc, out, _ = ctl("rules", "firewall", "--dpid", "5")
+        cols, rows = header_and_rows(out)
+        n_rules = sum(len(b["rules"]) for b in api_rules)
+        # (the reloads above rebuilt the classifiers: their hits count from then on)
+        want = [str(r["hits"]) if r["hits"] is not None else "-" for b in api_rules for r in b["rules"]]
+        check(rc == 0 and cols == ["BLOCK", "TYPE", "RULE", "HITS", "RULE TEXT"] and n_rules > 0
+              and [r.split()[3] for r in rows] == want and aligned(out),
+              "rules firewall --dpid 5: its %d rules with the API's hits" % n_rules, "rules: %r" % out[:400])
+        rc, out, _ = ctl("--json", "rules", "firewall")
+        check(rc == 0 and [b["block"] for b in json.loads(out)] == [b["block"] for b in api_rules],
+              "rules firewall --json: the API's blocks", "rules --json: %r" % out[:300])
+        rc, _, err = ctl("rules", "nosuch")
+        check(one_line_error(rc, err, 5, "nosuch"), "rules of an unknown application: exit 5, one line",
+              "rules nosuch: rc %d %r" % (rc, err))
+
         # ---- alerts
         everything = http_json(base + "/api/alerts?limit=10000")
         rc, out, _ = ctl("alerts", "--limit", "10000")
@@ -238,6 +255,12 @@ def main():
               "alerts --follow: the newest alert, then the %d new ones of the second run, exit 0 on ^C" % before,
               "alerts --follow: first %r, then %d (expected %d), rc %s, err %r"
               % (first, len(followed), before, follow.returncode, ferr[-300:]))
+
+        # the restarted OBI's trace went through the current graph: its rules counted it
+        rc, out, _ = ctl("rules", "firewall", "--dpid", "5")
+        total = sum(int(r.split()[3]) for r in header_and_rows(out)[1] if r.split()[3] != "-")
+        check(rc == 0 and total >= 400, "rules firewall after the second pass: %d hits" % total,
+              "rules after the second pass: %r" % out[:400])
 
         # ---- errors: one line each, with its exit code
         rc, _, err = ctl("app", "stop", "nosuch")
