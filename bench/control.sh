@@ -7,7 +7,7 @@
 # GlobalStats, Read, Write, AddCustomModule / RemoveCustomModule.
 #
 #   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
-#                    [--controller-only] [--tls]
+#                    [--controller-only] [--tls] [--metrics | --metrics-interval D]
 #
 # Prints one JSON object per line: {"message": TYPE, "transport": T, "p50_ms": X, "p99_ms": X,
 # "n": N} per message type, then the keep-alive scale figures (OBIs up, missed deadlines,
@@ -26,10 +26,16 @@
 # Certificates live in build/bench-pki: the CA and the controller's, obi-1 and obi-7 made
 # with `openbox pki`, the simulated OBIs' with one openssl process each (kept while the CA
 # stays the same).
+#
+# The controller collects data-plane metrics from its OBIs (openbox.metrics.interval, 10s by
+# default; the simulated OBIs answer its GlobalStats and Read requests). --metrics-interval D
+# runs it with D (off: no collection); --metrics runs the controller side twice on the same
+# machine, without collection and then with it every 10 s, each line marked
+# "metrics_interval".
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0
+N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
@@ -40,13 +46,23 @@ while [ $# -gt 0 ]; do
     --obi-only) OBI_ONLY=1; shift ;;
     --controller-only) CONTROLLER_ONLY=1; shift ;;
     --tls) TLS=1; shift ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    --metrics) METRICS=1; shift ;;
+    --metrics-interval) METRICS_INTERVAL=$2; shift 2 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 
 [ "$OBI_ONLY" = 1 ] && [ "$CONTROLLER_ONLY" = 1 ] && { echo "control.sh: --obi-only and --controller-only exclude each other" >&2; exit 2; }
 cd "$ROOT"
+if [ "$METRICS" = 1 ]; then
+  status=0
+  for mi in off 10s; do
+    "$0" --controller-only --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --metrics-interval "$mi" \
+      $([ "$TLS" = 1 ] && echo --tls) | sed "s/^{/{\"metrics_interval\": \"$mi\", /" || status=1
+  done
+  exit "$status"
+fi
 PKI="$ROOT/build/bench-pki"
 FIRST_SIM_DPID=100000   # KeepAliveScale.FIRST_DPID
 
@@ -145,11 +161,11 @@ LOG="$SERVER/target/bench-controller.log"
 CREDS=$(python3 "$ROOT/apps/demo/credentials.py" ensure)
 API_TOKEN=$(sed -n 's/^OPENBOX_API_TOKEN=//p' "$(dirname "$CREDS")/credentials")
 java -Xmx512m -jar "$JAR" --port "$PORT" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
-  "${CTL_TLS[@]}" "--spring.config.additional-location=file:$CREDS" \
+  "${CTL_TLS[@]}" "--spring.config.additional-location=file:$CREDS" ${METRICS_INTERVAL:+"--openbox.metrics.interval=$METRICS_INTERVAL"} \
   --logging.level.org.openbox=WARN >"$LOG" 2>&1 &
 CTRL=$!
 trap 'kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
+for _ in $(seq 1 400); do   # up to 2 min: a loaded machine starts the controller slowly
   curl -sf ${CURL_TLS[@]+"${CURL_TLS[@]}"} "$SCHEME://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1 && break
   kill -0 $CTRL 2>/dev/null || { echo "control.sh: controller exited, see $LOG" >&2; exit 1; }
   sleep 0.3

@@ -62,6 +62,12 @@ def _read(path):
     return values
 
 
+def load(path=None):
+    """The credentials as a dict when the file exists (nothing is created), else None."""
+    plain = os.path.join(path or directory(), "credentials")
+    return _read(plain) if os.path.exists(plain) else None
+
+
 def pbkdf2(password, salt=None):
     """The password encoded as Spring Security's DelegatingPasswordEncoder reads it."""
     salt = salt if salt is not None else secrets.token_bytes(PBKDF2_SALT)

@@ -16,10 +16,19 @@ import java.util.concurrent.CompletableFuture;
  * <p>Per-rule handles are the application's own rules: {@code count} of a HeaderClassifier
  * is one value per rule of that block, {@code count_3} (or RegexClassifier's indexed
  * {@code count_3}) the value of its rule 3, whatever the merged graph made of them.
+ *
+ * <p>{@link #read(String, String)} combines the block's value over every OBI that runs it
+ * (numbers summed, arrays element by element); {@link #read(String, String, long)}
+ * reads it at one OBI only. A block the application does not run at that OBI (or on any
+ * OBI that is up) fails the future with an {@link IllegalArgumentException}.
  */
 public interface HandleClient {
 
+    /** The block's value summed over every OBI that is up and runs it. */
     CompletableFuture<JsonNode> read(String block, String handle);
+
+    /** The block's value at OBI {@code dpid} only, which must be up and run it. */
+    CompletableFuture<JsonNode> read(String block, String handle, long dpid);
 
     CompletableFuture<Void> write(String block, String handle, JsonNode value);
 }

@@ -42,6 +42,12 @@ class WebFirewallTest {
             }
 
             @Override
+            public CompletableFuture<JsonNode> read(String block, String handle, long dpid) {
+                reads.add(block + "." + handle + "@" + dpid);
+                return CompletableFuture.completedFuture(IntNode.valueOf(0));
+            }
+
+            @Override
             public CompletableFuture<Void> write(String block, String handle, JsonNode value) {
                 return CompletableFuture.completedFuture(null);
             }

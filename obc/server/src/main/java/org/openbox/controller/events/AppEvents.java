@@ -69,13 +69,13 @@ public class AppEvents {
             if (owners.isEmpty()) {
                 log.warn("alert from OBI {} block '{}' has no owning application: {}", dpid, e.originBlock(), e.message());
                 alerts.add(new AlertRecord(time, null, dpid, null, e.originBlock(), e.message(), e.severity()));
-                metrics.alert(null);
+                metrics.alert(null, e.severity());
                 continue;
             }
             byte[] packet = packet(e.packet());
             for (BlockRef owner : owners) {
                 alerts.add(new AlertRecord(time, owner.app(), dpid, owner.block(), e.originBlock(), e.message(), e.severity()));
-                metrics.alert(owner.app());
+                metrics.alert(owner.app(), e.severity());
                 AlertEvent event = new AlertEvent(dpid, owner.block(), e.message(), e.severity(), packet, time);
                 catalog.get(owner.app()).ifPresent(app -> dispatcher.deliver(app, "onAlert", a -> a.onAlert(event)));
             }

@@ -19,6 +19,7 @@ import org.openbox.controller.apps.ModuleRegistry;
 import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.obi.ObiManager;
 import org.openbox.controller.obi.ObiSession;
+import org.openbox.controller.obi.ObiState;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
@@ -84,6 +85,11 @@ public class HandleRouter {
             }
 
             @Override
+            public CompletableFuture<JsonNode> read(String block, String handle, long dpid) {
+                return HandleRouter.this.read(app, block, handle, Long.valueOf(dpid));
+            }
+
+            @Override
             public CompletableFuture<Void> write(String block, String handle, JsonNode value) {
                 return HandleRouter.this.write(app, block, handle, value);
             }
@@ -97,12 +103,14 @@ public class HandleRouter {
         return read(app, block, handle, null);
     }
 
-    /** As {@link #read(String, String, String)}, on one OBI only when {@code dpid} is not null. */
+    /**
+     * The application's view of a handle: combined over every OBI that is up and runs the
+     * block, or ({@code dpid} not null) at that OBI only.
+     */
     public CompletableFuture<JsonNode> read(String app, String block, String handle, Long dpid) {
-        List<Target> targets = targets(app, block).stream()
-                .filter(t -> dpid == null || t.obi().dpid() == dpid).toList();
+        List<Target> targets = targets(app, block, dpid);
         if (targets.isEmpty()) {
-            return CompletableFuture.failedFuture(notDeployed(app, block));
+            return CompletableFuture.failedFuture(notDeployed(app, block, dpid));
         }
         HandlePlanner planner = new HandlePlanner(modules.catalogue());
         List<Target> read = new ArrayList<>();
@@ -142,9 +150,9 @@ public class HandleRouter {
     }
 
     public CompletableFuture<Void> write(String app, String block, String handle, JsonNode value) {
-        List<Target> targets = targets(app, block);
+        List<Target> targets = targets(app, block, null);
         if (targets.isEmpty()) {
-            return CompletableFuture.failedFuture(notDeployed(app, block));
+            return CompletableFuture.failedFuture(notDeployed(app, block, null));
         }
         HandlePlanner planner = new HandlePlanner(modules.catalogue());
         List<Target> written = new ArrayList<>();
@@ -213,15 +221,21 @@ public class HandleRouter {
                 .thenApply(x -> reads.stream().map(CompletableFuture::join).toList());
     }
 
-    private List<Target> targets(String app, String block) {
+    /** The merged blocks implementing the block on every OBI that is up, or on OBI {@code dpid} only when it is up. */
+    private List<Target> targets(String app, String block, Long dpid) {
         Optional<AppEntry> entry = catalog.get(app);
         if (entry.isEmpty()) {
             return List.of();
         }
         Topology topo = topology.topology();
         List<Target> out = new ArrayList<>();
-        List<ObiSession> up = new ArrayList<>(obis.upSessions());
-        up.sort(Comparator.comparingLong(ObiSession::dpid));
+        List<ObiSession> up = new ArrayList<>();
+        if (dpid != null) {
+            obis.session(dpid).filter(s -> s.state() == ObiState.UP).ifPresent(up::add);
+        } else {
+            up.addAll(obis.upSessions());
+            up.sort(Comparator.comparingLong(ObiSession::dpid));
+        }
         for (ObiSession s : up) {
             DeployedGraph g = aggregator.current(s.dpid());
             List<String> merged = g.origins().mergedBlocksOf(app, block);
@@ -241,8 +255,8 @@ public class HandleRouter {
         return out;
     }
 
-    private static IllegalArgumentException notDeployed(String app, String block) {
-        return new IllegalArgumentException("application '" + app + "' has no block '" + block
-                + "' running on any OBI that is up");
+    private static IllegalArgumentException notDeployed(String app, String block, Long dpid) {
+        return new IllegalArgumentException("application '" + app + "' has no block '" + block + "' running on "
+                + (dpid != null ? "OBI " + dpid + " (or that OBI is not up)" : "any OBI that is up"));
     }
 }

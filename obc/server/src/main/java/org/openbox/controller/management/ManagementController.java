@@ -178,17 +178,25 @@ public class ManagementController {
     }
 
     @Operation(summary = "Read an application's block handle", description = "A handle of the application's own block,"
-            + " as the application sees it: per-rule values in its own rule numbers, summed over the OBIs that are up.")
+            + " as the application sees it: per-rule values in its own rule numbers, summed over the OBIs that are up,"
+            + " or at OBI `dpid` only.")
     @ApiDocs.NotFound
     @ApiDocs.ObiFailures
     @ApiDocs.ObiTimeout
-    @ApiResponse(responseCode = "400", description = "a handle the block does not have, a rule index out of range",
+    @ApiResponse(responseCode = "400", description = "a handle the block does not have, a rule index out of range,"
+            + " a dpid that is not a number",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = ApiErrors.ApiError.class)))
     @ApiDocs.Ok
     @GetMapping("/apps/{name}/blocks/{block}/{handle}")
     public CompletableFuture<JsonNode> readAsApp(@PathVariable("name") String name, @PathVariable("block") String block,
-                                                 @PathVariable("handle") String handle) {
+                                                 @PathVariable("handle") String handle,
+                                                 @Parameter(description = "read at this OBI only (404 when unknown)")
+                                                 @RequestParam(name = "dpid", required = false) Long dpid) {
         app(name);
+        if (dpid != null) {
+            session(dpid);
+            return handles.read(name, block, handle, dpid);
+        }
         return handles.read(name, block, handle);
     }
 

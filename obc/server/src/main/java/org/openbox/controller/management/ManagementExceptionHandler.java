@@ -16,7 +16,8 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
  * Maps failures of OBI queries to JSON answers: an OBI Error is 502 with the spec
  * type/subtype, an unreachable OBI 502, no answer in time 504, a block the application
  * does not have (on any OBI that is up) 404, a request the controller refuses itself
- * (unknown handle, out-of-range rule index: 400; NOT_PERMITTED: 403) with type/subtype.
+ * (unknown handle, out-of-range rule index: 400; NOT_PERMITTED: 403) with type/subtype, a
+ * parameter that does not parse ({@code ?dpid=x}) 400.
  */
 @RestControllerAdvice(assignableTypes = {ManagementController.class, AlertsController.class})
 public class ManagementExceptionHandler {

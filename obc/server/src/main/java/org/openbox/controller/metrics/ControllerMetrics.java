@@ -9,8 +9,10 @@ import org.springframework.stereotype.Component;
 /**
  * Controller meters (exported at /actuator/prometheus):
  * {@code openbox_messages_total{direction,type}}, {@code openbox_roundtrip_seconds{type}}
- * (down request to answer), {@code openbox_alerts_total{app}}; the OBI up/down gauges are
- * registered by the OBI manager.
+ * (down request to answer), {@code openbox_alerts_total{app,severity}},
+ * {@code openbox_graph_swap_seconds{dpid,outcome}} (SetProcessingGraphRequest sent to its
+ * answer: ok, refused (an Error), failed (no answer)); the OBI up/down gauges are registered
+ * by the OBI manager, the data-plane meters by {@link ObiMetricsCollector}.
  */
 @Component
 public class ControllerMetrics {
@@ -43,9 +45,17 @@ public class ControllerMetrics {
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    public void alert(String app) {
-        Counter.builder("openbox.alerts").description("alerts delivered, by owning application")
-                .tag("app", app == null ? "(unattributed)" : app).register(registry).increment();
+    public void alert(String app, int severity) {
+        Counter.builder("openbox.alerts").description("alerts delivered, by owning application and severity")
+                .tag("app", app == null ? "(unattributed)" : app).tag("severity", Integer.toString(severity))
+                .register(registry).increment();
+    }
+
+    /** A graph pushed to OBI {@code dpid} was answered (or not) after {@code nanos}. */
+    public void graphSwap(long dpid, String outcome, long nanos) {
+        Timer.builder("openbox.graph.swap").description("SetProcessingGraphRequest sent until the OBI's answer")
+                .tag("dpid", Long.toString(dpid)).tag("outcome", outcome).register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private Counter messages(String direction, String type) {

@@ -518,10 +518,15 @@ public class ObiManager implements DisposableBean {
 
     private CompletableFuture<Message> pushGraph(ObiSession s, DeployedGraph g) {
         s.graphStatus("pushing (" + g.graph().blocks().size() + " blocks)");
+        long sent = System.nanoTime();
         CompletableFuture<Message> answer = s.client().request(xid -> new SetProcessingGraphRequest(xid, List.of(),
                         g.graph().blocks(), g.graph().connectors(), null), Set.copyOf(g.apps()), true,
                 props.graphTimeout());
         answer.whenComplete((m, e) -> {
+                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                            ? e.getCause() : e;
+                    metrics.graphSwap(s.dpid(), e == null ? "ok" : cause instanceof ObiErrorException ? "refused" : "failed",
+                            System.nanoTime() - sent);
                     if (e == null) {
                         s.pushedGraph(g.graph());
                         s.graphStatus("running (" + g.graph().blocks().size() + " blocks)");

@@ -25,9 +25,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.openbox.protocol.MessageCodec;
+import org.openbox.protocol.message.GlobalStatsRequest;
+import org.openbox.protocol.message.GlobalStatsResponse;
 import org.openbox.protocol.message.Hello;
 import org.openbox.protocol.message.KeepAlive;
 import org.openbox.protocol.message.Message;
+import org.openbox.protocol.message.ReadRequest;
+import org.openbox.protocol.message.ReadResponse;
 import org.openbox.protocol.message.SetParametersRequest;
 import org.openbox.protocol.message.SetParametersResponse;
 import org.openbox.protocol.message.SetProcessingGraphRequest;
@@ -36,7 +40,8 @@ import org.openbox.protocol.message.SetProcessingGraphResponse;
 /**
  * Many simulated OBIs: OBI i has its own loopback address 127.1.x.y (sent as Hello
  * source_addr), so the controller keeps one endpoint per OBI. Each answers SetParameters
- * and SetProcessingGraph like an OBI and sends a KeepAlive every second, spread evenly over
+ * and SetProcessingGraph like an OBI, and GlobalStats and Read (what the controller's
+ * metrics collector asks) with made-up figures, and sends a KeepAlive every second, spread evenly over
  * the second. Plain HTTP: one HTTP server on a shared port answers for all of them. Mutual
  * TLS: every OBI has its own HTTPS server (the controller checks that the certificate at an
  * OBI's endpoint names its dpid, and connects to an address, so there is no name to choose
@@ -199,6 +204,14 @@ final class KeepAliveScale {
         });
     }
 
+    /** GlobalStats of a simulated OBI, as a real one reports them (the controller's metrics collector reads them). */
+    private com.fasterxml.jackson.databind.node.ObjectNode stats(long dpid) {
+        long packets = (System.nanoTime() / 1000) + dpid;
+        return codec.mapper().createObjectNode().put("current_load", 0.1).put("uptime", 60).put("cpus", 1)
+                .put("packets_in", packets).put("bytes_in", packets * 600).put("packets_out", packets - 10)
+                .put("bytes_out", (packets - 10) * 600).put("packets_dropped", 10);
+    }
+
     /** Answers a request to OBI {@code dpid}, sending the reply from it. */
     private void answer(HttpExchange ex, long dpid) throws IOException {
         byte[] body = ex.getRequestBody().readAllBytes();
@@ -206,7 +219,11 @@ final class KeepAliveScale {
         ex.close();
         Message m = codec.decode(body);
         Message reply = m instanceof SetParametersRequest r ? new SetParametersResponse(r.xid())
-                : m instanceof SetProcessingGraphRequest r ? new SetProcessingGraphResponse(r.xid(), null, null) : null;
+                : m instanceof SetProcessingGraphRequest r ? new SetProcessingGraphResponse(r.xid(), null, null)
+                : m instanceof GlobalStatsRequest r ? new GlobalStatsResponse(r.xid(), stats(dpid))
+                : m instanceof ReadRequest r ? new ReadResponse(r.xid(), r.blockId(), r.readHandle(),
+                        codec.mapper().getNodeFactory().numberNode(0))
+                : null;
         if (reply != null) {
             send(dpid, reply, false);
         }

@@ -36,6 +36,8 @@ import org.springframework.context.annotation.Import;
                 "openbox.state-dir=target/test-state/${random.uuid}",
                 // plain HTTP: test OBIs and the real OBI run without certificates (TLS: SouthboundTlsTest)
                 "openbox.insecure=true",
+                // no data-plane metrics collection: tests count the reads their OBIs get (DataPlaneMetricsTest collects)
+                "openbox.metrics.interval=off",
                 "openbox.no-app-action-per-obi.164=drop",
                 // AppLimitsTest: one limit per application name
                 "openbox.limits.apps.lim-rules.max-rules-per-classifier=5",

@@ -43,8 +43,14 @@ class EventRoutingTest extends ControllerTestBase {
         List<Map<String, Object>> recent = given().get("/api/alerts?limit=1000").jsonPath().getList("findAll { it.dpid == 31 }");
         assertThat(recent).extracting(m -> m.get("app") + "/" + m.get("block"))
                 .containsExactly("ips/ips_alert", "fw/ssh_alert");
+        // filtered by OBI, application and least severity (the test OBI sends severity 3)
+        assertThat(given().get("/api/alerts?dpid=31").jsonPath().getList("block")).containsExactly("ips_alert", "ssh_alert");
+        assertThat(given().get("/api/alerts?dpid=31&app=fw").jsonPath().getList("block")).containsExactly("ssh_alert");
+        assertThat(given().get("/api/alerts?dpid=31&minSeverity=3&limit=1").jsonPath().getList("block"))
+                .containsExactly("ssh_alert");
+        assertThat(given().get("/api/alerts?dpid=31&minSeverity=4").jsonPath().getList("block")).isEmpty();
         given().get("/actuator/prometheus").then().statusCode(200)
-                .body(containsString("openbox_alerts_total{app=\"ips\""));
+                .body(containsString("openbox_alerts_total{app=\"ips\",severity=\"3\"}"));
     }
 
     @Test

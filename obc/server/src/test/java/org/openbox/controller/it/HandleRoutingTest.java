@@ -63,6 +63,42 @@ class HandleRoutingTest extends ControllerTestBase {
         assertThat(b.received(ReadRequest.class)).hasSameSizeAs(a.received(ReadRequest.class));
     }
 
+    /** A read at one OBI answers that OBI's count only; the combined read still sums both. */
+    @Test
+    void readAtOneObiAnswersThatObisCountOnly() throws Exception {
+        TestObi a = connected(48);
+        TestObi b = connected(49);
+        a.onRead((block, handle) -> handle.equals("count") && block.contains("cls") ? counts(3, 4) : J.numberNode(5));
+        b.onRead((block, handle) -> handle.equals("count") && block.contains("cls") ? counts(10, 20) : J.numberNode(7));
+        awaitOnlyUp(Set.of(48L, 49L));
+
+        assertThat(fw.context.handles().read("cls", "count", 48).get(5, TimeUnit.SECONDS))
+                .isEqualTo(counts(3, 4));
+        assertThat(fw.context.handles().read("cls", "count", 49).get(5, TimeUnit.SECONDS))
+                .isEqualTo(counts(10, 20));
+        assertThat(fw.context.handles().read("cls", "count_1", 49).get(5, TimeUnit.SECONDS).asLong())
+                .isEqualTo(20);
+        assertThat(fw.context.handles().read("cls", "count").get(5, TimeUnit.SECONDS)).isEqualTo(counts(13, 24));
+        int readsOfB = b.received(ReadRequest.class).size();
+        fw.context.handles().read("cls", "count", 48).get(5, TimeUnit.SECONDS);
+        assertThat(b.received(ReadRequest.class)).as("a read at OBI 48 sends nothing to OBI 49").hasSize(readsOfB);
+        // an OBI that is not up (or unknown) runs nothing
+        assertThatThrownBy(() -> fw.context.handles().read("cls", "count", 4949).get(5, TimeUnit.SECONDS))
+                .cause().isInstanceOf(IllegalArgumentException.class).hasMessageContaining("OBI 4949");
+
+        // the management API: ?dpid=N
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/cls/count?dpid=48").then().statusCode(200)
+                .body("", org.hamcrest.Matchers.equalTo(List.of(3, 4)));
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/cls/count?dpid=49").then().statusCode(200)
+                .body("", org.hamcrest.Matchers.equalTo(List.of(10, 20)));
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/cls/count").then().statusCode(200)
+                .body("", org.hamcrest.Matchers.equalTo(List.of(13, 24)));
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/cls/count?dpid=4949").then().statusCode(404)
+                .body("message", org.hamcrest.Matchers.containsString("no OBI with dpid 4949"));
+        io.restassured.RestAssured.given().get("/api/apps/fw/blocks/cls/count?dpid=x").then().statusCode(400)
+                .body("message", org.hamcrest.Matchers.equalTo("parameter 'dpid' is not a valid long: x"));
+    }
+
     @Test
     void writeReachesEveryObiAndCompletesWhenAllAnswered() throws Exception {
         TestObi a = connected(43);
