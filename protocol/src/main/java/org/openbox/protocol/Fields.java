@@ -86,6 +86,10 @@ final class Fields {
         return v.doubleValue();
     }
 
+    Double optTimestamp(String name) {
+        return node.has(name) ? reqTimestamp(name) : null;
+    }
+
     String reqString(String name) {
         JsonNode v = required(name);
         if (!v.isTextual()) {

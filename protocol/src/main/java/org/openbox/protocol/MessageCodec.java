@@ -200,7 +200,7 @@ public final class MessageCodec {
             for (Fields e : f.reqObjectArray("messages")) {
                 entries.add(new AlertEntry(e.reqLong("id", l63), e.reqTimestamp("timestamp"), e.reqString("message"),
                         e.reqIntInRange("severity", 1, 5), e.optString("packet"), e.optString("origin_block"),
-                        e.optString("app_id")));
+                        e.optString("app_id"), e.optTimestamp("packet_timestamp"), packetHeaders(e)));
             }
             return new Alert(xid(f), origin, entries);
         });
@@ -234,6 +234,13 @@ public final class MessageCodec {
         decoders.put("RemoveCustomModuleRequest", f ->
                 new RemoveCustomModuleRequest(xid(f), f.reqString("module_name")));
         decoders.put("RemoveCustomModuleResponse", f -> new RemoveCustomModuleResponse(xid(f)));
+    }
+
+    private static PacketHeaders packetHeaders(Fields e) {
+        return new PacketHeaders(e.optString("eth_src"), e.optString("eth_dst"), e.optIntInRange("eth_type", 0, 65535),
+                e.optString("src_ip"), e.optString("dst_ip"), e.optIntInRange("ip_proto", 0, 255),
+                e.optIntInRange("src_port", 0, 65535), e.optIntInRange("dst_port", 0, 65535),
+                e.optIntInRange("icmp_type", 0, 255), e.optIntInRange("icmp_code", 0, 255));
     }
 
     private static long xid(Fields f) {
