@@ -68,6 +68,16 @@ public abstract class Application {
         return Optional.empty();
     }
 
+    /**
+     * The rule behind alerts of block {@code block} of this application's graphs (an Alert
+     * block per rule, as a firewall or an IPS builds them), so that each alert names the
+     * application's rule: its number, revision and message. Empty when the block is not
+     * one rule's. Called for every alert: keep it cheap. Call after {@link #statements()}.
+     */
+    public Optional<AlertRule> alertRule(String block) {
+        return Optional.empty();
+    }
+
     /** Where each processing graph runs. Called once when the application is loaded. */
     public abstract List<Statement> statements();
 

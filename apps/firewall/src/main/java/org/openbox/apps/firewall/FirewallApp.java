@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.openbox.api.AlertRule;
 import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.FailureMode;
@@ -121,9 +122,33 @@ public class FirewallApp extends Application {
         return Optional.empty();
     }
 
+    /**
+     * Block "alert-N" alerts for rule N (its position in the policy): the rule's line (in a
+     * ClassBench file, its rule number) and message.
+     */
+    @Override
+    public Optional<AlertRule> alertRule(String block) {
+        if (block == null || !block.startsWith(FirewallGraph.ALERT_PREFIX)) {
+            return Optional.empty();
+        }
+        int index;
+        try {
+            index = Integer.parseInt(block.substring(FirewallGraph.ALERT_PREFIX.length()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        List<FirewallRule> rules = policy().rules();
+        if (index < 0 || index >= rules.size() || rules.get(index).index() != index) {
+            return Optional.empty();
+        }
+        FirewallRule r = rules.get(index);
+        return Optional.of(new AlertRule(r.line(), 0, r.message(), config().rulesSource() + ":" + r.line()));
+    }
+
     @Override
     public void onAlert(AlertEvent e) {
-        LOG.log(Level.INFO, "firewall alert: {0}", alerts.add(e));
+        String line = alerts.add(e);
+        LOG.log(Level.DEBUG, "firewall alert: {0}", line);
     }
 
     /** Alerts received per Alert block ("alert-N" for rule N). */

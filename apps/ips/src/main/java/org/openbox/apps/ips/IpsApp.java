@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.openbox.api.AlertRule;
 import org.openbox.api.AppContext;
 import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
@@ -31,6 +32,7 @@ import org.openbox.api.event.LogEvent;
 public class IpsApp extends Application {
 
     private static final Logger LOG = System.getLogger(IpsApp.class.getName());
+    private static final Pattern ALERT_BLOCK = Pattern.compile("sid-(\\d{1,18})(?:-line-(\\d{1,9}))?");
     private static final Pattern CLASSIFIER_RULE =
             Pattern.compile("block '" + IpsGraph.CLASSIFIER + "'.*?\\brule (\\d{1,9})\\b");
 
@@ -171,11 +173,34 @@ public class IpsApp extends Application {
         return rules().skipped();
     }
 
+    /** Block "sid-N" (or "sid-N-line-L" for a repeated sid) alerts for that Snort rule. */
+    @Override
+    public Optional<AlertRule> alertRule(String block) {
+        Matcher m = block == null ? null : ALERT_BLOCK.matcher(block);
+        if (m == null || !m.matches()) {
+            return Optional.empty();
+        }
+        long sid;
+        int line;
+        try {
+            sid = Long.parseLong(m.group(1));
+            line = m.group(2) == null ? -1 : Integer.parseInt(m.group(2));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        for (SnortRule r : rules().rules()) {   // "sid-N": the first alerting rule with that sid
+            if (r.sid() == sid && (line < 0 ? IpsGraph.reports(r) : r.line() == line)) {
+                return Optional.of(new AlertRule(r.sid(), r.rev(), r.msg(), config().rulesSource() + ":" + r.line()));
+            }
+        }
+        return Optional.empty();
+    }
+
     @Override
     public void onAlert(AlertEvent e) {
         long sid = IpsGraph.sidOf(e.message());
         alertsBySid.computeIfAbsent(sid, k -> new AtomicLong()).incrementAndGet();
-        LOG.log(Level.INFO, "ips alert dpid {0} sid {1} severity {2}: {3}",
+        LOG.log(Level.DEBUG, "ips alert dpid {0} sid {1} severity {2}: {3}",
                 Long.toString(e.dpid()), Long.toString(sid), e.severity(), e.message());
     }
 

@@ -112,6 +112,11 @@ public record IpsGraph(ProcessingGraph graph, List<List<Integer>> rowsOfRule) {
         }
     }
 
+    /** Whether rule {@code r} gets a block of its own that reports (an Alert or a Log block). */
+    public static boolean reports(SnortRule r) {
+        return !r.action().equals("pass") && !r.action().equals("sdrop");
+    }
+
     /** "sid-N", or "sid-N-line-L" when another rule already has sid N. */
     private static String blockName(SnortRule r, Set<String> names) {
         String name = "sid-" + r.sid();
