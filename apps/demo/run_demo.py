@@ -155,7 +155,7 @@ def main():
         progress("traces replayed through both OBIs")
 
         # 5. summary
-        report = {"apps": apps, "obis": [], "alerts": {}}
+        report = {"apps": apps, "obis": [], "alerts": {}, "alert_log": os.path.join(out, "state", "eve.json")}
         for o in http_json(base + "/api/obis"):
             dpid = o["dpid"]
             g = http_json(base + "/api/obis/%d/graph" % dpid)
@@ -203,11 +203,30 @@ def main():
             got = report["alerts"].get(app, [])
             print("alerts for %s: %d" % (app, len(got)))
             for a in got[:4]:
-                print("  dpid %s %s: %s" % (a.get("dpid"), a.get("block"), a.get("message")))
-        print("\noutput pcaps, merged graphs and report.json in %s" % out)
+                print("  %s dpid %s %s%s %s: %s" % (a.get("time"), a.get("dpid"), a.get("block"),
+                                                    rule_text(a.get("rule")), flow_text(a.get("headers") or {}),
+                                                    a.get("message")))
+        print("\nalerts (EVE JSON lines): %s" % report["alert_log"])
+        print("output pcaps, merged graphs and report.json in %s" % out)
     finally:
         stop_all()
     progress("done")
+
+
+def rule_text(rule):
+    """' rule N' (' sid N:REV' for a revised rule) of an alert's rule, or ''."""
+    if not rule:
+        return ""
+    return " sid %s:%s" % (rule.get("id"), rule.get("rev")) if rule.get("rev") else " rule %s" % rule.get("id")
+
+
+def flow_text(h):
+    """'TCP 10.0.0.1:1234 -> 10.0.0.2:80' (what the alert's packet headers hold)."""
+    if not h.get("srcIp"):
+        return "L2 %s -> %s" % (h.get("ethSrc"), h.get("ethDst")) if h.get("ethSrc") else "-"
+    proto = {1: "ICMP", 6: "TCP", 17: "UDP", 58: "ICMPv6", 132: "SCTP"}.get(h.get("ipProto"), str(h.get("ipProto")))
+    port = lambda p: "" if p is None else ":%s" % p
+    return "%s %s%s -> %s%s" % (proto, h.get("srcIp"), port(h.get("srcPort")), h.get("dstIp"), port(h.get("dstPort")))
 
 
 if __name__ == "__main__":

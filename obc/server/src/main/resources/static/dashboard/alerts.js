@@ -36,7 +36,8 @@ export class AlertsView {
     this.body = h('tbody');
     this.root.replaceChildren(this.form, h('div', {class: 'toolbar'}, this.count, this.live),
         h('table', {class: 'alerts', id: 'alerts'}, h('thead', {}, h('tr', {},
-            ['time', 'application', 'OBI', 'block', 'severity', 'message'].map(t => h('th', {text: t})))), this.body));
+            ['time', 'application', 'OBI', 'block', 'severity', 'message', 'rule', 'flow']
+              .map(t => h('th', {text: t})))), this.body));
     this.built = true;
   }
 
@@ -103,6 +104,22 @@ export class AlertsView {
         h('td', {text: e.time}),
         h('td', {}, e.app ? h('i', {class: 'dot', style: 'background:' + appColour(e.app)}) : null, e.app ?? '(none)'),
         h('td', {class: 'num', text: e.dpid}), h('td', {text: e.block ?? e.mergedBlock}),
-        h('td', {class: 'num sev-' + e.severity, text: e.severity}), h('td', {text: e.message}))));
+        h('td', {class: 'num sev-' + e.severity, text: e.severity}), h('td', {text: e.message}),
+        h('td', {text: ruleText(e.rule)}), h('td', {text: flowText(e.headers || {})}))));
   }
+}
+
+const PROTO = {1: 'ICMP', 6: 'TCP', 17: 'UDP', 58: 'ICMPv6', 132: 'SCTP'};
+
+// "sid 1000002:1" (a rule with a revision) or "rule 10", with where it was written.
+function ruleText(r) {
+  return r ? (r.rev ? 'sid ' + r.id + ':' + r.rev : 'rule ' + r.id) + (r.origin ? ' (' + r.origin + ')' : '') : '';
+}
+
+// "TCP 10.0.1.5:41000 -> 10.0.2.10:80" from the alert's packet headers ("L2 ..." without IP).
+function flowText(p) {
+  if (!p.srcIp) return p.ethSrc ? 'L2 ' + p.ethSrc + ' -> ' + p.ethDst : '';
+  const port = n => n == null ? '' : ':' + n;
+  const icmp = p.icmpType == null ? '' : ' type ' + p.icmpType + ' code ' + p.icmpCode;
+  return (PROTO[p.ipProto] ?? p.ipProto) + ' ' + p.srcIp + port(p.srcPort) + ' -> ' + p.dstIp + port(p.dstPort) + icmp;
 }

@@ -10,11 +10,13 @@ import java.time.Instant;
  * @param minSeverity lowest severity (1..5)
  * @param block       the application's block or the merged block that raised it
  * @param text        a part of the message (case-insensitive)
+ * @param rule        the application's rule behind the alert ({@link org.openbox.api.AlertRule#id()}:
+ *                    the IPS's Snort sid, the firewall's rule number)
  * @param since       not before this time
  * @param until       not after this time
  */
-public record AlertFilter(String app, Long dpid, Integer minSeverity, String block, String text, Instant since,
-                          Instant until) {
+public record AlertFilter(String app, Long dpid, Integer minSeverity, String block, String text, Long rule,
+                          Instant since, Instant until) {
 
     /** The application name that selects alerts without a known owner. */
     public static final String NO_APP = "(none)";
@@ -38,12 +40,12 @@ public record AlertFilter(String app, Long dpid, Integer minSeverity, String blo
 
     /** Everything. */
     public static AlertFilter all() {
-        return new AlertFilter(null, null, null, null, null, null, null);
+        return new AlertFilter(null, null, null, null, null, null, null, null);
     }
 
     /** Alerts of one application only. */
     public static AlertFilter ofApp(String app) {
-        return new AlertFilter(app, null, null, null, null, null, null);
+        return new AlertFilter(app, null, null, null, null, null, null, null);
     }
 
     public boolean matches(AlertRecord r) {
@@ -53,6 +55,7 @@ public record AlertFilter(String app, Long dpid, Integer minSeverity, String blo
                 && (block == null || block.equals(r.block()) || block.equals(r.mergedBlock()))
                 && (text == null || r.message() != null
                         && r.message().toLowerCase(java.util.Locale.ROOT).contains(text.toLowerCase(java.util.Locale.ROOT)))
+                && (rule == null || r.rule() != null && r.rule().id() == rule)
                 && (since == null || r.time() != null && !r.time().isBefore(since))
                 && (until == null || r.time() != null && !r.time().isAfter(until));
     }

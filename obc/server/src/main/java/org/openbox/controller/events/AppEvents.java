@@ -3,7 +3,9 @@ package org.openbox.controller.events;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import org.openbox.api.AlertRule;
 import org.openbox.api.Topology;
 import org.openbox.api.event.AlertEvent;
 import org.openbox.api.event.ErrorEvent;
@@ -32,7 +34,9 @@ import org.springframework.stereotype.Service;
  * <li>Alert / Log entries: the entry's {@code origin_block} is a block of the merged graph;
  *     its provenance names the (application, block) pairs it implements, and each owner
  *     gets the event with its own block name. When the entry carries {@code app_id} naming one
- *     of the owners, only that owner gets it. Alerts are also kept for GET /api/alerts.</li>
+ *     of the owners, only that owner gets it. Alerts are also kept for GET /api/alerts, with
+ *     the owner's rule behind the block ({@code Application.alertRule}), the packet's time,
+ *     header fields and flow id, and written to the EVE alert log ({@link EveAlertLog}).</li>
  * <li>Errors: to the applications the failed request was made for.</li>
  * <li>InstanceUp / InstanceDown: to every running application with a location that
  *     includes the OBI.</li>
@@ -49,36 +53,66 @@ public class AppEvents {
     private final AppDispatcher dispatcher;
     private final AlertLog alerts;
     private final ControllerMetrics metrics;
+    private final EveAlertLog eve;
 
     public AppEvents(AppCatalog catalog, TopologyHolder topology, GraphAggregator aggregator,
-                     AppDispatcher dispatcher, AlertLog alerts, ControllerMetrics metrics) {
+                     AppDispatcher dispatcher, AlertLog alerts, ControllerMetrics metrics, EveAlertLog eve) {
         this.catalog = catalog;
         this.topology = topology;
         this.aggregator = aggregator;
         this.dispatcher = dispatcher;
         this.alerts = alerts;
         this.metrics = metrics;
+        this.eve = eve;
     }
 
     public void onAlert(Alert alert) {
         long dpid = alert.originDpid();
         BlockOrigins origins = originsOf(dpid);
         for (AlertEntry e : alert.messages()) {
-            Instant time = instant(e.timestamp());
+            // the packet's own time when the OBI sends it, else when the OBI raised the alert
+            Instant time = instant(e.packetTimestamp() != null && e.packetTimestamp() > 0 ? e.packetTimestamp()
+                    : e.timestamp());
+            long flowId = FlowIds.of(e.headers());
+            String attached = e.packet() == null || e.packet().isEmpty() ? null : e.packet();
             List<BlockRef> owners = owners(origins, e.originBlock(), e.appId());
             if (owners.isEmpty()) {
-                log.warn("alert from OBI {} block '{}' has no owning application: {}", dpid, e.originBlock(), e.message());
-                alerts.add(new AlertRecord(time, null, dpid, null, e.originBlock(), e.message(), e.severity()));
+                log.debug("alert from OBI {} block '{}' has no owning application: {}", dpid, e.originBlock(), e.message());
+                record(new AlertRecord(time, null, dpid, null, e.originBlock(), e.message(), e.severity(), null,
+                        e.headers(), flowId, attached));
                 metrics.alert(null, e.severity());
                 continue;
             }
             byte[] packet = packet(e.packet());
             for (BlockRef owner : owners) {
-                alerts.add(new AlertRecord(time, owner.app(), dpid, owner.block(), e.originBlock(), e.message(), e.severity()));
+                Optional<AppEntry> app = catalog.get(owner.app());
+                AlertRule rule = app.flatMap(a -> ruleOf(a, owner.block())).orElse(null);
+                record(new AlertRecord(time, owner.app(), dpid, owner.block(), e.originBlock(), e.message(),
+                        e.severity(), rule, e.headers(), flowId, attached));
                 metrics.alert(owner.app(), e.severity());
                 AlertEvent event = new AlertEvent(dpid, owner.block(), e.message(), e.severity(), packet, time);
-                catalog.get(owner.app()).ifPresent(app -> dispatcher.deliver(app, "onAlert", a -> a.onAlert(event)));
+                app.ifPresent(a -> dispatcher.deliver(a, "onAlert", x -> x.onAlert(event)));
             }
+        }
+    }
+
+    private void record(AlertRecord r) {
+        alerts.add(r);
+        eve.offer(r);
+        if (log.isDebugEnabled()) {
+            log.debug("alert {} dpid {} block {} rule {} {} {}:{} -> {}:{} severity {}: {}", r.app(), r.dpid(), r.block(),
+                    r.rule() == null ? "-" : r.rule().id(), r.headers().ipProto(), r.headers().srcIp(),
+                    r.headers().srcPort(), r.headers().dstIp(), r.headers().dstPort(), r.severity(), r.message());
+        }
+    }
+
+    /** The application's rule behind its block; an application that throws names none. */
+    private static Optional<AlertRule> ruleOf(AppEntry app, String block) {
+        try {
+            return app.app().alertRule(block);
+        } catch (RuntimeException ex) {
+            log.debug("application '{}' alertRule({}) threw: {}", app.name(), block, ex.toString());
+            return Optional.empty();
         }
     }
 
@@ -144,12 +178,13 @@ public class AppEvents {
         return named.isEmpty() ? refs : named;
     }
 
+    /** Seconds since the epoch, to the microsecond (what a double holds exactly at today's dates). */
     private static Instant instant(double seconds) {
-        if (seconds <= 0 || Double.isNaN(seconds)) {
+        if (seconds <= 0 || !Double.isFinite(seconds)) {
             return Instant.now();
         }
-        long s = (long) seconds;
-        return Instant.ofEpochSecond(s, (long) ((seconds - s) * 1e9));
+        long micros = Math.round(seconds * 1e6);
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
     }
 
     private static byte[] packet(String base64) {

@@ -23,7 +23,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * Alerts for operators: the recent ones that pass a filter (application, OBI, lowest
- * severity, block, message text, time range), and the same filter as a live stream of new
+ * severity, block, message text, the application's rule, time range), and the same filter as a live stream of new
  * ones (Server-Sent Events, {@link AlertStream}).
  */
 @RestController
@@ -58,12 +58,14 @@ public class AlertsController {
                                     @RequestParam(name = "block", required = false) String block,
                                     @Parameter(description = "part of the message, any case")
                                     @RequestParam(name = "text", required = false) String text,
+                                    @Parameter(description = "the application's rule: Snort sid, firewall rule number")
+                                    @RequestParam(name = "rule", required = false) Long rule,
                                     @Parameter(description = "ISO-8601 instant, inclusive")
                                     @RequestParam(name = "since", required = false) String since,
                                     @Parameter(description = "ISO-8601 instant, inclusive")
                                     @RequestParam(name = "until", required = false) String until) {
         return alerts.recent(Math.max(0, Math.min(limit, 10_000)),
-                filter(app, dpid, minSeverity, block, text, since, until));
+                filter(app, dpid, minSeverity, block, text, rule, since, until));
     }
 
     @Operation(summary = "Live alerts (Server-Sent Events)", description = "Every new alert that passes the filters"
@@ -79,9 +81,10 @@ public class AlertsController {
                                   @RequestParam(name = "minSeverity", required = false) Integer minSeverity,
                                   @RequestParam(name = "block", required = false) String block,
                                   @RequestParam(name = "text", required = false) String text,
+                                  @RequestParam(name = "rule", required = false) Long rule,
                                   @RequestParam(name = "since", required = false) String since,
                                   @RequestParam(name = "until", required = false) String until) {
-        AlertFilter f = filter(app, dpid, minSeverity, block, text, since, until);
+        AlertFilter f = filter(app, dpid, minSeverity, block, text, rule, since, until);
         try {
             return stream.open(f);
         } catch (AlertStream.TooManyStreamsException e) {
@@ -90,9 +93,10 @@ public class AlertsController {
     }
 
     private static AlertFilter filter(String app, Long dpid, Integer minSeverity, String block, String text,
-                                      String since, String until) {
+                                      Long rule, String since, String until) {
         try {
-            return new AlertFilter(app, dpid, minSeverity, block, text, instant("since", since), instant("until", until));
+            return new AlertFilter(app, dpid, minSeverity, block, text, rule, instant("since", since),
+                    instant("until", until));
         } catch (IllegalArgumentException e) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, e.getMessage());
         }
