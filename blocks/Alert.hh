@@ -4,7 +4,9 @@
 // Each packet posts every configured alert to the worker's EventSink (ctx.events), with
 // the block's name as origin block and the alert's app_id, so the controller can route
 // it to the owning application. The sink is a bounded ring: when it is full the event is
-// dropped and counted by the sink, the packet is never held back.
+// dropped and counted by the sink, the packet is never held back. With each alert the sink
+// keeps the packet's timestamp and header fields (addresses, protocol, ports or ICMP
+// type/code; engine/packet_fields.hh), which the OBI sends in the Alert entry.
 //
 // The graph compiler applies it in place on the links that lead to it (it passes
 // through: Element::passes_through), so the block costs no push or batch split of its own.

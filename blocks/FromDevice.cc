@@ -107,7 +107,7 @@ bool FromDevice::poll(Batch& batch, Context& ctx) {
         const void* d = rte_pktmbuf_read(m[i], 0, len, p->data);
         if (d != p->data) std::memcpy(p->data, d, len);
         p->len = len;
-        p->timestamp_ns = ctx.now_ns;
+        p->timestamp_ns = ctx.now_ns + uint64_t(ctx.wall_offset_ns);   // arrival, wall time
         p->flow_hash = flow_hash(*p);
         batch.add(p);
       }

@@ -122,6 +122,7 @@ int bench(const std::vector<std::string>& argv) {
       ctx.worker = w;
       ctx.pool = &pool;
       ctx.events = &events;
+      ctx.wall_offset_ns = wall_offset_ns();
       std::vector<uint8_t> done(g->sources.size(), 0);
       WorkerResult& r = results[w];
       ready.fetch_add(1);

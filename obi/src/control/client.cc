@@ -32,6 +32,7 @@ openbox::EventEntry to_entry(const Event& e, bool alert) {
   if (!e.packet.empty()) en.packet = openbox::base64_encode(e.packet);
   en.origin_block = e.origin_block;
   if (alert && !e.app_id.empty()) en.app_id = e.app_id;
+  if (alert) e.fields.add_to(en, e.packet_timestamp);
   return en;
 }
 

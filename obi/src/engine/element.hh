@@ -48,6 +48,7 @@ struct Context {
   PacketPool* pool = nullptr; // this worker's packet buffers
   EventSink* events = nullptr;
   uint64_t now_ns = 0;        // monotonic clock, refreshed once per batch
+  int64_t wall_offset_ns = 0; // wall clock minus monotonic clock, refreshed about once a second
   uint64_t drops = 0;         // packets dropped by ctx.drop() (unconnected outputs, no-match, ...)
   uint64_t sent = 0;          // packets that left the OBI (ToDevice, ToDump): count_out()
   uint64_t sent_bytes = 0;
@@ -102,8 +103,10 @@ class EventSink {
   virtual ~EventSink() = default;
   // packet_size < 0: the whole packet; 0: none. now_ns: the worker's monotonic clock
   // (Context::now_ns, read once per batch), 0 to have the sink read the clock itself.
+  // An alert also carries the packet's header fields and timestamp (PacketFields), so
+  // `p` is parsed here when no block before has done it.
   virtual void post(Kind kind, std::string_view origin_block, std::string_view app_id,
-                    std::string_view message, int severity, const Packet& p,
+                    std::string_view message, int severity, Packet& p,
                     int packet_size, unsigned worker, uint64_t now_ns) = 0;
 };
 

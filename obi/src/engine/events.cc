@@ -33,7 +33,7 @@ char* RingEventSink::bytes_of(Ring& r, Slot& s, uint64_t index) const {
 }
 
 void RingEventSink::post(Kind kind, std::string_view origin_block, std::string_view app_id,
-                         std::string_view message, int severity, const Packet& p,
+                         std::string_view message, int severity, Packet& p,
                          int packet_size, unsigned worker, uint64_t now_ns) {
   Ring& r = rings_[worker < rings_.size() ? worker : 0];
   uint64_t head = r.head.load(std::memory_order_relaxed);
@@ -46,6 +46,10 @@ void RingEventSink::post(Kind kind, std::string_view origin_block, std::string_v
   s.mono_ns = now_ns ? now_ns : uint64_t(read_ns(CLOCK_MONOTONIC));
   s.kind = static_cast<uint8_t>(kind);
   s.severity = static_cast<uint8_t>(severity);
+  if (kind == Kind::kAlert) {
+    s.packet_ns = p.timestamp_ns;
+    s.fields.capture(p);
+  }
   s.origin_len = static_cast<uint16_t>(std::min<std::size_t>(origin_block.size(), kMaxName));
   s.app_len = static_cast<uint16_t>(std::min<std::size_t>(app_id.size(), kMaxName));
   s.msg_len = static_cast<uint16_t>(std::min<std::size_t>(message.size(), kMaxMessage));
@@ -78,6 +82,10 @@ std::size_t RingEventSink::drain(std::vector<Event>& out, std::size_t max) {
       e.alert = s.kind == static_cast<uint8_t>(Kind::kAlert);
       e.id = next_id_++;
       e.timestamp = double(int64_t(s.mono_ns) + offset) / 1e9;
+      if (e.alert) {
+        e.packet_timestamp = double(s.packet_ns) / 1e9;
+        e.fields = s.fields;
+      }
       const char* at = bytes_of(r, s, tail % size_);
       e.origin_block.assign(at, s.origin_len);
       at += s.origin_len;

@@ -8,6 +8,8 @@
 // alert with a short message and no excerpt writes one or two cache lines, not the whole
 // slot. Timestamps come from the worker's per-batch monotonic clock, turned into wall
 // time with the offset between the clocks as the drainer reads it: no clock read per event.
+// An alert's slot also holds the packet's timestamp and header fields (PacketFields, a
+// fixed copy out of the headers the classifiers already parsed); a log's does not.
 #pragma once
 
 #include <atomic>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "engine/element.hh"
+#include "engine/packet_fields.hh"
 #include "engine/runtime.hh"
 
 namespace obi {
@@ -30,7 +33,7 @@ class RingEventSink final : public EventSink {
   ~RingEventSink() override;
 
   void post(Kind kind, std::string_view origin_block, std::string_view app_id,
-            std::string_view message, int severity, const Packet& p, int packet_size,
+            std::string_view message, int severity, Packet& p, int packet_size,
             unsigned worker, uint64_t now_ns) override;
 
   // Moves up to `max` events (oldest first per worker) into `out`; returns how many.
@@ -40,14 +43,16 @@ class RingEventSink final : public EventSink {
  private:
   // 256-byte slots hold the packed strings and excerpt when they fit (the usual alert or
   // log); longer ones go to the slot's share of a larger area the ring keeps beside it.
-  static constexpr uint32_t kInline = 256 - 18;   // what is left of a slot after its header
+  static constexpr uint32_t kInline = 256 - 26 - sizeof(PacketFields);   // what is left after the header
   static constexpr uint32_t kLarge = kMaxName * 2 + kMaxMessage + kMaxPacket;
   struct alignas(256) Slot {
     uint64_t mono_ns;
+    uint64_t packet_ns;                      // Packet::timestamp_ns (alerts)
     uint8_t kind;
     uint8_t severity;
     uint16_t origin_len, app_len, msg_len;
     uint16_t pkt_len;
+    PacketFields fields;                     // alerts only
     char bytes[kInline];                     // origin, app, message, packet, packed
   };
   static_assert(sizeof(Slot) == 256, "one slot, four cache lines");

@@ -51,7 +51,7 @@ bool ReplaySource::poll(Batch& batch, Context& ctx) {
     if (++s.next == n) s.next = 0;
     std::memcpy(p->data, t.bytes.data() + r.offset, r.len);
     p->len = r.len;
-    p->timestamp_ns = ctx.now_ns;
+    p->timestamp_ns = ctx.now_ns + uint64_t(ctx.wall_offset_ns);   // wall time, as a capture would
     if (preparsed_) {
       p->flow_hash = r.hash;
       p->hdr = r.hdr;

@@ -92,7 +92,7 @@ void Runtime::Impl::publish_counters(Worker& w) {
 }
 
 void Runtime::Impl::worker_main(Worker& w) {
-  uint64_t in = 0, in_bytes = 0, busy = 0;
+  uint64_t in = 0, in_bytes = 0, busy = 0, offset_at = 0;
   unsigned idle = 0;
   while (!stopping.load(std::memory_order_relaxed)) {
     Live* g = current.load();
@@ -107,6 +107,10 @@ void Runtime::Impl::worker_main(Worker& w) {
     }
     uint64_t t0 = monotonic_ns();
     w.ctx.now_ns = t0;
+    if (t0 - offset_at >= 1000000000ull || offset_at == 0) {   // follow wall-clock steps (NTP)
+      w.ctx.wall_offset_ns = wall_offset_ns();
+      offset_at = t0;
+    }
     uint8_t* done = g->done.get() + std::size_t(w.id) * g->g->sources.size();
     RoundResult r = run_round(*g->g, w.ctx, done);
     if (r.packets) {

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/limits.hh"
+#include "engine/packet_fields.hh"
 
 namespace obi {
 
@@ -43,7 +44,9 @@ struct RuntimeOptions {
 struct Event {                          // one alert or log entry, as the protocol sends it
   bool alert = true;
   uint64_t id = 0;
-  double timestamp = 0;                 // seconds since the epoch
+  double timestamp = 0;                 // seconds since the epoch, when the block raised it
+  double packet_timestamp = 0;          // the packet's capture / arrival time (0: unknown)
+  PacketFields fields;                  // the packet's header fields
   std::string message;
   int severity = 1;
   std::string packet;                   // raw bytes of the excerpt (the codec base64-encodes)

@@ -19,6 +19,15 @@ inline uint64_t monotonic_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
+// Wall clock minus monotonic clock: Context::wall_offset_ns, so that sources without a
+// capture time stamp packets with wall time from the per-batch monotonic reading.
+inline int64_t wall_offset_ns() {
+  timespec m, w;
+  clock_gettime(CLOCK_MONOTONIC, &m);
+  clock_gettime(CLOCK_REALTIME, &w);
+  return (int64_t(w.tv_sec) - int64_t(m.tv_sec)) * 1000000000 + (int64_t(w.tv_nsec) - int64_t(m.tv_nsec));
+}
+
 struct RoundResult {
   uint32_t packets = 0;
   uint64_t bytes = 0;

@@ -314,7 +314,31 @@ std::vector<EventEntry> read_entries(const Fields& f, bool alert) {
     en.severity = static_cast<int>(sev);
     en.packet = ef.opt_str("packet");
     en.origin_block = ef.opt_str("origin_block");
-    if (alert) en.app_id = ef.opt_str("app_id");
+    if (alert) {
+      en.app_id = ef.opt_str("app_id");
+      if (ef.opt("packet_timestamp")) {
+        en.packet_timestamp = ef.number("packet_timestamp");
+        if (*en.packet_timestamp < 0) ef.bad("packet_timestamp", "is negative");
+      }
+      en.eth_src = ef.opt_str("eth_src");
+      en.eth_dst = ef.opt_str("eth_dst");
+      en.src_ip = ef.opt_str("src_ip");
+      en.dst_ip = ef.opt_str("dst_ip");
+      auto u16 = [&ef](const char* f) -> std::optional<uint16_t> {
+        auto v = ef.opt_uint(f, 0xffff);
+        return v ? std::optional<uint16_t>(static_cast<uint16_t>(*v)) : std::nullopt;
+      };
+      auto u8 = [&ef](const char* f) -> std::optional<uint8_t> {
+        auto v = ef.opt_uint(f, 0xff);
+        return v ? std::optional<uint8_t>(static_cast<uint8_t>(*v)) : std::nullopt;
+      };
+      en.eth_type = u16("eth_type");
+      en.src_port = u16("src_port");
+      en.dst_port = u16("dst_port");
+      en.ip_proto = u8("ip_proto");
+      en.icmp_type = u8("icmp_type");
+      en.icmp_code = u8("icmp_code");
+    }
     out.push_back(std::move(en));
   }
   return out;
@@ -476,6 +500,17 @@ json encode_entries(const std::vector<EventEntry>& es) {
     if (e.packet) j["packet"] = *e.packet;
     if (e.origin_block) j["origin_block"] = *e.origin_block;
     if (e.app_id) j["app_id"] = *e.app_id;
+    if (e.packet_timestamp) j["packet_timestamp"] = *e.packet_timestamp;
+    if (e.eth_src) j["eth_src"] = *e.eth_src;
+    if (e.eth_dst) j["eth_dst"] = *e.eth_dst;
+    if (e.eth_type) j["eth_type"] = *e.eth_type;
+    if (e.src_ip) j["src_ip"] = *e.src_ip;
+    if (e.dst_ip) j["dst_ip"] = *e.dst_ip;
+    if (e.ip_proto) j["ip_proto"] = *e.ip_proto;
+    if (e.src_port) j["src_port"] = *e.src_port;
+    if (e.dst_port) j["dst_port"] = *e.dst_port;
+    if (e.icmp_type) j["icmp_type"] = *e.icmp_type;
+    if (e.icmp_code) j["icmp_code"] = *e.icmp_code;
     arr.push_back(std::move(j));
   }
   return arr;

@@ -65,6 +65,12 @@ struct EventEntry {
   std::optional<std::string> packet;          // base64 text as on the wire
   std::optional<std::string> origin_block;
   std::optional<std::string> app_id;
+  // Extension (Alert entries): the packet's own timestamp and its header fields, each
+  // present when the packet has that header (addresses as text, numbers as numbers).
+  std::optional<double> packet_timestamp;
+  std::optional<std::string> eth_src, eth_dst, src_ip, dst_ip;
+  std::optional<uint16_t> eth_type, src_port, dst_port;
+  std::optional<uint8_t> ip_proto, icmp_type, icmp_code;
 };
 
 struct Hello : Header {
