@@ -9,7 +9,8 @@ namespace obi {
 
 namespace {
 constexpr uint16_t kEthIPv4 = 0x0800, kEthIPv6 = 0x86dd;
-constexpr uint8_t kTcp = 6, kUdp = 17, kSctp = 132, kIcmp = 1, kIcmp6 = 58;
+// (named apart from PacketFields' own flags, which member functions would find first)
+constexpr uint8_t kProtoTcp = 6, kProtoUdp = 17, kProtoSctp = 132, kProtoIcmp = 1, kProtoIcmp6 = 58;
 }  // namespace
 
 void PacketFields::capture(Packet& p) {
@@ -37,11 +38,11 @@ void PacketFields::capture(Packet& p) {
   ip_proto = h.ip_proto;
   if (h.l4 == kNoOffset) return;
   const uint8_t* l4 = d + h.l4;
-  if (h.ip_proto == kTcp || h.ip_proto == kUdp || h.ip_proto == kSctp) {
+  if (h.ip_proto == kProtoTcp || h.ip_proto == kProtoUdp || h.ip_proto == kProtoSctp) {
     present |= kPorts;
     src_port = static_cast<uint16_t>(l4[0] << 8 | l4[1]);
     dst_port = static_cast<uint16_t>(l4[2] << 8 | l4[3]);
-  } else if (h.ip_proto == kIcmp || h.ip_proto == kIcmp6) {
+  } else if (h.ip_proto == kProtoIcmp || h.ip_proto == kProtoIcmp6) {
     present |= kIcmp;
     src_port = l4[0];
     dst_port = l4[1];
