@@ -138,7 +138,8 @@ public class FirewallApp extends Application {
             return Optional.empty();
         }
         List<FirewallRule> rules = policy().rules();
-        if (index < 0 || index >= rules.size() || rules.get(index).index() != index) {
+        if (index < 0 || index >= rules.size() || rules.get(index).index() != index
+                || rules.get(index).action() != Action.ALERT) {
             return Optional.empty();
         }
         FirewallRule r = rules.get(index);

@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbox.api.AlertRule;
 import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Location;
@@ -52,6 +53,29 @@ class FirewallAppTest {
                 .filter(a -> a.name().equals("firewall")).findFirst().orElseThrow();
         assertTrue(app instanceof FirewallApp);
         assertEquals(Priority.HIGH, app.priority());
+    }
+
+    @Test
+    void alertBlocksNameTheirRuleLine(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("fw.rules");
+        Files.writeString(file, String.join("\n",
+                "# comment",
+                "drop proto tcp dport 23",
+                "alert proto tcp dport 22 msg \"ssh\"",
+                "default allow"));
+        FirewallApp app = new FirewallApp(config("rules.file", file.toString()));
+        ProcessingGraph g = app.statements().get(0).graph();
+        String block = target(g, FirewallGraph.CLASSIFIER, 1).name();
+        assertEquals(FirewallGraph.ALERT_PREFIX + "1", block);
+        AlertRule rule = app.alertRule(block).orElseThrow();
+        assertEquals(3, rule.id());
+        assertEquals(0, rule.rev());
+        assertEquals("ssh", rule.message());
+        assertTrue(rule.origin().endsWith("fw.rules:3"), rule.origin());
+        assertTrue(app.alertRule(FirewallGraph.ALERT_PREFIX + "0").isEmpty(), "rule 0 drops: no alert block");
+        assertTrue(app.alertRule(FirewallGraph.ALERT_PREFIX + "7").isEmpty());
+        assertTrue(app.alertRule(FirewallGraph.ALERT_PREFIX + "x").isEmpty());
+        assertTrue(app.alertRule(FirewallGraph.CLASSIFIER).isEmpty());
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openbox.api.AlertRule;
 import org.openbox.api.AppSettings;
 import org.openbox.api.Application;
 import org.openbox.api.Location;
@@ -127,6 +128,28 @@ class IpsAppTest {
         ProcessingGraph g = IpsGraph.build(rs, IpsConfig.defaults()).graph();
         assertEquals("sid-9", target(g, IpsGraph.CLASSIFIER, 0).name());
         assertEquals("sid-9-line-2", target(g, IpsGraph.CLASSIFIER, 1).name());
+    }
+
+    @Test
+    void alertBlocksNameTheirSnortRule(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("r.rules");
+        Files.writeString(file, String.join("\n",
+                "pass tcp any any -> any 80 (msg:\"p\"; content:\"p\"; sid:9; rev:7;)",
+                "alert tcp any any -> any 80 (msg:\"first\"; content:\"a\"; sid:9; rev:3;)",
+                "alert tcp any any -> any 80 (msg:\"second\"; content:\"b\"; sid:9; rev:4;)"));
+        IpsApp app = new IpsApp(config("rules.file", file.toString()));
+        app.statements();
+        AlertRule first = app.alertRule("sid-9").orElseThrow();
+        assertEquals(9, first.id());
+        assertEquals(3, first.rev());
+        assertEquals("first", first.message());
+        assertTrue(first.origin().endsWith("r.rules:2"), first.origin());
+        AlertRule second = app.alertRule("sid-9-line-3").orElseThrow();
+        assertEquals(4, second.rev());
+        assertEquals("second", second.message());
+        assertTrue(app.alertRule("sid-10").isEmpty());
+        assertTrue(app.alertRule(IpsGraph.CLASSIFIER).isEmpty());
+        assertTrue(app.alertRule("sid-99999999999999999999").isEmpty());
     }
 
     @Test
