@@ -7,7 +7,7 @@
 # GlobalStats, Read, Write, AddCustomModule / RemoveCustomModule.
 #
 #   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
-#                    [--controller-only] [--tls] [--metrics | --metrics-interval D]
+#                    [--controller-only] [--tls] [--start-seconds S] [--metrics | --metrics-interval D]
 #
 # Prints one JSON object per line: {"message": TYPE, "transport": T, "p50_ms": X, "p99_ms": X,
 # "n": N} per message type, then the keep-alive scale figures (OBIs up, missed deadlines,
@@ -25,9 +25,9 @@
 # them on one port, choosing the certificate by the address connected to; one thread sends
 # for all of them), and the management calls trust the CA; those lines are marked
 # "transport": "tls". The simulated OBIs behave as the OBI does (10 s KeepAlive until
-# SetParametersRequest says 1 s, Hello again after three failed KeepAlives). The OBI side
-# runs twice, plain HTTP and then mutual TLS, every line marked "transport", and ends
-# with one line per message type: {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
+# SetParametersRequest says 1 s, Hello again after three failed KeepAlives) and start evenly
+# over --start-seconds S (default 2). The OBI side runs twice, plain HTTP and then mutual
+# TLS, every line marked "transport", and ends with one line per message type: {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
 # Certificates live in build/bench-pki: the CA and the controller's, obi-1 and obi-7 made
 # with `openbox pki`, the simulated OBIs' with one openssl process each (kept while the CA
 # stays the same). The controller's log: obc/server/target/bench-controller.log.{plain,tls}.
@@ -40,20 +40,21 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
+N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
     --n) N=$2; shift 2 ;;
     --obis) OBIS=$2; shift 2 ;;
     --seconds) SECONDS_RUN=$2; shift 2 ;;
+    --start-seconds) START_SECONDS=$2; shift 2 ;;
     --swaps) SWAPS=$2; shift 2 ;;
     --obi-only) OBI_ONLY=1; shift ;;
     --controller-only) CONTROLLER_ONLY=1; shift ;;
     --tls) TLS=1; shift ;;
     --metrics) METRICS=1; shift ;;
     --metrics-interval) METRICS_INTERVAL=$2; shift 2 ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -190,7 +191,7 @@ controller_side() {
   fi
   OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$OWN:$(cat "$CP_FILE")" \
     org.openbox.controller.bench.ControlBench --controller "$scheme://127.0.0.1:$port" --pid "$CTRL" \
-    --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
+    --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
   kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
   wait $CTRL 2>/dev/null || true
   CTRL=

@@ -40,7 +40,8 @@ import org.openbox.controller.testobi.TestObi;
  * trips, obi-N from {@link KeepAliveScale#FIRST_DPID} for the simulated OBIs), the management
  * calls present none, and everyone trusts DIR/ca.crt only.
  *
- * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S [--pki DIR]
+ * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S [--start-seconds S (2: the
+ * simulated OBIs start evenly over it)] [--pki DIR]
  */
 public final class ControlBench {
 
@@ -70,11 +71,12 @@ public final class ControlBench {
         int n = Integer.parseInt(a.getOrDefault("--n", "2000"));
         int obis = Integer.parseInt(a.getOrDefault("--obis", "1000"));
         int seconds = Integer.parseInt(a.getOrDefault("--seconds", "20"));
+        int startSeconds = Integer.parseInt(a.getOrDefault("--start-seconds", "2"));
         String pki = a.get("--pki");
         ControlBench bench = new ControlBench(controller, pki == null ? null : BenchTls.open(Path.of(pki)));
         bench.roundTrips(n);
         if (obis > 0) {
-            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, pid);
+            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, Math.max(1, startSeconds), pid);
         }
         System.exit(0);
     }

@@ -47,7 +47,8 @@ import org.openbox.protocol.message.SetProcessingGraphResponse;
  * the address), and one {@link SimulatedObiClient} thread sends for all of them, each on its
  * own connection (with TLS presenting its certificate; dpids from {@link #FIRST_DPID}:
  * obi-N.crt in the PKI directory). So the benchmark process costs about what the OBIs'
- * control threads would, and the figures are the controller's. The OBIs start evenly over 2 s.
+ * control threads would, and the figures are the controller's. The OBIs start evenly over
+ * {@code startSeconds} (2 s unless given).
  */
 final class KeepAliveScale {
 
@@ -80,7 +81,7 @@ final class KeepAliveScale {
         this.tls = tls;
     }
 
-    void run(int count, int seconds, long pid) throws Exception {
+    void run(int count, int seconds, int startSeconds, long pid) throws Exception {
         SSLContext[] contexts = new SSLContext[count];
         if (tls != null) {
             for (int i = 0; i < count; i++) {
@@ -103,14 +104,14 @@ final class KeepAliveScale {
                 all.add(new Obi(FIRST_DPID + i, address(i), server.port()));
             }
             obis = List.copyOf(all);
-            long spacingNanos = 2_000_000_000L / count;
+            long spacingNanos = startSeconds * 1_000_000_000L / count;
             for (int i = 0; i < count; i++) {
                 schedule(obis.get(i)::hello, spacingNanos * i);
             }
-            // measure from steady state: everyone registered (or a minute gone), then 2 s more
+            // measure from steady state: everyone registered (or a minute after the last start), then 2 s more
             long started = System.nanoTime();
             Thread.sleep(3000);
-            while (up() < count && System.nanoTime() - started < 60_000_000_000L) {
+            while (up() < count && System.nanoTime() - started < (60L + startSeconds) * 1_000_000_000L) {
                 Thread.sleep(500);
             }
             double registration = (System.nanoTime() - started) / 1e9;
@@ -130,7 +131,7 @@ final class KeepAliveScale {
             long hellosInWindow = hellosAgain.get() - hellosBefore;
             ticker.shutdownNow();
             double load1 = ControlBench.loadAverage();
-            report(count, seconds, pid, cpu1 - cpu0, cpu0 >= 0, wall, registration, window, refusedInWindow,
+            report(count, seconds, startSeconds, pid, cpu1 - cpu0, cpu0 >= 0, wall, registration, window, refusedInWindow,
                     hellosInWindow, missedBefore, load0, load1);
         } finally {
             ticker.shutdownNow();
@@ -171,7 +172,7 @@ final class KeepAliveScale {
         return missed;
     }
 
-    private void report(int count, int seconds, long pid, double cpu, boolean cpuKnown, double wall,
+    private void report(int count, int seconds, int startSeconds, long pid, double cpu, boolean cpuKnown, double wall,
                         double registration, long[] lat, long refusedInWindow, long hellosInWindow,
                         long missedBefore, double load0, double load1) throws Exception {
         JsonNode list = ControlBench.getJson(http, json, controller.resolve("/api/obis"));
@@ -192,14 +193,14 @@ final class KeepAliveScale {
         double p99 = lat.length == 0 ? -1 : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))] / 1e6;
         double max = lat.length == 0 ? -1 : lat[lat.length - 1] / 1e6;
         double cpuPct = cpuKnown ? 100 * cpu / wall : -1;
-        System.out.printf(Locale.ROOT, "{\"obis\": %d, \"transport\": \"%s\", \"registration_s\": %.1f, "
+        System.out.printf(Locale.ROOT, "{\"obis\": %d, \"transport\": \"%s\", \"start_s\": %d, \"registration_s\": %.1f, "
                         + "\"keepalive_interval_s\": 1, \"seconds\": %d, \"keepalives\": %d, \"keepalives_refused\": %d, "
                         + "\"hellos_again\": %d, \"send_failures\": %d, \"listed\": %d, \"up\": %d, "
                         + "\"missed_deadlines\": %d, \"missed_deadlines_window\": %d, \"keepalive_p50_ms\": %.3f, "
                         + "\"keepalive_p99_ms\": %.3f, \"keepalive_max_ms\": %.3f, \"controller_cpu_pct\": %.1f, "
                         + "\"controller_heap_mb\": %.1f, \"controller_rss_mb\": %.1f, \"controller_threads\": %d, "
                         + "\"load_1m_start\": %.2f, \"load_1m_end\": %.2f}%n",
-                count, tls == null ? "plain" : "tls", registration, seconds, lat.length, refusedInWindow, hellosInWindow,
+                count, tls == null ? "plain" : "tls", startSeconds, registration, seconds, lat.length, refusedInWindow, hellosInWindow,
                 failures.get(), listed, up, missed, missed - missedBefore, p50, p99, max, cpuPct, heapMb,
                 ControlBench.rssMb(pid), ControlBench.procStatus(pid, "Threads"), load0, load1);
     }
