@@ -27,7 +27,8 @@
 # "transport": "tls". The simulated OBIs behave as the OBI does (10 s KeepAlive until
 # SetParametersRequest says 1 s, Hello again after three failed KeepAlives) and start evenly
 # over --start-seconds S (default 2). The OBI side runs twice, plain HTTP and then mutual
-# TLS, every line marked "transport", and ends with one line per message type: {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
+# TLS, every line marked "transport", and ends with one line per message type:
+# {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
 # Certificates live in build/bench-pki: the CA and the controller's, obi-1 and obi-7 made
 # with `openbox pki`, the simulated OBIs' with one openssl process each (kept while the CA
 # stays the same). The controller's log: obc/server/target/bench-controller.log.{plain,tls}.
@@ -54,7 +55,7 @@ while [ $# -gt 0 ]; do
     --tls) TLS=1; shift ;;
     --metrics) METRICS=1; shift ;;
     --metrics-interval) METRICS_INTERVAL=$2; shift 2 ;;
-    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
