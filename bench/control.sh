@@ -7,7 +7,7 @@
 # GlobalStats, Read, Write, AddCustomModule / RemoveCustomModule.
 #
 #   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
-#                    [--controller-only] [--tls] [--metrics | --metrics-interval D]
+#                    [--controller-only] [--tls] [--start-seconds S] [--metrics | --metrics-interval D]
 #
 # Prints one JSON object per line: {"message": TYPE, "transport": T, "p50_ms": X, "p99_ms": X,
 # "n": N} per message type, then the keep-alive scale figures (OBIs up, missed deadlines,
@@ -17,15 +17,21 @@
 # name other executables than build/obi/{obi,control_bench}.
 #
 # Without --tls both sides run plain HTTP (the controller with openbox.insecure). With --tls
-# the controller side runs over mutual TLS instead: the controller serves HTTPS with the SSL
-# bundle ./openbox gives it (client certificates wanted), the round-trip OBI presents obi-1's
-# certificate, every simulated OBI its own (obi-100000 on) and serves HTTPS with it, and the
-# management calls trust the CA; the controller lines are marked "transport": "tls". The OBI
-# side runs twice, plain HTTP and then mutual TLS, every line marked "transport", and ends
-# with one line per message type: {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
+# the controller side runs twice, each time against a fresh controller: plain HTTP, then
+# mutual TLS, and ends with the TLS / plain ratios ("side": "controller"). Over TLS the
+# controller serves HTTPS with the SSL bundle ./openbox gives it (client certificates
+# wanted), the round-trip OBI presents obi-1's certificate, every simulated OBI its own
+# (obi-100000 on) on its own connection and serves HTTPS with it (one thread serves all of
+# them on one port, choosing the certificate by the address connected to; one thread sends
+# for all of them), and the management calls trust the CA; those lines are marked
+# "transport": "tls". The simulated OBIs behave as the OBI does (10 s KeepAlive until
+# SetParametersRequest says 1 s, Hello again after three failed KeepAlives) and start evenly
+# over --start-seconds S (default 2). The OBI side runs twice, plain HTTP and then mutual
+# TLS, every line marked "transport", and ends with one line per message type:
+# {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
 # Certificates live in build/bench-pki: the CA and the controller's, obi-1 and obi-7 made
 # with `openbox pki`, the simulated OBIs' with one openssl process each (kept while the CA
-# stays the same).
+# stays the same). The controller's log: obc/server/target/bench-controller.log.{plain,tls}.
 #
 # The controller collects data-plane metrics from its OBIs (openbox.metrics.interval, 10s by
 # default; the simulated OBIs answer its GlobalStats and Read requests). --metrics-interval D
@@ -35,20 +41,21 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
+N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
     --n) N=$2; shift 2 ;;
     --obis) OBIS=$2; shift 2 ;;
     --seconds) SECONDS_RUN=$2; shift 2 ;;
+    --start-seconds) START_SECONDS=$2; shift 2 ;;
     --swaps) SWAPS=$2; shift 2 ;;
     --obi-only) OBI_ONLY=1; shift ;;
     --controller-only) CONTROLLER_ONLY=1; shift ;;
     --tls) TLS=1; shift ;;
     --metrics) METRICS=1; shift ;;
     --metrics-interval) METRICS_INTERVAL=$2; shift 2 ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -144,39 +151,86 @@ CP_FILE="$SERVER/target/bench.classpath"
 [ -f "$CP_FILE" ] || mvn -B -q -pl obc/server dependency:build-classpath -Dmdep.outputFile="$CP_FILE" >&2
 JAR="$(ls "$SERVER"/target/openbox-controller-*.jar | grep -v original | head -1)"
 
-SCHEME=http CTL_TLS=(--openbox.insecure=true) BENCH_TLS=() CURL_TLS=()
 if [ "$TLS" = 1 ]; then
   { "$ROOT/openbox" pki --dir "$PKI" controller && "$ROOT/openbox" pki --dir "$PKI" obi 1; } 2>/dev/null \
     || { echo "control.sh: could not make the certificates in $PKI (./openbox pki --dir $PKI controller)" >&2; exit 1; }
   sim_obi_certs
-  b="--spring.ssl.bundle.pem.openbox"
-  SCHEME=https BENCH_TLS=(--pki "$PKI") CURL_TLS=(--cacert "$PKI/ca.crt")
-  CTL_TLS=("$b.keystore.certificate=file:$PKI/controller.crt" "$b.keystore.private-key=file:$PKI/controller.key"
-           "$b.truststore.certificate=file:$PKI/ca.crt" --server.ssl.bundle=openbox --server.ssl.client-auth=want)
 fi
-
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 LOG="$SERVER/target/bench-controller.log"
 # the management credentials ./openbox uses; the benchmark calls the API with the bearer token
 CREDS=$(python3 "$ROOT/apps/demo/credentials.py" ensure)
 API_TOKEN=$(sed -n 's/^OPENBOX_API_TOKEN=//p' "$(dirname "$CREDS")/credentials")
-java -Xmx512m -jar "$JAR" --port "$PORT" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
-  "${CTL_TLS[@]}" "--spring.config.additional-location=file:$CREDS" ${METRICS_INTERVAL:+"--openbox.metrics.interval=$METRICS_INTERVAL"} \
-  --logging.level.org.openbox=WARN >"$LOG" 2>&1 &
-CTRL=$!
-trap 'kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true' EXIT
-for _ in $(seq 1 400); do   # up to 2 min: a loaded machine starts the controller slowly
-  curl -sf ${CURL_TLS[@]+"${CURL_TLS[@]}"} "$SCHEME://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1 && break
-  kill -0 $CTRL 2>/dev/null || { echo "control.sh: controller exited, see $LOG" >&2; exit 1; }
-  sleep 0.3
-done
+# this tree's modules first: the class path file names the installed (possibly older) jars
+OWN="$SERVER/target/test-classes:$SERVER/target/classes:$ROOT/protocol/target/classes:$ROOT/obc/api/target/classes"
+CTRL=
+trap '[ -z "$CTRL" ] || { kill $CTRL 2>/dev/null; wait $CTRL 2>/dev/null; } || true' EXIT
 
+# One controller-side run against a fresh controller: $1 = plain or tls. Prints its JSON lines.
+controller_side() {
+  local scheme=http ctl_tls=(--openbox.insecure=true) bench_tls=() curl_tls=() port status=0
+  if [ "$1" = tls ]; then
+    local b="--spring.ssl.bundle.pem.openbox"
+    scheme=https bench_tls=(--pki "$PKI") curl_tls=(--cacert "$PKI/ca.crt")
+    ctl_tls=("$b.keystore.certificate=file:$PKI/controller.crt" "$b.keystore.private-key=file:$PKI/controller.key"
+             "$b.truststore.certificate=file:$PKI/ca.crt" --server.ssl.bundle=openbox --server.ssl.client-auth=want)
+  fi
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  java -Xmx512m -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
+    "${ctl_tls[@]}" "--spring.config.additional-location=file:$CREDS" \
+    ${METRICS_INTERVAL:+"--openbox.metrics.interval=$METRICS_INTERVAL"} --logging.level.org.openbox=WARN >"$LOG.$1" 2>&1 &
+  CTRL=$!
+  local up=0
+  for _ in $(seq 1 400); do   # up to 2 minutes: a loaded machine starts a JVM slowly
+    curl -sf ${curl_tls[@]+"${curl_tls[@]}"} "$scheme://127.0.0.1:$port/actuator/health" >/dev/null 2>&1 && { up=1; break; }
+    kill -0 $CTRL 2>/dev/null || break
+    sleep 0.3
+  done
+  if [ "$up" = 0 ]; then
+    echo "control.sh: the controller did not come up, see $LOG.$1" >&2
+    kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true; CTRL=
+    return 1
+  fi
+  OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$OWN:$(cat "$CP_FILE")" \
+    org.openbox.controller.bench.ControlBench --controller "$scheme://127.0.0.1:$port" --pid "$CTRL" \
+    --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
+  kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
+  wait $CTRL 2>/dev/null || true
+  CTRL=
+  return "$status"
+}
+
+# Without --tls: plain HTTP. With --tls: plain HTTP, then mutual TLS, then TLS / plain ratios.
 CTL_STATUS=0
-OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$SERVER/target/test-classes:$SERVER/target/classes:$(cat "$CP_FILE")" \
-  org.openbox.controller.bench.ControlBench --controller "$SCHEME://127.0.0.1:$PORT" --pid "$CTRL" \
-  --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" ${BENCH_TLS[@]+"${BENCH_TLS[@]}"} || CTL_STATUS=$?
-kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
-wait $CTRL 2>/dev/null || true
+if [ "$TLS" = 0 ]; then
+  controller_side plain || CTL_STATUS=$?
+else
+  PLAIN_OUT=$(controller_side plain) || CTL_STATUS=$?
+  printf '%s\n' "$PLAIN_OUT"
+  TLS_OUT=$(controller_side tls) || CTL_STATUS=$?
+  printf '%s\n' "$TLS_OUT"
+  python3 - "$PLAIN_OUT" "$TLS_OUT" <<'PY'
+import json, sys
+def lines(text):
+    return [json.loads(l) for l in text.splitlines() if l.startswith("{")]
+plain, tls = (lines(a) for a in sys.argv[1:3])
+trips = lambda ls: {j["message"]: j for j in ls if "message" in j}
+scale = lambda ls: next((j for j in ls if "obis" in j), None)
+for m, p in trips(plain).items():
+    t = trips(tls).get(m)
+    if t and p["p50_ms"] > 0 and p["p99_ms"] > 0:
+        print(json.dumps({"message": m, "side": "controller", "tls_over_plain_p50": round(t["p50_ms"] / p["p50_ms"], 2),
+                          "tls_over_plain_p99": round(t["p99_ms"] / p["p99_ms"], 2)}))
+p, t = scale(plain), scale(tls)
+if p and t:
+    ratio = {}
+    for k in ("keepalive_p99_ms", "controller_cpu_pct", "controller_heap_mb", "controller_rss_mb"):
+        if p.get(k, -1) > 0 and t.get(k, -1) >= 0:
+            ratio[k] = round(t[k] / p[k], 2)
+    print(json.dumps({"obis": p["obis"], "side": "controller", "tls_over_plain": ratio,
+                      "up": {"plain": p["up"], "tls": t["up"]},
+                      "missed_deadlines_window": {"plain": p["missed_deadlines_window"], "tls": t["missed_deadlines_window"]}}))
+PY
+fi
 
 # The OBI side runs even when the controller side failed; the exit status reports both.
 [ "$CONTROLLER_ONLY" = 1 ] || obi_side

@@ -46,7 +46,19 @@ public class ControllerApplication {
     static final String USAGE = "usage: ./openbox controller [--port N] [--apps DIR] [--topology FILE] [--check]"
             + " [--allow-failed-apps] [--pki DIR | --insecure] [--PROPERTY=VALUE ...]";
 
+    /**
+     * CompletableFuture's default pool: the JDK's HttpClient completes every answer there
+     * (sendAsync hands the response to it even when the client has its own executor). With
+     * fewer than two common-pool threads (one or two processors) that "pool" starts a new
+     * thread for every task, so every answer from an OBI would cost a thread; two
+     * common-pool threads are asked for instead, before anything uses CompletableFuture.
+     */
+    static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
+
     public static void main(String[] args) {
+        if (System.getProperty(COMMON_POOL_PARALLELISM) == null && Runtime.getRuntime().availableProcessors() <= 2) {
+            System.setProperty(COMMON_POOL_PARALLELISM, "2");
+        }
         List<String> springArgs;
         try {
             springArgs = new ArrayList<>(List.of(CommandLineFlags.toSpringArgs(args)));

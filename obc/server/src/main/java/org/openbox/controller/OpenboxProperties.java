@@ -12,7 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param keepaliveInterval interval the controller asks OBIs to send KeepAlive at
  *        (SetParametersRequest keepalive_interval, whole seconds, at least 1)
  * @param keepaliveTimeout an OBI that sent nothing for this long is down; default
- *        3 x keepaliveInterval when unset
+ *        3 x keepaliveInterval when unset. It applies once the OBI has accepted
+ *        keepaliveInterval; before that (from its Hello until its SetParametersResponse) the
+ *        OBI sends at the spec's default interval, so it is held to
+ *        {@link #keepaliveTimeoutBeforeSet()}
  * @param deadlineCheckInterval how often the single deadline sweeper runs
  * @param requestTimeout how long a down request waits for its answer message
  * @param appsDir directory of application jars (ServiceLoader of org.openbox.api.Application)
@@ -52,6 +55,18 @@ public record OpenboxProperties(
         if (graphTimeout == null) {   // direct construction (tests)
             graphTimeout = Duration.ofSeconds(60);
         }
+    }
+
+    /** The spec's KeepAlive interval of an OBI that has not been sent another (spec 3.3). */
+    public static final Duration DEFAULT_KEEPALIVE_INTERVAL = Duration.ofSeconds(10);
+
+    /**
+     * The deadline of an OBI that has not yet accepted keepaliveInterval: three of the spec's
+     * default intervals, or keepaliveTimeout when that is longer.
+     */
+    public Duration keepaliveTimeoutBeforeSet() {
+        Duration spec = DEFAULT_KEEPALIVE_INTERVAL.multipliedBy(3);
+        return keepaliveTimeout.compareTo(spec) > 0 ? keepaliveTimeout : spec;
     }
 
     /** keepalive_interval as sent to OBIs: whole seconds, at least 1. */

@@ -64,7 +64,11 @@ import org.springframework.stereotype.Service;
  *     graph (when an application applies) and BarrierRequest.</li>
  * <li>Liveness: every message from an OBI moves its deadline; one sweeper thread checks all
  *     deadlines every {@code openbox.deadline-check-interval} and marks overdue OBIs DOWN
- *     (InstanceDown to the applications concerned). No thread or timer per OBI.</li>
+ *     (InstanceDown to the applications concerned). No thread or timer per OBI. The deadline
+ *     is {@code openbox.keepalive-timeout} once the OBI has accepted the keepalive_interval
+ *     (SetParametersResponse); from its Hello until then the OBI sends at the spec's default
+ *     10 s, and is given three of those (so a slow set-up, e.g. many OBIs starting at once,
+ *     does not make it DOWN).</li>
  * <li>Return: a Hello or any other message from a DOWN OBI brings it UP again
  *     (InstanceUp) and its full state is pushed again. A KeepAlive from a dpid the
  *     controller never saw (e.g. after a controller restart) is refused with
@@ -193,6 +197,7 @@ public class ObiManager implements DisposableBean {
             return Optional.of(refused[0]);
         }
         s.hello(hello.version(), hello.capabilities());
+        s.intervalTaken(false);   // a (re)started OBI sends at the default interval until told another
         s.seen(now, nanos);
         boolean cameBack = s.transition(ObiState.UP, now);
         log.info("OBI {} said Hello (version {}, endpoint {}){}", hello.dpid(), hello.version(), base,
@@ -207,9 +212,14 @@ public class ObiManager implements DisposableBean {
         return Optional.empty();
     }
 
-    /** UP and heard from within the keep-alive timeout. */
+    /** UP and heard from within its deadline. */
     private boolean alive(ObiSession s, long nowNanos) {
-        return s.state() == ObiState.UP && nowNanos - s.lastSeenNanos() <= props.keepaliveTimeout().toNanos();
+        return s.state() == ObiState.UP && nowNanos - s.lastSeenNanos() <= deadlineNanos(s);
+    }
+
+    /** How long the OBI may stay silent: see the class comment (Liveness). */
+    private long deadlineNanos(ObiSession s) {
+        return (s.intervalTaken() ? props.keepaliveTimeout() : props.keepaliveTimeoutBeforeSet()).toNanos();
     }
 
     /**
@@ -304,6 +314,9 @@ public class ObiManager implements DisposableBean {
                         Throwable cause = e != null && e.getCause() != null ? e.getCause() : e;
                         if (e == null || e instanceof ObiErrorException || cause instanceof ObiErrorException) {
                             s.established(true);   // it answered: the OBI is really there
+                        }
+                        if (e == null) {
+                            s.intervalTaken(true);   // from now on it is held to keepalive-timeout
                         }
                         if (e != null) {
                             failed(s, "SetParametersRequest", e);
@@ -600,9 +613,8 @@ public class ObiManager implements DisposableBean {
         try {
             long now = System.nanoTime();
             expire(now);
-            long timeout = props.keepaliveTimeout().toNanos();
             for (ObiSession s : sessions.values()) {
-                if (s.state() == ObiState.UP && now - s.lastSeenNanos() > timeout
+                if (s.state() == ObiState.UP && now - s.lastSeenNanos() > deadlineNanos(s)
                         && s.transition(ObiState.DOWN, Instant.now())) {
                     log.warn("OBI {} is down: nothing received for {} ms", s.dpid(), (now - s.lastSeenNanos()) / 1_000_000);
                     events.instanceDown(s.dpid());

@@ -20,6 +20,7 @@ public final class ObiSession {
     private volatile ObiClient client;
     private volatile String remoteAddr;          // where the accepted Hello came from
     private volatile boolean established;        // the OBI answered a request of the controller
+    private volatile boolean intervalTaken;      // it accepted keepalive_interval since its last Hello
     private final long createdNanos;
     private volatile long stateSinceNanos;
     private volatile String version;
@@ -72,6 +73,13 @@ public final class ObiSession {
     public boolean established() { return established; }
     void established(boolean e) { this.established = e; }
     long createdNanos() { return createdNanos; }
+
+    /**
+     * The OBI accepted the controller's keepalive_interval (SetParametersResponse) since its
+     * last Hello; until then it sends KeepAlive at the spec's default interval.
+     */
+    public boolean intervalTaken() { return intervalTaken; }
+    void intervalTaken(boolean taken) { this.intervalTaken = taken; }
     long stateSinceNanos() { return stateSinceNanos; }
 
     void hello(String version, ObjectNode capabilities) {

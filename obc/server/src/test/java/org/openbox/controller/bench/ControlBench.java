@@ -40,7 +40,8 @@ import org.openbox.controller.testobi.TestObi;
  * trips, obi-N from {@link KeepAliveScale#FIRST_DPID} for the simulated OBIs), the management
  * calls present none, and everyone trusts DIR/ca.crt only.
  *
- * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S [--pki DIR]
+ * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S [--start-seconds S (2: the
+ * simulated OBIs start evenly over it)] [--pki DIR]
  */
 public final class ControlBench {
 
@@ -70,11 +71,12 @@ public final class ControlBench {
         int n = Integer.parseInt(a.getOrDefault("--n", "2000"));
         int obis = Integer.parseInt(a.getOrDefault("--obis", "1000"));
         int seconds = Integer.parseInt(a.getOrDefault("--seconds", "20"));
+        int startSeconds = Integer.parseInt(a.getOrDefault("--start-seconds", "2"));
         String pki = a.get("--pki");
         ControlBench bench = new ControlBench(controller, pki == null ? null : BenchTls.open(Path.of(pki)));
         bench.roundTrips(n);
         if (obis > 0) {
-            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, pid);
+            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, Math.max(1, startSeconds), pid);
         }
         System.exit(0);
     }
@@ -83,7 +85,7 @@ public final class ControlBench {
         SSLContext obiTls = tls == null ? null : tls.obi(1);
         try (TestObi obi = new TestObi(1, controller.toString(), obiTls, obiTls)) {
             obi.onRead((block, handle) -> json.getNodeFactory().arrayNode().add(1).add(2).add(3));
-            check(obi.hello().statusCode() == 200, "Hello refused");
+            hello(obi);
             waitUp(1);
             Map<String, Supplier<Integer>> calls = new LinkedHashMap<>();
             calls.put("KeepAlive", () -> obi.keepAlive().statusCode());
@@ -99,6 +101,21 @@ public final class ControlBench {
                 }
             }
             calls.forEach((type, call) -> measure(type, n, call));
+        }
+    }
+
+    /** Hello as an OBI says it: again (up to ten times, 2 s apart) while no answer comes. */
+    private static void hello(TestObi obi) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                check(obi.hello().statusCode() == 200, "Hello refused");
+                return;
+            } catch (java.io.UncheckedIOException e) {
+                if (attempt == 10) {
+                    throw e;
+                }
+                Thread.sleep(2000);
+            }
         }
     }
 
@@ -174,6 +191,32 @@ public final class ControlBench {
             return -1;
         }
         return -1;
+    }
+
+    /** A number from /proc/PID/status (e.g. "Threads"); -1 when unknown. */
+    static long procStatus(long pid, String field) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith(field + ":")) {
+                    return Long.parseLong(line.substring(field.length() + 1).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** The machine's 1-minute load average, from /proc/loadavg; -1 when unknown. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** The management API's bearer token, from OPENBOX_API_TOKEN (bench/control.sh sets it). */

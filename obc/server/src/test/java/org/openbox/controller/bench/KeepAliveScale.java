@@ -2,28 +2,21 @@ package org.openbox.controller.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
-import com.sun.net.httpserver.HttpsServer;
-import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import org.openbox.protocol.MessageCodec;
 import org.openbox.protocol.message.GlobalStatsRequest;
 import org.openbox.protocol.message.GlobalStatsResponse;
@@ -32,27 +25,39 @@ import org.openbox.protocol.message.KeepAlive;
 import org.openbox.protocol.message.Message;
 import org.openbox.protocol.message.ReadRequest;
 import org.openbox.protocol.message.ReadResponse;
+import org.openbox.protocol.message.ReadRequest;
+import org.openbox.protocol.message.ReadResponse;
 import org.openbox.protocol.message.SetParametersRequest;
 import org.openbox.protocol.message.SetParametersResponse;
 import org.openbox.protocol.message.SetProcessingGraphRequest;
 import org.openbox.protocol.message.SetProcessingGraphResponse;
 
 /**
- * Many simulated OBIs: OBI i has its own loopback address 127.1.x.y (sent as Hello
- * source_addr), so the controller keeps one endpoint per OBI. Each answers SetParameters
- * and SetProcessingGraph like an OBI, and GlobalStats and Read (what the controller's
- * metrics collector asks) with made-up figures, and sends a KeepAlive every second, spread evenly over
- * the second. Plain HTTP: one HTTP server on a shared port answers for all of them. Mutual
- * TLS: every OBI has its own HTTPS server (the controller checks that the certificate at an
- * OBI's endpoint names its dpid, and connects to an address, so there is no name to choose
- * a certificate by), requiring the controller's certificate, and its own connection to the
- * controller with its certificate (dpids from {@link #FIRST_DPID}: obi-N.crt in the PKI
- * directory for each).
+ * Many simulated OBIs, each answering SetParameters, SetProcessingGraph, and GlobalStats and
+ * Read (what the controller's metrics collector asks, with made-up figures) like an OBI, and
+ * behaving towards the controller as the OBI does
+ * (obi/src/control/client.cc): Hello with back-off (100 ms doubling to 2 s) until answered
+ * 200; then a KeepAlive at once and one every keepalive_interval after the previous one was
+ * answered (the spec's 10 s until a SetParametersRequest sets another, which applies at
+ * once), one at a time; a KeepAlive that fails (no answer within 2 s, or refused) is tried
+ * again 200 ms later, and after three failures in a row the OBI starts over with Hello.
+ * OBI i has its own loopback address 127.1.x.y (sent as Hello source_addr), so the
+ * controller keeps one endpoint per OBI; one {@link SimulatedObiServer} thread answers for
+ * all of them on one port (plain HTTP, or mutual TLS with each OBI's certificate, chosen by
+ * the address), and one {@link SimulatedObiClient} thread sends for all of them, each on its
+ * own connection (with TLS presenting its certificate; dpids from {@link #FIRST_DPID}:
+ * obi-N.crt in the PKI directory). So the benchmark process costs about what the OBIs'
+ * control threads would, and the figures are the controller's. The OBIs start evenly over
+ * {@code startSeconds} (2 s unless given).
  */
 final class KeepAliveScale {
 
     /** The first simulated OBI's dpid; bench/control.sh makes certificates from here. */
     static final long FIRST_DPID = 100_000;
+
+    private static final long DEFAULT_INTERVAL_NANOS = 10_000_000_000L;   // spec 3.3
+    private static final long RETRY_NANOS = 200_000_000L;
+    private static final int ATTEMPTS = 3;
 
     private final URI controller;
     private final HttpClient http;
@@ -61,8 +66,12 @@ final class KeepAliveScale {
     private final MessageCodec codec = new MessageCodec();
     private final AtomicLong xids = new AtomicLong(1);
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong hellosAgain = new AtomicLong();
     private final ConcurrentLinkedQueue<Long> keepAliveNanos = new ConcurrentLinkedQueue<>();
-    private RawPoster poster;
+    private volatile List<Obi> obis = List.of();
+    private ScheduledExecutorService ticker;
+    private SimulatedObiClient poster;
 
     /** {@code tls} null: plain HTTP. */
     KeepAliveScale(URI controller, HttpClient http, ObjectMapper json, BenchTls tls) {
@@ -72,79 +81,62 @@ final class KeepAliveScale {
         this.tls = tls;
     }
 
-    void run(int obis, int seconds, long pid) throws Exception {
-        // the HTTPS server runs each TLS handshake on an executor thread, waiting on the peer:
-        // enough threads that the controller's connections to 1000 OBIs do not queue behind few
-        ExecutorService answers = Executors.newFixedThreadPool(tls == null ? 4 : 64);
-        List<HttpServer> servers = new ArrayList<>();
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-        SSLContext[] contexts = new SSLContext[obis];
+    void run(int count, int seconds, int startSeconds, long pid) throws Exception {
+        SSLContext[] contexts = new SSLContext[count];
         if (tls != null) {
-            for (int i = 0; i < obis; i++) {
+            for (int i = 0; i < count; i++) {
                 contexts[i] = tls.obi(FIRST_DPID + i);
             }
         }
-        poster = new RawPoster(controller.getHost(), controller.getPort(), 32,
-                tls == null ? null : dpid -> contexts[(int) (dpid - FIRST_DPID)]);
-        try {
-            if (tls == null) {
-                HttpServer server = HttpServer.create(new InetSocketAddress("0.0.0.0", 0), 1024);
-                server.createContext("/message/", ex -> answer(ex, dpidAt(ex.getLocalAddress())));
-                servers.add(server);
-            } else {
-                for (int i = 0; i < obis; i++) {
-                    long dpid = FIRST_DPID + i;
-                    HttpsServer server = HttpsServer.create(new InetSocketAddress(address(i), 0), 64);
-                    server.setHttpsConfigurator(new HttpsConfigurator(contexts[i]) {
-                        @Override
-                        public void configure(HttpsParameters params) {
-                            SSLParameters p = getSSLContext().getDefaultSSLParameters();
-                            p.setNeedClientAuth(true);   // like an OBI: only the controller may talk to it
-                            params.setSSLParameters(p);
-                        }
-                    });
-                    server.createContext("/message/", ex -> answer(ex, dpid));
-                    servers.add(server);
-                }
+        ticker = Executors.newSingleThreadScheduledExecutor();
+        // the TLS handshakes' computations, off the two I/O threads (as many as there are cores)
+        ExecutorService handshakes = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+            Thread t = new Thread(r, "simulated-obi-tls");
+            t.setDaemon(true);
+            return t;
+        });
+        poster = new SimulatedObiClient(controller.getHost(), controller.getPort(),
+                tls == null ? null : dpid -> contexts[(int) (dpid - FIRST_DPID)], handshakes);
+        try (SimulatedObiServer server = new SimulatedObiServer(KeepAliveScale::dpidAt,
+                tls == null ? null : dpid -> contexts[(int) (dpid - FIRST_DPID)], handshakes, this::answer)) {
+            List<Obi> all = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                all.add(new Obi(FIRST_DPID + i, address(i), server.port()));
             }
-            for (HttpServer server : servers) {
-                server.setExecutor(answers);
-                server.start();
+            obis = List.copyOf(all);
+            long spacingNanos = startSeconds * 1_000_000_000L / count;
+            for (int i = 0; i < count; i++) {
+                schedule(obis.get(i)::hello, spacingNanos * i);
             }
-            // OBIs start over ~2 s (like a fleet coming up); each sends KeepAlive from 1 s after its Hello
-            long helloSpacingMicros = 2_000_000L / obis;
-            long periodMicros = 1_000_000L;
-            for (int i = 0; i < obis; i++) {
-                long dpid = FIRST_DPID + i;
-                String addr = address(i);
-                int port = servers.get(tls == null ? 0 : i).getAddress().getPort();
-                long start = helloSpacingMicros * i;
-                ticker.schedule(() -> send(dpid, new Hello(xids.getAndIncrement(), dpid, "1.1.0",
-                        codec.mapper().createObjectNode(), addr, port), false), start, TimeUnit.MICROSECONDS);
-                ticker.scheduleAtFixedRate(() -> send(dpid, new KeepAlive(xids.getAndIncrement(), dpid), true),
-                        start + periodMicros, periodMicros, TimeUnit.MICROSECONDS);
-            }
-            // measure from steady state: everyone registered (or a minute gone), then 2 s more
+            // measure from steady state: everyone registered (or a minute after the last start), then 2 s more
             long started = System.nanoTime();
             Thread.sleep(3000);
-            while (up() < obis && System.nanoTime() - started < 60_000_000_000L) {
+            while (up() < count && System.nanoTime() - started < (60L + startSeconds) * 1_000_000_000L) {
                 Thread.sleep(500);
             }
             double registration = (System.nanoTime() - started) / 1e9;
             Thread.sleep(2000);
+            long missedBefore = missed();
             keepAliveNanos.clear();
+            long refusedBefore = refused.get();
+            double load0 = ControlBench.loadAverage();
+            long hellosBefore = hellosAgain.get();
             double cpu0 = ControlBench.cpuSeconds(pid);
             long t0 = System.nanoTime();
             Thread.sleep(seconds * 1000L);
             double cpu1 = ControlBench.cpuSeconds(pid);
             double wall = (System.nanoTime() - t0) / 1e9;
+            long[] window = keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            long refusedInWindow = refused.get() - refusedBefore;
+            long hellosInWindow = hellosAgain.get() - hellosBefore;
             ticker.shutdownNow();
-            report(obis, seconds, pid, cpu0, cpu1, wall, registration);
+            double load1 = ControlBench.loadAverage();
+            report(count, seconds, startSeconds, pid, cpu1 - cpu0, cpu0 >= 0, wall, registration, window, refusedInWindow,
+                    hellosInWindow, missedBefore, load0, load1);
         } finally {
             ticker.shutdownNow();
             poster.close();
-            servers.forEach(server -> server.stop(0));
-            answers.shutdownNow();
+            handshakes.shutdownNow();
         }
     }
 
@@ -152,9 +144,9 @@ final class KeepAliveScale {
         return "127.1." + (i / 250) + "." + (i % 250 + 1);
     }
 
-    /** The simulated OBI whose address a request was sent to (the inverse of {@link #address}). */
-    private static long dpidAt(InetSocketAddress local) {
-        byte[] a = local.getAddress().getAddress();
+    /** The simulated OBI whose address a connection was made to (the inverse of {@link #address}). */
+    private static long dpidAt(InetAddress local) {
+        byte[] a = local.getAddress();
         return FIRST_DPID + (a[2] & 0xff) * 250L + (a[3] & 0xff) - 1;
     }
 
@@ -169,13 +161,27 @@ final class KeepAliveScale {
         return up;
     }
 
-    private void report(int obis, int seconds, long pid, double cpu0, double cpu1, double wall, double registration)
-            throws Exception {
+    /** The down counts of the simulated OBIs the controller lists, added up. */
+    private long missed() throws Exception {
+        long missed = 0;
+        for (JsonNode o : ControlBench.getJson(http, json, controller.resolve("/api/obis"))) {
+            if (o.get("dpid").asLong() >= FIRST_DPID) {
+                missed += o.get("downCount").asLong();
+            }
+        }
+        return missed;
+    }
+
+    private void report(int count, int seconds, int startSeconds, long pid, double cpu, boolean cpuKnown, double wall,
+                        double registration, long[] lat, long refusedInWindow, long hellosInWindow,
+                        long missedBefore, double load0, double load1) throws Exception {
         JsonNode list = ControlBench.getJson(http, json, controller.resolve("/api/obis"));
         int up = 0;
+        int listed = 0;
         long missed = 0;
         for (JsonNode o : list) {
             if (o.get("dpid").asLong() >= FIRST_DPID) {
+                listed++;
                 up += "UP".equals(o.get("state").asText()) ? 1 : 0;
                 missed += o.get("downCount").asLong();
             }
@@ -183,25 +189,49 @@ final class KeepAliveScale {
         JsonNode heap = ControlBench.getJson(http, json,
                 controller.resolve("/actuator/metrics/jvm.memory.used?tag=area:heap"));
         double heapMb = heap.path("measurements").path(0).path("value").asDouble() / (1024 * 1024);
-        long[] lat = keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+        double p50 = lat.length == 0 ? -1 : lat[lat.length / 2] / 1e6;
         double p99 = lat.length == 0 ? -1 : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))] / 1e6;
-        double cpuPct = cpu0 < 0 ? -1 : 100 * (cpu1 - cpu0) / wall;
-        System.out.printf(Locale.ROOT, "{\"obis\": %d, \"transport\": \"%s\", \"registration_s\": %.1f, \"keepalive_interval_s\": 1, \"seconds\": %d, \"keepalives\": %d, "
-                        + "\"send_failures\": %d, \"up\": %d, \"missed_deadlines\": %d, \"keepalive_p99_ms\": %.3f, "
-                        + "\"controller_cpu_pct\": %.1f, \"controller_heap_mb\": %.1f, \"controller_rss_mb\": %.1f}%n",
-                obis, tls == null ? "plain" : "tls", registration, seconds, lat.length, failures.get(), up, missed, p99, cpuPct, heapMb, ControlBench.rssMb(pid));
+        double max = lat.length == 0 ? -1 : lat[lat.length - 1] / 1e6;
+        double cpuPct = cpuKnown ? 100 * cpu / wall : -1;
+        System.out.printf(Locale.ROOT, "{\"obis\": %d, \"transport\": \"%s\", \"start_s\": %d, \"registration_s\": %.1f, "
+                        + "\"keepalive_interval_s\": 1, \"seconds\": %d, \"keepalives\": %d, \"keepalives_refused\": %d, "
+                        + "\"hellos_again\": %d, \"send_failures\": %d, \"listed\": %d, \"up\": %d, "
+                        + "\"missed_deadlines\": %d, \"missed_deadlines_window\": %d, \"keepalive_p50_ms\": %.3f, "
+                        + "\"keepalive_p99_ms\": %.3f, \"keepalive_max_ms\": %.3f, \"controller_cpu_pct\": %.1f, "
+                        + "\"controller_heap_mb\": %.1f, \"controller_rss_mb\": %.1f, \"controller_threads\": %d, "
+                        + "\"load_1m_start\": %.2f, \"load_1m_end\": %.2f}%n",
+                count, tls == null ? "plain" : "tls", startSeconds, registration, seconds, lat.length, refusedInWindow, hellosInWindow,
+                failures.get(), listed, up, missed, missed - missedBefore, p50, p99, max, cpuPct, heapMb,
+                ControlBench.rssMb(pid), ControlBench.procStatus(pid, "Threads"), load0, load1);
     }
 
-    private void send(long dpid, Message m, boolean timed) {
-        poster.post(dpid, "/message/" + m.type(), codec.encode(m), (status, nanos) -> {
-            if (status != 200) {
-                if (failures.incrementAndGet() <= 3) {
-                    System.err.println("[bench] " + m.type() + " failed: " + (status < 0 ? "I/O error" : "HTTP " + status));
-                }
-            } else if (timed) {
-                keepAliveNanos.add(nanos);
+    /** Runs {@code task} on the ticker after {@code nanos}; nothing once the run is over. */
+    private ScheduledFuture<?> schedule(Runnable task, long nanos) {
+        try {
+            return ticker.schedule(task, Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            return null;
+        }
+    }
+
+    /** Answers the controller's request to OBI {@code dpid} as an OBI does (on the server's thread). */
+    private void answer(long dpid, byte[] body) {
+        Message m = codec.decode(body);
+        Obi obi = obis.get((int) (dpid - FIRST_DPID));
+        if (m instanceof SetParametersRequest r) {
+            JsonNode interval = r.parameters().get("keepalive_interval");
+            if (interval != null && interval.isNumber() && interval.asDouble() > 0) {
+                obi.interval((long) (interval.asDouble() * 1e9));
             }
-        });
+            obi.post(new SetParametersResponse(r.xid()), null);
+        } else if (m instanceof SetProcessingGraphRequest r) {
+            obi.post(new SetProcessingGraphResponse(r.xid(), null, null), null);
+        } else if (m instanceof GlobalStatsRequest r) {
+            obi.post(new GlobalStatsResponse(r.xid(), stats(dpid)), null);
+        } else if (m instanceof ReadRequest r) {
+            obi.post(new ReadResponse(r.xid(), r.blockId(), r.readHandle(), codec.mapper().getNodeFactory().numberNode(0)),
+                    null);
+        }
     }
 
     /** GlobalStats of a simulated OBI, as a real one reports them (the controller's metrics collector reads them). */
@@ -212,20 +242,91 @@ final class KeepAliveScale {
                 .put("bytes_out", (packets - 10) * 600).put("packets_dropped", 10);
     }
 
-    /** Answers a request to OBI {@code dpid}, sending the reply from it. */
-    private void answer(HttpExchange ex, long dpid) throws IOException {
-        byte[] body = ex.getRequestBody().readAllBytes();
-        ex.sendResponseHeaders(200, -1);
-        ex.close();
-        Message m = codec.decode(body);
-        Message reply = m instanceof SetParametersRequest r ? new SetParametersResponse(r.xid())
-                : m instanceof SetProcessingGraphRequest r ? new SetProcessingGraphResponse(r.xid(), null, null)
-                : m instanceof GlobalStatsRequest r ? new GlobalStatsResponse(r.xid(), stats(dpid))
-                : m instanceof ReadRequest r ? new ReadResponse(r.xid(), r.blockId(), r.readHandle(),
-                        codec.mapper().getNodeFactory().numberNode(0))
-                : null;
-        if (reply != null) {
-            send(dpid, reply, false);
+    /** One simulated OBI's connection to the controller (see the class comment). */
+    private final class Obi {
+        private final long dpid;
+        private final String addr;
+        private final int port;
+        private long intervalNanos = DEFAULT_INTERVAL_NANOS;
+        private long backoffMillis = 100;
+        private boolean inFlight;
+        private long lastAnswered;
+        private ScheduledFuture<?> next;
+
+        Obi(long dpid, String addr, int port) {
+            this.dpid = dpid;
+            this.addr = addr;
+            this.port = port;
+        }
+
+        void hello() {
+            post(new Hello(xids.getAndIncrement(), dpid, "1.1.0", codec.mapper().createObjectNode(), addr, port),
+                    (status, nanos) -> {
+                        if (status == 200) {
+                            synchronized (this) {
+                                backoffMillis = 100;
+                            }
+                            keepAlive(0);   // KeepAlive starts at once
+                        } else {
+                            long wait;
+                            synchronized (this) {
+                                wait = backoffMillis;
+                                backoffMillis = Math.min(backoffMillis * 2, 2000);
+                            }
+                            schedule(this::hello, wait * 1_000_000);
+                        }
+                    });
+        }
+
+        void keepAlive(int attempt) {
+            synchronized (this) {
+                if (inFlight) {
+                    return;
+                }
+                inFlight = true;
+                next = null;
+            }
+            post(new KeepAlive(xids.getAndIncrement(), dpid), (status, nanos) -> {
+                if (status == 200) {
+                    keepAliveNanos.add(nanos);
+                } else if (status > 0) {
+                    refused.incrementAndGet();
+                }
+                synchronized (this) {
+                    inFlight = false;
+                    if (status == 200) {
+                        lastAnswered = System.nanoTime();
+                        next = schedule(() -> keepAlive(0), intervalNanos);
+                        return;
+                    }
+                }
+                if (attempt + 1 < ATTEMPTS) {
+                    schedule(() -> keepAlive(attempt + 1), RETRY_NANOS);
+                } else {
+                    hellosAgain.incrementAndGet();
+                    hello();   // the controller stopped answering or forgot this OBI: start over
+                }
+            });
+        }
+
+        /** A new keepalive_interval: applies to the KeepAlive already waiting. */
+        synchronized void interval(long nanos) {
+            intervalNanos = nanos;
+            if (next != null && next.cancel(false)) {
+                next = schedule(() -> keepAlive(0), lastAnswered + nanos - System.nanoTime());
+            }
+        }
+
+        void post(Message m, SimulatedObiClient.Done done) {
+            poster.post(dpid, "/message/" + m.type(), codec.encode(m), (status, nanos) -> {
+                if (status != 200 && failures.incrementAndGet() <= 3) {
+                    System.err.println("[bench] OBI " + dpid + ": " + m.type() + " failed: "
+                            + (status < 0 ? "no answer" : "HTTP " + status));
+                }
+                if (done != null) {
+                    done.done(status, nanos);
+                }
+            });
         }
     }
 }

@@ -53,6 +53,27 @@ class LivenessTest extends ControllerTestBase {
     }
 
     /**
+     * Until an OBI has accepted the keepalive_interval it sends KeepAlive at the spec's default
+     * 10 s: the 2 s keep-alive timeout does not apply yet (three default intervals do); once
+     * it has accepted the interval, the timeout does.
+     */
+    @Test
+    void anObiNotYetToldTheIntervalIsHeldToTheDefaultInterval() throws Exception {
+        TestObi untold = obi(25);
+        untold.neverAnswer(m -> m instanceof SetParametersRequest);
+        TestObi told = obi(26);
+        untold.hello();
+        told.hello();
+        untold.await(SetParametersRequest.class, 1, WAIT);
+        told.await(SetParametersRequest.class, 1, WAIT);
+        // neither sends KeepAlive: the OBI that took the interval is DOWN after the 2 s timeout
+        await().atMost(WAIT).untilAsserted(() ->
+                given().get("/api/obis/26").then().body("obi.state", equalTo("DOWN")));
+        Thread.sleep(2000);   // the other has now been silent for at least twice the timeout
+        given().get("/api/obis/25").then().body("obi.state", equalTo("UP")).body("obi.downCount", equalTo(0));
+    }
+
+    /**
      * An OBI that takes its graph but never answers and then goes silent must not hold up
      * other OBIs' set-up for the whole graph timeout: going DOWN fails its open requests.
      */
