@@ -50,7 +50,8 @@ mkdir -p "$CACHE" "$OUT"
 exec 8>"$CACHE/.lock"
 flock -n 8 || fail "another run of compose.sh holds $CACHE/.lock"
 
-OWN_ENGINE=0
+OWN_ENGINE=0      # 1 while a dockerd this run started is up
+TRIED_ENGINE=0    # 1 once this run tried to start one (its directory is removed on exit)
 COMPOSE=()
 
 apt_install() { # package... (quiet; the caller reports failure)
@@ -61,7 +62,7 @@ apt_install() { # package... (quiet; the caller reports failure)
 
 stop_own_engine() {
   local pid
-  pid=$(cat "$ENGINE_DIR/dockerd.pid" 2>/dev/null) || return 0
+  pid=$(cat "$ENGINE_DIR/dockerd.pid" 2>/dev/null) || pid=
   # only a dockerd of this test: its command line names ENGINE_DIR
   if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--exec-root $ENGINE_DIR/exec"; then
     kill -TERM "$pid" 2>/dev/null || true
@@ -87,6 +88,8 @@ cleanup() {
   if ((OWN_ENGINE)); then
     stop_own_engine
     say "stopped the Docker engine it started"
+  elif ((TRIED_ENGINE)); then
+    stop_own_engine
   fi
   if [ "$rc" != 0 ] && [ "$rc" != "$SKIP" ]; then
     [ -f "$OUT/containers.log" ] && { echo "---- last lines of $OUT/containers.log" >&2; tail -n 20 "$OUT/containers.log" >&2; }
@@ -107,6 +110,7 @@ if ! command -v docker >/dev/null || ! command -v dockerd >/dev/null; then
 fi
 
 start_own_engine() { # storage driver
+  TRIED_ENGINE=1
   mkdir -p "$ENGINE_DIR" "$CACHE/docker"
   export DOCKER_HOST="unix://$ENGINE_DIR/docker.sock"
   # no default bridge, no iptables rules, no NAT, no ip_forward change: the deployment's
@@ -143,7 +147,7 @@ else
     fi
     ENGINE_WHY+=("$driver: $(grep -h -E 'level=(fatal|error)|failed' "$OUT/dockerd-$driver.log" | tail -1 | sed -E 's/.*msg="?//; s/"$//' | cut -c1-160)")
   done
-  ((OWN_ENGINE)) || skip "dockerd cannot start here: $(IFS=';'; echo "${ENGINE_WHY[*]}") (logs $OUT/dockerd-*.log)"
+  ((OWN_ENGINE)) || skip "dockerd cannot start here: $(printf '%s; ' "${ENGINE_WHY[@]}")logs $OUT/dockerd-*.log"
 fi
 
 if docker compose version >/dev/null 2>&1; then

@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.join(DEMO, "sample"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "system", "compose"))
 
 import multihost  # noqa: E402
-from launch import running_obis, wait_for  # noqa: E402
+from launch import http_json, running_obis, wait_for  # noqa: E402
 from make_trace import ATTACKS, build  # noqa: E402
 from multihost import Controller, check, check_alerts, fail, say  # noqa: E402
 from netns import drain, inside, raw_socket  # noqa: E402
@@ -157,6 +157,12 @@ def docker(*args):
     return r.stdout
 
 
+def obi_stats(ctl, dpid):
+    """The OBI's own counters (GlobalStats through the management API)."""
+    s = http_json(ctl.base + "/api/obis/%d/stats" % dpid)
+    return {k: v for k, v in (s or {}).items() if isinstance(v, (int, float))}
+
+
 def finished_at(stamp):
     """Seconds since the epoch of an engine time stamp (RFC 3339, UTC, up to nanoseconds)."""
     m = re.match(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$", stamp)
@@ -216,6 +222,7 @@ def replay(compose, rcv, traces, live, ctl, alerts, phase, title):
     """Runs the replayer once, checks what the receiver got per path and class and the alerts."""
     say("phase %d: %s" % (phase, title))
     rcv.reset()
+    before = {p: obi_stats(ctl, p) for p in traces}
     if phase == 1:
         compose.run("up", "-d", "--no-deps", "replayer")
     else:
@@ -235,8 +242,14 @@ def replay(compose, rcv, traces, live, ctl, alerts, phase, title):
         rcv.poll(0.2)
     rcv.poll(0.5)                                   # stragglers and packets that should not come
     say("     replayer done (exit 0): 2 x %d packets sent" % PACKETS)
+    after = {p: obi_stats(ctl, p) for p in traces}
     for p in sorted(traces):
         t = traces[p]
+        seen = {k: after[p].get(k, 0) - before[p].get(k, 0) for k in ("packets_in", "packets_out", "packets_dropped")}
+        where = ("OBI %d read %d frames (the trace has %d), forwarded %d, dropped %d; the receiver got %d of the "
+                 "%d allowed (more read than sent: stray frames on the wire)"
+                 % (p, seen["packets_in"], PACKETS, seen["packets_out"], seen["packets_dropped"],
+                    sum(rcv.got[p][x] for x in t.passed), sum(t.passed.values())))
         got = collections.Counter()
         for pkt, n in rcv.got[p].items():
             got[classify(pkt) if pkt in t.sent else "not from trace %d" % p] += n
@@ -244,9 +257,11 @@ def replay(compose, rcv, traces, live, ctl, alerts, phase, title):
         desc = ", ".join("%s %d/%d" % (c, got[c], t.by_class[c]) for c in FATES)
         check(+got == +exp and rcv.got[p] == t.passed,
               "path %d (OBI %d) delivered per class, received/sent: %s" % (p, p, desc),
-              "phase %d path %d: received per class %s, expected %s%s"
+              "phase %d path %d: received per class %s, expected %s%s; %s"
               % (phase, p, dict(got), dict(exp),
-                 "" if +got != +exp else " (same counts, but other packets: changed on the way?)"))
+                 "" if +got != +exp else " (same counts, but other packets: changed on the way?)", where))
+        say("     OBI %d's own counters: read %d, forwarded %d, dropped %d"
+            % (p, seen["packets_in"], seen["packets_out"], seen["packets_dropped"]))
     for c, f in FATES.items():
         if f.alert_app:
             for p in live:
