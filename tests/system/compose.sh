@@ -77,9 +77,14 @@ stop_own_engine() {
   rm -rf "$ENGINE_DIR"
 }
 
+DRIVER=
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
+  if [ -n "$DRIVER" ] && kill -0 "$DRIVER" 2>/dev/null; then
+    kill -TERM "$DRIVER" 2>/dev/null || true
+    wait "$DRIVER" 2>/dev/null || true
+  fi
   if ((${#COMPOSE[@]})) && docker info >/dev/null 2>&1; then
     (cd "$ROOT" && "${COMPOSE[@]}" logs --no-color >"$OUT/containers.log" 2>&1) || true
     (cd "$ROOT" && "${COMPOSE[@]}" down --remove-orphans --timeout 5 >>"$OUT/compose.log" 2>&1) \
@@ -104,11 +109,6 @@ trap 'exit 130' INT TERM
 rm -f "$OUT"/*.log
 
 # ---------------------------------------------------------------- the engine
-if ! command -v docker >/dev/null || ! command -v dockerd >/dev/null; then
-  say "installing Debian's docker.io (container engine)"
-  apt_install docker.io || skip "cannot install Debian's docker.io with apt-get (see $OUT/apt.log)"
-fi
-
 start_own_engine() { # storage driver
   TRIED_ENGINE=1
   mkdir -p "$ENGINE_DIR" "$CACHE/docker"
@@ -133,9 +133,13 @@ start_own_engine() { # storage driver
 }
 
 ENGINE_WHY=()
-if docker info >/dev/null 2>&1; then
+if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
   say "using the running Docker engine ($(docker info --format '{{.ServerVersion}}, storage {{.Driver}}' 2>/dev/null))"
 else
+  if ! command -v docker >/dev/null || ! command -v dockerd >/dev/null; then
+    say "installing Debian's docker.io (container engine)"
+    apt_install docker.io || skip "cannot install Debian's docker.io with apt-get (see $OUT/apt.log)"
+  fi
   stop_own_engine   # a leftover of a run that was killed outright (the lock rules out a live one)
   for driver in overlay2 fuse-overlayfs vfs; do
     if [ "$driver" = fuse-overlayfs ] && ! command -v fuse-overlayfs >/dev/null; then
@@ -218,7 +222,9 @@ export OPENBOX_CONTROLLER_PORT
 
 # ---------------------------------------------------------------- the deployment and the checks
 # bounded: the driver stops by itself; timeout only guards against a hang. Run in the
-# background and waited for, so INT/TERM reach the trap at once.
-(timeout -k 10 600 python3 "$ROOT/tests/system/lib/compose.py" --out "$OUT" --compose "${COMPOSE[*]}" \
-  2>&1 | tee "$OUT/driver.log") &
-wait $!
+# background and waited for, so INT/TERM reach the trap at once; timeout runs in a process
+# group of its own, so the trap stops it (and the driver with it) before removing anything.
+timeout -k 10 600 python3 "$ROOT/tests/system/lib/compose.py" --out "$OUT" --compose "${COMPOSE[*]}" \
+  > >(tee "$OUT/driver.log") 2>&1 &
+DRIVER=$!
+wait "$DRIVER"
