@@ -36,6 +36,7 @@ CACHE="$ROOT/build/compose"
 ENGINE_DIR=/run/openbox-compose
 BASE_IMAGE=openbox/debian:bookworm
 BASE_TAR="$CACHE/debian-bookworm.tar.gz"
+ROOTFS="$CACHE/rootfs.tmp"        # debootstrap's target while the base image is made
 SKIP=77
 export COMPOSE_PROJECT_NAME=obxcompose
 export COMPOSE_FILE="docker-compose.yml:tests/system/compose/prebuilt.yml"
@@ -60,6 +61,13 @@ apt_install() { # package... (quiet; the caller reports failure)
          && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >>"$OUT/apt.log" 2>&1; }
 }
 
+unmount_under() { # directory: unmounts whatever is mounted below it, deepest first
+  local m
+  for m in $(awk -v d="$1/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r); do
+    umount -l "$m" 2>/dev/null || true
+  done
+}
+
 stop_own_engine() {
   local pid
   pid=$(cat "$ENGINE_DIR/dockerd.pid" 2>/dev/null) || pid=
@@ -70,10 +78,7 @@ stop_own_engine() {
     kill -KILL "$pid" 2>/dev/null || true
   fi
   # what dockerd leaves mounted in its exec root (the namespace file of its netns "default")
-  local m
-  for m in $(awk -v d="$ENGINE_DIR/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r); do
-    umount -l "$m" 2>/dev/null || true
-  done
+  unmount_under "$ENGINE_DIR"
   rm -rf "$ENGINE_DIR"
 }
 
@@ -89,6 +94,10 @@ cleanup() {
     (cd "$ROOT" && "${COMPOSE[@]}" logs --no-color >"$OUT/containers.log" 2>&1) || true
     (cd "$ROOT" && "${COMPOSE[@]}" down --remove-orphans --timeout 5 >>"$OUT/compose.log" 2>&1) \
       || echo "compose: could not remove the containers and networks (see $OUT/compose.log)" >&2
+  fi
+  if [ -d "$ROOTFS" ]; then   # an interrupted debootstrap (it mounts /proc and /sys in the target)
+    unmount_under "$ROOTFS"
+    rm -rf "$ROOTFS"
   fi
   if ((OWN_ENGINE)); then
     stop_own_engine
@@ -176,13 +185,14 @@ if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
     mirror=$(debian_mirror)
     [ -n "$mirror" ] || fail "no Debian bookworm mirror in apt's sources; set OPENBOX_DEBIAN_MIRROR"
     say "making the base image with debootstrap --variant=minbase bookworm from $mirror (~2 min, once)"
-    rootfs="$CACHE/rootfs.tmp"
-    rm -rf "$rootfs"
-    debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$OUT/debootstrap.log" 2>&1 \
-      || { rm -rf "$rootfs"; fail "debootstrap failed: $(tail -n 1 "$OUT/debootstrap.log") (see $OUT/debootstrap.log)"; }
-    tar -C "$rootfs" -c . | gzip -1 >"$BASE_TAR.tmp"
+    unmount_under "$ROOTFS"
+    rm -rf "$ROOTFS"
+    debootstrap --variant=minbase bookworm "$ROOTFS" "$mirror" >"$OUT/debootstrap.log" 2>&1 \
+      || fail "debootstrap failed: $(tail -n 1 "$OUT/debootstrap.log") (see $OUT/debootstrap.log)"
+    unmount_under "$ROOTFS"
+    tar -C "$ROOTFS" -c . | gzip -1 >"$BASE_TAR.tmp"
     mv "$BASE_TAR.tmp" "$BASE_TAR"
-    rm -rf "$rootfs"
+    rm -rf "$ROOTFS"
   fi
   gzip -dc "$BASE_TAR" | docker import - "$BASE_IMAGE" >/dev/null || fail "docker import of $BASE_TAR failed"
   say "imported $BASE_TAR as $BASE_IMAGE"
