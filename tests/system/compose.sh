@@ -8,7 +8,8 @@
 # traces through both OBIs again. The checks are in lib/compose.py.
 #
 #   tests/system/compose.sh           (as root; ~2-4 min with the caches below, the first
-#                                      run builds the images: ~15 min on 2 cores)
+#                                      run makes the base image and builds the images:
+#                                      ~25 min on 2 busy cores)
 #
 # The engine: a running Docker engine (DOCKER_HOST or the default socket) is used as it is.
 # Otherwise Debian's docker.io and docker-compose are installed when missing and a private

@@ -218,15 +218,40 @@ class Receiver:
         drain(self.rx, self._on_frame, wait)
 
 
-def replay(compose, rcv, traces, live, ctl, alerts, phase, title):
-    """Runs the replayer once, checks what the receiver got per path and class and the alerts."""
+ATTEMPTS = 3   # replays of one phase when an OBI could not read the whole trace (see replay)
+
+
+def replay(compose, rcv, traces, ctl, alerts, phase, title):
+    """Runs the replayer and checks what the receiver got per path and class, and the alerts.
+
+    Exact in every run: no packet of a dropped class arrives, every packet that arrives is
+    one of the trace's allowed ones, unchanged, and everything an OBI forwarded (its own
+    counter) arrives. Complete: every allowed packet arrives. An OBI on a host too busy to
+    give it CPU in time loses frames before it reads them (its socket's ring overflows;
+    its counter of frames read falls short of the trace): such a run is reported and the
+    replay repeated, up to ATTEMPTS times; alerts are expected for what the OBIs processed.
+    """
     say("phase %d: %s" % (phase, title))
+    for attempt in range(1, ATTEMPTS + 1):
+        short = replay_once(compose, rcv, traces, ctl, alerts, phase, attempt == 1)
+        if not short:
+            break
+        say("     note: %s; the replay is repeated" % "; ".join(short))
+    else:
+        fail("phase %d: in %d replays the OBIs never read the whole traces (host too busy?)" % (phase, ATTEMPTS))
+    for p in traces:
+        lost = docker("logs", compose.container("obi%d" % p)).count("cannot deliver Alert")
+        if lost:
+            say("     note: OBI %d logged 'cannot deliver Alert' %d time(s): a batch of alerts the controller "
+                "did not take within the OBI's timeout is not sent again" % (p, lost))
+    check_alerts(ctl, alerts, ALERT_TEXT)
+
+
+def replay_once(compose, rcv, traces, ctl, alerts, phase, first):
+    """One run of the replayer; returns what fell short of complete delivery (empty: nothing)."""
     rcv.reset()
     before = {p: obi_stats(ctl, p) for p in traces}
-    if phase == 1:
-        compose.run("up", "-d", "--no-deps", "replayer")
-    else:
-        compose.run("start", "replayer")
+    compose.run(*(("up", "-d", "--no-deps", "replayer") if first and phase == 1 else ("start", "replayer")))
     deadline = time.monotonic() + 180
     while compose.state("replayer")["running"]:
         rcv.poll(0.2)
@@ -243,35 +268,36 @@ def replay(compose, rcv, traces, live, ctl, alerts, phase, title):
     rcv.poll(0.5)                                   # stragglers and packets that should not come
     say("     replayer done (exit 0): 2 x %d packets sent" % PACKETS)
     after = {p: obi_stats(ctl, p) for p in traces}
+    short = []
     for p in sorted(traces):
         t = traces[p]
         seen = {k: after[p].get(k, 0) - before[p].get(k, 0) for k in ("packets_in", "packets_out", "packets_dropped")}
-        where = ("OBI %d read %d frames (the trace has %d), forwarded %d, dropped %d; the receiver got %d of the "
-                 "%d allowed (more read than sent: stray frames on the wire)"
-                 % (p, seen["packets_in"], PACKETS, seen["packets_out"], seen["packets_dropped"],
-                    sum(rcv.got[p][x] for x in t.passed), sum(t.passed.values())))
         got = collections.Counter()
         for pkt, n in rcv.got[p].items():
             got[classify(pkt) if pkt in t.sent else "not from trace %d" % p] += n
-        exp = collections.Counter({c: t.by_class[c] for c, f in FATES.items() if f.passes})
+        arrived = sum(rcv.got[p].values())
+        counters = ("OBI %d read %d frames (the trace has %d), forwarded %d, dropped %d; the receiver got %d"
+                    % (p, seen["packets_in"], PACKETS, seen["packets_out"], seen["packets_dropped"], arrived))
         desc = ", ".join("%s %d/%d" % (c, got[c], t.by_class[c]) for c in FATES)
-        check(+got == +exp and rcv.got[p] == t.passed,
-              "path %d (OBI %d) delivered per class, received/sent: %s" % (p, p, desc),
-              "phase %d path %d: received per class %s, expected %s%s; %s"
-              % (phase, p, dict(got), dict(exp),
-                 "" if +got != +exp else " (same counts, but other packets: changed on the way?)", where))
-        say("     OBI %d's own counters: read %d, forwarded %d, dropped %d"
-            % (p, seen["packets_in"], seen["packets_out"], seen["packets_dropped"]))
-    for c, f in FATES.items():
-        if f.alert_app:
-            for p in live:
-                alerts[(f.alert_app, p)] += traces[p].by_class[c]
-    for p in live:
-        lost = docker("logs", compose.container("obi%d" % p)).count("cannot deliver Alert")
-        if lost:
-            say("     note: OBI %d logged 'cannot deliver Alert' %d time(s): a batch of alerts the controller "
-                "did not take within the OBI's timeout is not sent again" % (p, lost))
-    check_alerts(ctl, alerts, ALERT_TEXT)
+        wrong = [c for c in got if c not in FATES or not FATES[c].passes]
+        changed = sum(n - t.passed[pkt] for pkt, n in rcv.got[p].items() if n > t.passed[pkt])
+        if wrong or changed or arrived != seen["packets_out"]:
+            fail("phase %d path %d: received per class %s (%d packets not among the trace's allowed ones); %s"
+                 % (phase, p, dict(got), changed, counters))
+        for c, f in FATES.items():
+            if f.alert_app:
+                alerts[(f.alert_app, p)] += got[c]
+        if rcv.got[p] == t.passed:
+            say("ok   path %d (OBI %d) delivered per class, received/sent: %s" % (p, p, desc))
+            say("     OBI %d's own counters: read %d, forwarded %d, dropped %d"
+                % (p, seen["packets_in"], seen["packets_out"], seen["packets_dropped"]))
+        elif seen["packets_in"] < PACKETS:
+            short.append("path %d: OBI %d read only %d of %d frames (%s), all it allowed arrived"
+                         % (p, p, seen["packets_in"], PACKETS, desc))
+        else:
+            fail("phase %d path %d: received per class %s although OBI %d read the whole trace; %s"
+                 % (phase, p, dict(got), p, counters))
+    return short
 
 
 def main():
@@ -301,7 +327,7 @@ def main():
 
     rcv = Receiver(compose)
     alerts = collections.Counter()
-    replay(compose, rcv, traces, (1, 2), ctl, alerts, 1, "the replayer's traces through both OBIs")
+    replay(compose, rcv, traces, ctl, alerts, 1, "the replayer's traces through both OBIs")
     count_before = ctl.source_count(1)
 
     # OBI 1 dies: the controller must notice within the keep-alive deadline, counted from
@@ -346,7 +372,7 @@ def main():
           "OBI 1 after restart: container start time %s (was %s), FromDevice count %d (was %d)"
           % (compose.state("obi1")["started"], started, count, count_before))
 
-    replay(compose, rcv, traces, (1, 2), ctl, alerts, 2, "the replayer again, OBI 1 restarted")
+    replay(compose, rcv, traces, ctl, alerts, 2, "the replayer again, OBI 1 restarted")
     for svc in ("controller", "obi1", "obi2", "receiver"):
         if not compose.state(svc)["running"]:
             fail("%s exited (status %d) during the test" % (svc, compose.state(svc)["exit"]))
