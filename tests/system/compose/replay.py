@@ -24,6 +24,10 @@ sys.path.insert(0, os.path.join(DEMO, "sample"))
 from launch import running_obis, wait_for  # noqa: E402
 from make_trace import CLIENT_MAC, SERVER_MAC  # noqa: E402
 
+# (path, seed of make_trace.py): trace 1 goes through OBI 1, trace 2 through OBI 2
+TRACES = ((1, 7), (2, 8))
+PACKETS = 20000
+
 
 def one_way_macs(path):
     """Rewrites every frame of the trace to go from the client MAC to the server MAC.
@@ -51,7 +55,7 @@ def main():
     ap = argparse.ArgumentParser(description="replay the sample traces through OBI 1 and OBI 2")
     ap.add_argument("--controller", default="https://controller:3637",
                     help="controller URL; https:// is checked against $OPENBOX_PKI/ca.crt")
-    ap.add_argument("--packets", type=int, default=20000)
+    ap.add_argument("--packets", type=int, default=PACKETS)
     ap.add_argument("--work", default="/work", help="directory for the traces (replay.json reads /work)")
     ap.add_argument("--obi", default="/usr/local/bin/obi-entrypoint", help="OBI executable (or its entry point)")
     ap.add_argument("--device-map", help="bindings of the devices snd1 and snd2")
@@ -59,7 +63,7 @@ def main():
     wait_for("OBIs 1 and 2 with their graph", lambda: running_obis(args.controller, [1, 2]), 120,
              who="replayer", poll=1.0)
     print("replayer: OBIs 1 and 2 are running their graphs", flush=True)
-    for path, seed in ((1, 7), (2, 8)):
+    for path, seed in TRACES:
         subprocess.run([sys.executable, os.path.join(DEMO, "sample", "make_trace.py"),
                         os.path.join(args.work, "in-%d.pcap" % path), "--packets", str(args.packets),
                         "--seed", str(seed)], check=True)

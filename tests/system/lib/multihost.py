@@ -66,6 +66,7 @@ ALERT_TEXT = {"ips": "sid:1000001", "firewall": "ssh to the admin host"}
 APP_ALERT_LINE = re.compile(r"\.(?:FirewallApp|IpsApp)\s*: (firewall|ips) alert\b[^\n]*? dpid (\d+)\b([^\n]*)")
 
 START = time.monotonic()
+TEST = "multihost"          # the name FAIL lines carry (lib/compose.py runs these checks as "compose")
 
 
 def say(msg):
@@ -73,7 +74,7 @@ def say(msg):
 
 
 def fail(msg):
-    raise SystemExit("multihost: FAIL: " + msg)
+    raise SystemExit("%s: FAIL: %s" % (TEST, msg))
 
 
 def check(cond, ok_msg, fail_msg):
@@ -170,8 +171,10 @@ def run_phase(net, ctl, phase, live, expected_alerts, title):
     check_alerts(ctl, expected_alerts)
 
 
-def check_alerts(ctl, expected):
-    """Alerts per (app, dpid) equal `expected`, each app's alerts carry only its own messages."""
+def check_alerts(ctl, expected, texts=None):
+    """Alerts per (app, dpid) equal `expected`, each app's alerts carry only its own messages
+    (texts: app -> text every alert message of that app holds; default ALERT_TEXT)."""
+    texts = texts or ALERT_TEXT
     def tally():
         c = collections.Counter()
         for a in ctl.alerts():
@@ -189,17 +192,18 @@ def check_alerts(ctl, expected):
     check(got == exp, "alerts per (app, dpid): %s" % dict(sorted(got.items())),
           "alerts per (app, dpid) are %s, expected %s" % (dict(got), dict(exp)))
     for a in ctl.alerts():
-        text = ALERT_TEXT.get(a.get("app"))
+        text = texts.get(a.get("app"))
         if text is None or text not in str(a.get("message")):
             fail("alert delivered to app %r does not belong to it: %s" % (a.get("app"), a))
-    say("ok   every IPS alert is [sid:1000001] for app ips, every firewall alert is its ssh rule")
+    say("ok   every alert belongs to its application (%s)"
+        % ", ".join("app %s: %r" % (app, text) for app, text in sorted(texts.items())))
 
     # the applications' own onAlert handlers log each alert they receive
     def delivered():
         c = collections.Counter()
         for m in APP_ALERT_LINE.finditer(ctl.log_text()):
             app, dpid, rest = m.group(1), int(m.group(2)), m.group(3)
-            c[(app if ALERT_TEXT[app] in rest else app + " (foreign alert)", dpid)] += 1
+            c[(app if texts[app] in rest else app + " (foreign alert)", dpid)] += 1
         return c
 
     got = delivered()

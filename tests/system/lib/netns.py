@@ -4,6 +4,9 @@ created in, so the process enters the namespace only while it creates and binds 
 
     with inside("obx1-snd"):
         s = raw_socket("snd1")
+
+A namespace is named as `ip netns` names it, or given as a path ("/proc/PID/ns/net": the
+namespace of a process, e.g. a container's).
 """
 import contextlib
 import ctypes
@@ -24,10 +27,11 @@ def _setns(fd, what):
 
 @contextlib.contextmanager
 def inside(ns):
-    """Runs the body with the calling thread in network namespace `ns`."""
+    """Runs the body with the calling thread in network namespace `ns` (a name of ip netns,
+    or a path such as /proc/PID/ns/net)."""
     here = os.open("/proc/self/ns/net", os.O_RDONLY)
     try:
-        there = os.open("/var/run/netns/" + ns, os.O_RDONLY)
+        there = os.open(ns if ns.startswith("/") else "/var/run/netns/" + ns, os.O_RDONLY)
     except OSError:
         os.close(here)
         raise
