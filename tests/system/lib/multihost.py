@@ -248,6 +248,8 @@ def main():
                 controller_command(["firewall", "ips"], os.path.join(args.out, "apps"), PORT,
                                    ["--openbox.keepalive-interval=%ds" % KEEPALIVE_S,
                                     "--openbox.keepalive-timeout=%ds" % KEEPALIVE_TIMEOUT_S,
+                                    # the applications log each alert their onAlert gets at DEBUG
+                                    "--logging.level.org.openbox.apps=DEBUG",
                                     # a fresh state (alerts, apps) each run, kept with its logs
                                     "--openbox.state-dir=" + state], heap="384m",
                                    transport=transport, bind=CTL_IP),
