@@ -24,8 +24,8 @@
 # debootstrap (--variant=minbase) from the Debian mirror apt uses ($OPENBOX_DEBIAN_MIRROR
 # overrides it) and imported; its tarball is kept in build/compose/. The images are built
 # with BASE=openbox/debian:bookworm; the controller's from the jars `./openbox build`
-# made on the host (obc/server/prebuilt.Dockerfile, through tests/system/compose/prebuilt.yml),
-# the OBI's by its own Dockerfile (the C++ build inside the image, cached by the engine).
+# made on the host (obc/server/prebuilt.Dockerfile), the OBI's and the replayer's from the
+# host's OBI binary (obi/prebuilt.Dockerfile), both through tests/system/compose/prebuilt.yml.
 #
 # Everything the test starts (containers, networks, the engine) is removed on exit, also
 # on failure or Ctrl-C. Logs: build/systest/compose/ (or $OBX_SYSTEST_OUT).
@@ -215,8 +215,23 @@ for app in firewall ips webcache loadbalancer; do
   case $app in firewall|ips) cp "$j" "$stage/apps/" ;; *) cp "$j" "$stage/more-apps/" ;; esac
 done
 cp -r "$ROOT/apps/demo/sample" "$stage/sample"
+# the OBI image from the host's binary (obi/prebuilt.Dockerfile): the host runs the base
+# image's Debian release, so the packages holding the libraries it links are the image's
+[ -x "$ROOT/build/obi/obi" ] || "$ROOT/openbox" build
+stage="$CACHE/obi"
+rm -rf "$stage"; mkdir -p "$stage"
+cp "$ROOT/build/obi/obi" "$ROOT/obi/docker-entrypoint.sh" "$stage/"
+cp -r "$ROOT/apps/demo" "$stage/demo"; rm -rf "$stage/demo/__pycache__"
+cp -r "$ROOT/tests/system/compose" "$stage/compose"
+: > "$stage/runtime-packages"
+for lib in $(ldd "$stage/obi" | awk '/=> \// {print $3}'); do
+  p=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "/usr$lib" 2>/dev/null) \
+    || fail "the OBI links $lib, which no installed Debian package holds"
+  echo "${p%%:*}" >> "$stage/runtime-packages"
+done
+sort -u -o "$stage/runtime-packages" "$stage/runtime-packages"
 t0=$SECONDS
-say "building the images (controller from the host's jars, OBI and replayer by obi/Dockerfile; log $OUT/build.log)"
+say "building the images (from the host's jars and OBI binary; log $OUT/build.log)"
 "${COMPOSE[@]}" build >"$OUT/build.log" 2>&1 || fail "image build failed: $(grep -v '^\s*$' "$OUT/build.log" | tail -n 1) (see $OUT/build.log)"
 say "images ready in $((SECONDS - t0)) s"
 
