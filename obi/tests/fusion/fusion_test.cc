@@ -102,7 +102,7 @@ void register_feed_elements() {
 
 class Recorder final : public EventSink {
  public:
-  void post(Kind, std::string_view origin, std::string_view, std::string_view, int, const Packet& p, int,
+  void post(Kind, std::string_view origin, std::string_view, std::string_view, int, Packet& p, int,
             unsigned, uint64_t) override {
     events.emplace(std::string(origin), p.timestamp_ns);
   }
