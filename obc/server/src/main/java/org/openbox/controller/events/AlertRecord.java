@@ -19,10 +19,13 @@ import org.openbox.protocol.message.PacketHeaders;
  * @param headers     the packet's header fields the OBI sent (all null for an older OBI)
  * @param flowId      stable hash of the packet's 5-tuple, the same for both directions (0: no headers)
  * @param packet      the attached packet excerpt in base64, or null
+ * @param received    when the controller received the alert (null in a history saved
+ *                    before it was recorded); tells apart alerts of a replayed trace, whose
+ *                    packet times repeat
  */
 public record AlertRecord(Instant time, String app, long dpid, String block, String mergedBlock,
                           String message, int severity, AlertRule rule, PacketHeaders headers, long flowId,
-                          String packet) {
+                          String packet, Instant received) {
 
     public AlertRecord {
         headers = headers == null ? PacketHeaders.NONE : headers;

@@ -69,6 +69,7 @@ public class AppEvents {
     public void onAlert(Alert alert) {
         long dpid = alert.originDpid();
         BlockOrigins origins = originsOf(dpid);
+        Instant received = Instant.now();
         for (AlertEntry e : alert.messages()) {
             // the packet's own time when the OBI sends it, else when the OBI raised the alert
             Instant time = instant(e.packetTimestamp() != null && e.packetTimestamp() > 0 ? e.packetTimestamp()
@@ -79,7 +80,7 @@ public class AppEvents {
             if (owners.isEmpty()) {
                 log.debug("alert from OBI {} block '{}' has no owning application: {}", dpid, e.originBlock(), e.message());
                 record(new AlertRecord(time, null, dpid, null, e.originBlock(), e.message(), e.severity(), null,
-                        e.headers(), flowId, attached));
+                        e.headers(), flowId, attached, received));
                 metrics.alert(null, e.severity());
                 continue;
             }
@@ -88,7 +89,7 @@ public class AppEvents {
                 Optional<AppEntry> app = catalog.get(owner.app());
                 AlertRule rule = app.flatMap(a -> ruleOf(a, owner.block())).orElse(null);
                 record(new AlertRecord(time, owner.app(), dpid, owner.block(), e.originBlock(), e.message(),
-                        e.severity(), rule, e.headers(), flowId, attached));
+                        e.severity(), rule, e.headers(), flowId, attached, received));
                 metrics.alert(owner.app(), e.severity());
                 AlertEvent event = new AlertEvent(dpid, owner.block(), e.message(), e.severity(), packet, time);
                 app.ifPresent(a -> dispatcher.deliver(a, "onAlert", x -> x.onAlert(event)));

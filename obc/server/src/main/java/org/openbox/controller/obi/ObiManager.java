@@ -66,8 +66,8 @@ import org.springframework.stereotype.Service;
  *     deadlines every {@code openbox.deadline-check-interval} and marks overdue OBIs DOWN
  *     (InstanceDown to the applications concerned). No thread or timer per OBI. The deadline
  *     is {@code openbox.keepalive-timeout} once the OBI has accepted the keepalive_interval
- *     (SetParametersResponse); from its Hello until then the OBI sends at the spec's default
- *     10 s, and is given three of those (so a slow set-up, e.g. many OBIs starting at once,
+ *     (SetParametersResponse, or its endpoint is unreachable); from its Hello until then the OBI
+ *     sends at the spec's default 10 s, and is given three of those (so a slow set-up, e.g. many OBIs starting at once,
  *     does not make it DOWN).</li>
  * <li>Return: a Hello or any other message from a DOWN OBI brings it UP again
  *     (InstanceUp) and its full state is pushed again. A KeepAlive from a dpid the
@@ -315,8 +315,11 @@ public class ObiManager implements DisposableBean {
                         if (e == null || e instanceof ObiErrorException || cause instanceof ObiErrorException) {
                             s.established(true);   // it answered: the OBI is really there
                         }
-                        if (e == null) {
-                            s.intervalTaken(true);   // from now on it is held to keepalive-timeout
+                        // answered, or not reachable at its endpoint: from now on it is held to
+                        // keepalive-timeout (an OBI that cannot be told the interval gets no
+                        // start-up grace; one that is only slow to answer keeps it)
+                        if (e == null || e instanceof ObiUnreachableException || cause instanceof ObiUnreachableException) {
+                            s.intervalTaken(true);
                         }
                         if (e != null) {
                             failed(s, "SetParametersRequest", e);

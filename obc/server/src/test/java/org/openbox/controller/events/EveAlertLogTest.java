@@ -29,7 +29,7 @@ class EveAlertLogTest {
     private static AlertRecord alert(int i, PacketHeaders h) {
         return new AlertRecord(Instant.parse("2026-01-02T03:04:05.000006Z").plusSeconds(i), "ips", 9, "sid-7",
                 "m_sid-7", "[sid:7] probe", 3, new AlertRule(7, 2, "probe", "ips.rules:4"), h, FlowIds.of(h),
-                i % 2 == 0 ? "AAEC" : null);
+                i % 2 == 0 ? "AAEC" : null, Instant.parse("2026-01-02T03:04:06Z").plusSeconds(i));
     }
 
     private static PacketHeaders tcp(String src, int sport, String dst, int dport) {
