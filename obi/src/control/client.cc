@@ -143,7 +143,10 @@ void Instance::Impl::events_loop() {
       Pending& p = e.alert ? alerts : logs;
       if (p.entries.empty()) p.oldest = now;
       p.entries.push_back(to_entry(e, e.alert));
-      if (p.entries.size() > kMaxPending) p.entries.pop_front();
+      if (p.entries.size() > kMaxPending) {
+        p.entries.pop_front();
+        events_dropped_offline.fetch_add(1, std::memory_order_relaxed);
+      }
     }
     const auto v = params.values();
     if (connected) {

@@ -71,6 +71,8 @@ json Instance::Impl::global_stats() {
           {"packets_dropped", since(s.packets_dropped, base.packets_dropped)},
           {"events_dropped", since(s.events_dropped, base.events_dropped)},
           {"events_unsent", sender.events_dropped()},       // dropped from the full send queue
+          {"events_retried", sender.events_retried()},      // sent again after a failed send
+          {"events_dropped_offline", events_dropped_offline.load()},   // over the hold limit
           {"messages_unsent", sender.messages_dropped()},
           {"send_queue", sender.queued()}};
 }

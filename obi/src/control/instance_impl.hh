@@ -41,6 +41,8 @@ struct Instance::Impl {
   std::atomic<bool> running{false};
   std::atomic<bool> connected{false};
   std::atomic<uint64_t> next_xid{1};
+  // Alerts / logs dropped while held for a controller that was away (over the hold limit)
+  std::atomic<uint64_t> events_dropped_offline{0};
   uint64_t new_xid() { return next_xid.fetch_add(1); }
 
   // stop signalling for the sleeping loops

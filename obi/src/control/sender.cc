@@ -20,6 +20,12 @@ bool Poster::post(const std::string& base, const nlohmann::json& message, int ti
 }
 
 bool Poster::post(const std::string& base, const std::string& type, const std::string& body, int timeout_ms) {
+  const int status = post_status(base, type, body, timeout_ms);
+  return status >= 200 && status < 300;
+}
+
+int Poster::post_status(const std::string& base, const std::string& type, const std::string& body,
+                        int timeout_ms) {
   const bool https = base.rfind("https://", 0) == 0;
   if (!https || base != base_) cli_.reset();   // plain HTTP: a new connection every time
   if (!cli_) {
@@ -31,7 +37,7 @@ bool Poster::post(const std::string& base, const std::string& type, const std::s
       // that matters here.
       if (!tls_ || !cli_->ssl_context() || !tls_->setup_client(*cli_->ssl_context())) {
         cli_.reset();
-        return false;
+        return 0;
       }
       cli_->enable_server_certificate_verification(false);
       cli_->set_keep_alive(true);
@@ -42,9 +48,11 @@ bool Poster::post(const std::string& base, const std::string& type, const std::s
   cli_->set_read_timeout(std::chrono::milliseconds(timeout_ms));
   cli_->set_write_timeout(std::chrono::milliseconds(timeout_ms));
   auto res = cli_->Post(("/message/" + type).c_str(), body, "application/json");
-  const bool ok = res && res->status >= 200 && res->status < 300;
-  if (!res) cli_.reset();   // a broken connection is not reused
-  return ok;
+  if (!res) {
+    cli_.reset();   // a broken connection is not reused
+    return 0;
+  }
+  return res->status;
 }
 
 bool post_message(const std::string& base, const nlohmann::json& message, int timeout_ms, const Tls* tls) {
@@ -91,7 +99,14 @@ void Sender::send(nlohmann::json message, std::string base) {
 }
 
 void Sender::trim() {
-  while (queue_.size() > limits_.max_messages || (bytes_ > limits_.max_bytes && queue_.size() > 1)) {
+  while (queue_.size() + retry_.size() > limits_.max_messages ||
+         (bytes_ > limits_.max_bytes && queue_.size() + retry_.size() > 1)) {
+    if (!retry_.empty()) {   // the oldest events are the ones waiting for a retry
+      bytes_ -= retry_.front().body.size();
+      retry_.pop_front();
+      ++events_dropped_;
+      continue;
+    }
     auto victim = queue_.begin();
     if (events_ > 0) {
       victim = std::find_if(queue_.begin(), queue_.end(), [](const Item& i) { return i.event; });
@@ -115,6 +130,11 @@ uint64_t Sender::events_dropped() const {
   return events_dropped_;
 }
 
+uint64_t Sender::events_retried() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return events_retried_;
+}
+
 uint64_t Sender::messages_dropped() const {
   std::lock_guard<std::mutex> lock(mu_);
   return messages_dropped_;
@@ -122,7 +142,7 @@ uint64_t Sender::messages_dropped() const {
 
 std::size_t Sender::queued() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return queue_.size();
+  return queue_.size() + retry_.size();
 }
 
 std::size_t Sender::queued_bytes() const {
@@ -130,29 +150,70 @@ std::size_t Sender::queued_bytes() const {
   return bytes_;
 }
 
+bool Sender::next(Item& item, bool& from_retry) {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    if (stopping_ && !retry_.empty()) {   // no more tries once stopping
+      events_dropped_ += retry_.size();
+      for (const Item& i : retry_) bytes_ -= i.body.size();
+      retry_.clear();
+    }
+    auto take = [&](std::deque<Item>& from, std::deque<Item>::iterator it) {
+      item = std::move(*it);
+      from.erase(it);
+      bytes_ -= item.body.size();
+      from_retry = &from == &retry_;
+      if (!from_retry) events_ -= item.event;
+      return true;
+    };
+    if (!retry_.empty() && Clock::now() >= retry_at_) return take(retry_, retry_.begin());
+    if (retry_.empty() && !queue_.empty()) return take(queue_, queue_.begin());
+    if (!retry_.empty()) {   // events wait behind the retry; responses and Errors do not
+      auto it = std::find_if(queue_.begin(), queue_.end(), [](const Item& i) { return !i.event; });
+      if (it != queue_.end()) return take(queue_, it);
+      cv_.wait_until(lock, retry_at_);
+      continue;
+    }
+    if (stopping_) return false;
+    cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+  }
+}
+
 void Sender::run() {
+  using namespace std::chrono_literals;
   Poster poster(tls_.get());
   bool failing = false;
-  for (;;) {
-    Item item;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;
-      item = std::move(queue_.front());
-      queue_.pop_front();
-      bytes_ -= item.body.size();
-      events_ -= item.event;
-    }
+  Item item;
+  bool from_retry = false;
+  while (next(item, from_retry)) {
     const std::string& base = item.base.empty() ? controller_ : item.base;
-    bool ok = poster.post(base, item.type, item.body);
-    if (!ok) {
-      std::lock_guard<std::mutex> lock(mu_);
-      ++failures_;
-    }
+    const int status = poster.post_status(base, item.type, item.body);
+    const bool ok = status >= 200 && status < 300;
     if (!ok && !failing && !quiet_)
-      std::fprintf(stderr, "obi: cannot deliver %s to %s\n", item.type.c_str(), base.c_str());
+      std::fprintf(stderr, "obi: cannot deliver %s to %s (%s)\n", item.type.c_str(), base.c_str(),
+                   status == 0 ? "no answer" : ("HTTP " + std::to_string(status)).c_str());
     failing = !ok;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (ok) {
+        backoff_ = {};
+      } else {
+        ++failures_;
+        const bool transient = status == 0 || status == 429 || status >= 500;
+        if (item.event && transient && !stopping_) {
+          ++events_retried_;
+          backoff_ = std::min<Clock::duration>(backoff_ == Clock::duration{} ? Clock::duration(100ms) : backoff_ * 2,
+                                               Clock::duration(5s));
+          retry_at_ = Clock::now() + backoff_;
+          bytes_ += item.body.size();
+          if (from_retry) retry_.push_front(std::move(item));
+          else retry_.push_back(std::move(item));
+          trim();
+        } else if (item.event && transient) {
+          ++events_dropped_;   // stopping: no more tries
+        }
+      }
+    }
   }
 }
 

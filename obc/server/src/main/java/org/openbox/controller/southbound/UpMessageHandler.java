@@ -30,6 +30,7 @@ import org.springframework.stereotype.Component;
  * the applications that own the blocks, responses and Errors to the request they answer
  * (an Error is also surfaced to the applications the request was made for). Down-only
  * messages posted to the controller are refused with UNSUPPORTED / UNSUPPORTED_MESSAGE.
+ * An Alert or Log an OBI sends again after a lost answer is taken once ({@link RepeatedEvents}).
  */
 @Component
 public class UpMessageHandler {
@@ -40,19 +41,26 @@ public class UpMessageHandler {
     private final PendingRequests pending;
     private final AppEvents events;
     private final ControllerMetrics metrics;
+    private final RepeatedEvents repeats;
 
-    public UpMessageHandler(ObiManager obis, PendingRequests pending, AppEvents events, ControllerMetrics metrics) {
+    public UpMessageHandler(ObiManager obis, PendingRequests pending, AppEvents events, ControllerMetrics metrics,
+            RepeatedEvents repeats) {
         this.obis = obis;
         this.pending = pending;
         this.events = events;
         this.metrics = metrics;
+        this.repeats = repeats;
     }
 
     /** Handles the message; a non-empty result means "answer 400 with this error". */
     public Optional<Rejection> handle(Message m, String remoteAddr) {
         metrics.messageReceived(m.type());
         if (m instanceof Hello hello) {
-            return obis.onHello(hello, remoteAddr);
+            Optional<Rejection> refused = obis.onHello(hello, remoteAddr);
+            if (refused.isEmpty()) {
+                repeats.forget(hello.dpid());
+            }
+            return refused;
         } else if (m instanceof KeepAlive ka) {
             return obis.onKeepAlive(ka.dpid(), remoteAddr);
         } else if (m instanceof Alert alert) {
@@ -60,13 +68,21 @@ public class UpMessageHandler {
             if (refused.isPresent()) {
                 return refused;
             }
-            events.onAlert(alert);
+            if (repeats.first(alert.originDpid(), "Alert", alert.xid())) {
+                events.onAlert(alert);
+            } else {
+                log.debug("Alert xid {} from dpid {} was taken already", alert.xid(), alert.originDpid());
+            }
         } else if (m instanceof Log logMessage) {
             Optional<Rejection> refused = obis.onEvent(logMessage.originDpid(), remoteAddr, "Log");
             if (refused.isPresent()) {
                 return refused;
             }
-            events.onLog(logMessage);
+            if (repeats.first(logMessage.originDpid(), "Log", logMessage.xid())) {
+                events.onLog(logMessage);
+            } else {
+                log.debug("Log xid {} from dpid {} was taken already", logMessage.xid(), logMessage.originDpid());
+            }
         } else if (m instanceof ErrorMessage error) {
             onError(error);
         } else if (isResponse(m)) {

@@ -246,6 +246,24 @@ class SouthboundLimitsTest {
     }
 
     @Test
+    void anAlertSentAgainAfterALostAnswerIsTakenOnce() throws Exception {
+        TestObi o = new TestObi(7106, "http://127.0.0.1:" + port);
+        obis.add(o);
+        assertThat(o.hello().statusCode()).isEqualTo(200);
+        String alert = "{\"type\":\"Alert\",\"xid\":41,\"origin_dpid\":7106,\"messages\":[{\"id\":1,"
+                + "\"timestamp\":1700000000.25,\"message\":\"retried\",\"severity\":4,\"origin_block\":\"x\"}]}";
+        int before = given().get("/api/alerts?limit=10000").jsonPath().getList("$").size();
+        for (int i = 0; i < 3; i++) {   // the OBI's retries of one message: each answered as taken
+            given().contentType("application/json").body(alert).when().post("/message/Alert").then().statusCode(200);
+        }
+        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$")).hasSize(before + 1);
+        // a new OBI process (Hello) starts its xids again: the same xid is a new alert
+        assertThat(o.hello().statusCode()).isEqualTo(200);
+        given().contentType("application/json").body(alert).when().post("/message/Alert").then().statusCode(200);
+        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$")).hasSize(before + 2);
+    }
+
+    @Test
     void deepHeaderMatchIsAProtocolErrorNotA500() {
         String deep = "[".repeat(2000) + "80" + "]".repeat(2000);
         String body = "{\"type\":\"SetProcessingGraphResponse\",\"xid\":5,\"blocks\":[{\"type\":\"HeaderClassifier\","
