@@ -95,6 +95,10 @@ nlohmann::json ToDevice::read(std::string_view handle) const {
   uint64_t n = 0;
   if (handle == "count") { sent_.for_each([&](const Counter& c) { n += c.get(); }); return n; }
   if (handle == "drops") { dropped_.for_each([&](const Counter& c) { n += c.get(); }); return n; }
+  if (handle == "send_calls") {
+    for (const auto& t : tx_) n += t->calls();
+    return n;
+  }
   return Element::read(handle);
 }
 

@@ -1,11 +1,14 @@
 // ToDevice (spec 5.3): sends packets out of a network interface. A sink: one input,
 // no outputs.
 //
-// Config:  devname (string, required)  a Linux interface (AF_PACKET socket per worker,
-//                                      a batch per sendmmsg call) or "dpdk:N" (TX queue w
-//                                      of DPDK port N for worker w)
-// Handles: read count (packets sent), drops (packets the device would not take); neither
-//          is in the spec
+// Config:  devname (string, required)  a Linux interface (AF_PACKET socket per worker with
+//                                      a TPACKET_V2 transmit ring: a batch copied into the
+//                                      ring and sent with one sendto; sendmmsg where the
+//                                      kernel refuses the ring) or "dpdk:N" (TX queue w of
+//                                      DPDK port N for worker w)
+// Handles: read count (packets sent), drops (packets the device or the ring would not
+//          take), send_calls (sendto/sendmmsg system calls made, 0 for DPDK: send_calls /
+//          count is the system calls per packet); none of them is in the spec
 // Example: { "type": "ToDevice", "name": "out", "config": { "devname": "veth0" } }
 #pragma once
 

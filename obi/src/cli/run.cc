@@ -79,7 +79,7 @@ int run_graph(const std::vector<std::string>& argv) {
     if (!d) continue;
     std::string line;
     for (const auto& h : d->read_handles) {
-      if (h.indexed || (h.name != "count" && h.name != "byte_count" && h.name != "drops" && h.name != "offloads")) continue;
+      if (h.indexed || (h.name != "count" && h.name != "byte_count" && h.name != "drops" && h.name != "offloads" && h.name != "send_calls")) continue;
       try {
         line += " " + h.name + "=" + rt.read(name, h.name).dump();
       } catch (const std::exception&) {

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -179,10 +180,37 @@ uint64_t AfPacketRx::drops() {
 
 AfPacketTx::~AfPacketTx() { close(); }
 
-void AfPacketTx::open(const std::string& ifname) {
+void AfPacketTx::open(const std::string& ifname, Mode mode) {
   ifindex_ = interface_index(ifname);
   fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);   // protocol 0: send only, receive nothing
   if (fd_ < 0) sys_fail("AF_PACKET socket on " + ifname);
+  if (mode == Mode::kRing) {
+    // The ring is an optimisation: a kernel or a limit that refuses it leaves sendmmsg.
+    int v = TPACKET_V2, one = 1;
+    tpacket_req req{};
+    req.tp_frame_size = 1u << 14;   // TPACKET2 header (32 bytes) + a jumbo frame
+    req.tp_block_size = 1u << 16;
+    req.tp_block_nr = 128;
+    req.tp_frame_nr = req.tp_block_size / req.tp_frame_size * req.tp_block_nr;
+    if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) == 0 &&
+        setsockopt(fd_, SOL_PACKET, PACKET_LOSS, &one, sizeof one) == 0 &&   // skip a refused frame, do not stall
+        setsockopt(fd_, SOL_PACKET, PACKET_TX_RING, &req, sizeof req) == 0) {
+      std::size_t size = std::size_t(req.tp_block_size) * req.tp_block_nr;
+      void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+      if (m != MAP_FAILED) {
+        ring_ = static_cast<uint8_t*>(m);
+        ring_size_ = size;
+        slot_size_ = req.tp_frame_size;
+        slots_ = req.tp_frame_nr;
+        head_ = 0;
+      }
+    }
+    if (!ring_) {   // start again on a plain socket
+      ::close(fd_);
+      fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+      if (fd_ < 0) sys_fail("AF_PACKET socket on " + ifname);
+    }
+  }
   sockaddr_ll sll{};
   sll.sll_family = AF_PACKET;
   sll.sll_ifindex = ifindex_;
@@ -197,15 +225,62 @@ void AfPacketTx::open(const std::string& ifname) {
 }
 
 void AfPacketTx::close() {
+  if (ring_) munmap(ring_, ring_size_);
+  ring_ = nullptr;
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
 }
 
-uint32_t AfPacketTx::send(const Batch& batch) {
-  if (fd_ < 0 || batch.n == 0) return 0;
+uint32_t AfPacketTx::send(const Batch& batch, uint32_t n) {
+  n = std::min(n, batch.n);
+  if (fd_ < 0 || n == 0) return 0;
+  return ring_ ? send_ring(batch, n) : send_mmsg(batch, n);
+}
+
+uint32_t AfPacketTx::send_ring(const Batch& batch, uint32_t n) {
+  constexpr uint32_t kData = TPACKET_ALIGN(sizeof(tpacket2_hdr));   // where the kernel reads the frame
+  uint32_t queued = 0;
+  for (int round = 0; round < 4 && queued < n; ++round) {
+    uint32_t before = queued;
+    while (queued < n) {
+      auto* h = reinterpret_cast<tpacket2_hdr*>(ring_ + std::size_t(head_) * slot_size_);
+      uint32_t st = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
+      if (st != TP_STATUS_AVAILABLE && st != TP_STATUS_WRONG_FORMAT) break;   // ring full
+      const Packet* p = batch.pkts[queued];
+      uint32_t len = std::min(p->len, slot_size_ - kData);
+      std::memcpy(reinterpret_cast<uint8_t*>(h) + kData, p->data, len);
+      h->tp_len = len;
+      __atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
+      head_ = head_ + 1 == slots_ ? 0 : head_ + 1;
+      ++queued;
+    }
+    if (queued == before && round > 0) break;   // the kernel freed nothing since the last call
+    // one call hands every queued slot to the driver (it does not wait: MSG_DONTWAIT)
+    long r = sendto(fd_, nullptr, 0, MSG_DONTWAIT, nullptr, 0);
+    bump(calls_);
+    if (r < 0 && errno != EAGAIN && errno != ENOBUFS && errno != EINTR) {
+      // the device refused the call (down, gone): take back the slots the kernel did not
+      // start on, so they count as dropped rather than go out later, stale
+      while (queued > 0) {
+        uint32_t last = head_ == 0 ? slots_ - 1 : head_ - 1;
+        auto* h = reinterpret_cast<tpacket2_hdr*>(ring_ + std::size_t(last) * slot_size_);
+        uint32_t expected = TP_STATUS_SEND_REQUEST;
+        if (!__atomic_compare_exchange_n(&h->tp_status, &expected, uint32_t(TP_STATUS_AVAILABLE), false,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+          break;
+        head_ = last;
+        --queued;
+      }
+      break;
+    }
+  }
+  return queued;
+}
+
+uint32_t AfPacketTx::send_mmsg(const Batch& batch, uint32_t n) {
   mmsghdr msgs[kBatchSize];
   iovec iov[kBatchSize];
-  for (uint32_t i = 0; i < batch.n; ++i) {
+  for (uint32_t i = 0; i < n; ++i) {
     iov[i].iov_base = batch.pkts[i]->data;
     iov[i].iov_len = batch.pkts[i]->len;
     msgs[i] = mmsghdr{};
@@ -214,8 +289,9 @@ uint32_t AfPacketTx::send(const Batch& batch) {
   }
   uint32_t sent = 0;
   int tries = 0;
-  while (sent < batch.n && tries++ < 4) {
-    int r = sendmmsg(fd_, msgs + sent, batch.n - sent, MSG_DONTWAIT);
+  while (sent < n && tries++ < 4) {
+    int r = sendmmsg(fd_, msgs + sent, n - sent, MSG_DONTWAIT);
+    bump(calls_);
     if (r > 0) sent += static_cast<uint32_t>(r);
     else if (r < 0 && errno != EAGAIN && errno != ENOBUFS && errno != EINTR) break;
   }

@@ -10,7 +10,11 @@
 // Frames the sender left for the device to finish (partial checksums, GSO super-frames
 // from veth/virtio with offloads on) are finished on receipt (io/offload.hh), so blocks
 // see and ToDevice sends complete frames of at most kMaxFrame bytes.
-// AfPacketTx: one socket per worker, frames sent a batch at a time with sendmmsg.
+// AfPacketTx: one socket per worker with a memory-mapped TPACKET_V2 transmit ring (512
+// slots of 16 KiB, so a jumbo frame fits): a batch is copied into free slots and handed to
+// the kernel with one sendto, which builds each frame's buffer on the ring's pages rather
+// than copying it again (PACKET_QDISC_BYPASS: straight to the driver). A socket whose ring
+// cannot be set up (or opened with Mode::kSendmmsg) sends a batch per sendmmsg call.
 #pragma once
 
 #include <atomic>
@@ -73,15 +77,29 @@ class AfPacketTx {
   AfPacketTx(const AfPacketTx&) = delete;
   AfPacketTx& operator=(const AfPacketTx&) = delete;
 
-  void open(const std::string& ifname);
+  enum class Mode { kRing, kSendmmsg };
+  // Throws std::runtime_error with the reason (interface missing, no permission, ...).
+  void open(const std::string& ifname, Mode mode = Mode::kRing);
   void close();
   bool is_open() const { return fd_ >= 0; }
-  // Sends every packet of the batch (does not free them); returns how many were sent.
-  uint32_t send(const Batch& batch);
+  bool ring() const { return ring_ != nullptr; }
+  // Sends the first n packets of the batch (all when n is above batch.n; does not free
+  // them); returns how many the kernel took, in order.
+  uint32_t send(const Batch& batch, uint32_t n = kBatchSize);
+  // sendto / sendmmsg calls made (worker thread's count; read for syscalls per packet)
+  uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
 
  private:
+  uint32_t send_ring(const Batch& batch, uint32_t n);
+  uint32_t send_mmsg(const Batch& batch, uint32_t n);
+
   int fd_ = -1;
   int ifindex_ = 0;
+  uint8_t* ring_ = nullptr;
+  std::size_t ring_size_ = 0;
+  uint32_t slot_size_ = 0, slots_ = 0;
+  uint32_t head_ = 0;           // next slot to fill
+  std::atomic<uint64_t> calls_{0};
 };
 
 }  // namespace obi::io
