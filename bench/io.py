@@ -1,154 +1,390 @@
 #!/usr/bin/env python3
-"""Forwarding over real I/O: an OBI between two veth pairs, fed by a second OBI.
+"""Forwarding over real I/O: rates and latency of an OBI between veth pairs, by deployment.
 
-    gen ns: OBI "generator" (FromDump of the trace, repeated -> ToDevice g0)
-       g0 ==== i0  [ dut ns: OBI under test, FromDevice i0 -> graph -> ToDevice o0 ]  o0 ==== s0  (sink ns)
+    gen ns: iogen send g0 ==== i0 [OBI: FromDevice i0 -> graph -> ToDevice o0] o0 ==== s0 (sink ns: iogen sink)
+            iogen send g1 ============================================================ s1 (the generator alone)
 
-The OBI under test runs each graph (pass-through, the 4560-rule ClassBench firewall with
-every rule forwarding) over AF_PACKET and over DPDK's af_packet poll-mode driver on the same
-veths. The generator sends the fw-4560 trace (repeated) as fast as it can; figures: packets
-offered (generator's ToDevice), received by the OBI (FromDevice count), its input drops, and
-forwarded (the sink veth's rx_packets; offered is the generator veth's tx_packets), as rates over the generator's run time.
-One JSON line per case on stdout. Run by bench/io.sh (root).
+The OBI runs as a process (in the dut namespace), in a container (docker, the veth ends
+i0/o0 created in the container's own network namespace) or in a qemu guest (virtio-net on
+the taps vm-in/vm-out of the vm namespace; iogen sends on vm-in and reads vm-out there).
+Each graph (pass-through; the 4560-rule ClassBench firewall, every rule forwarding) is
+measured twice: the rate (iogen as fast as it can for --seconds) and the latency (iogen at
+--lat-rate with stamped frames, iogen sink at the far side). Run by bench/io.sh (root),
+which makes the namespaces, the container engine and image and the guest image, and
+removes everything again.
 """
 import argparse
 import json
 import os
 import re
-import struct
 import subprocess
 import sys
 import time
+
+HZ = os.sysconf("SC_CLK_TCK")
 
 
 def sh(*cmd, **kw):
     return subprocess.run(list(cmd), check=True, **kw)
 
 
-def ns_exec(ns, *cmd, **kw):
+def ns_cmd(ns, *cmd):
     return ["ip", "netns", "exec", ns] + list(cmd)
 
 
-def repeat_pcap(src, dst, times):
-    """A pcap holding the records of src `times` over (built once)."""
-    if os.path.exists(dst):
-        return
-    with open(src, "rb") as f:
-        data = f.read()
-    header, records = data[:24], data[24:]
-    tmp = dst + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(header)
-        for _ in range(times):
-            f.write(records)
-    os.rename(tmp, dst)
-
-
-def count_records(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    n, off = 0, 24
-    while off + 16 <= len(data):
-        incl = struct.unpack_from("<I", data, off + 8)[0]
-        off += 16 + incl
-        n += 1
-    return n
-
-
 def dev_counter(ns, dev, what):
-    out = subprocess.run(ns_exec(ns, "cat", "/sys/class/net/%s/statistics/%s" % (dev, what)),
+    out = subprocess.run(ns_cmd(ns, "cat", "/sys/class/net/%s/statistics/%s" % (dev, what)),
                          capture_output=True, text=True, check=True).stdout
     return int(out)
 
 
-def summary_counts(text, block):
-    m = re.search(r"^\s+%s\s+\S+\s+count=(\d+)(?: byte_count=\d+)?(?: drops=(\d+))?" % re.escape(block), text, re.M)
-    return (int(m.group(1)), int(m.group(2) or 0)) if m else (0, 0)
+def cpu_ticks(pid):
+    """utime + stime of a process and its waited-for children, in seconds."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return sum(int(x) for x in fields[11:15]) / HZ
+    except (OSError, IndexError):
+        return 0.0
 
 
-def run_seconds(text):
-    m = re.search(r"after ([0-9.]+) s", text)
-    return float(m.group(1)) if m else 0.0
+def system_times():
+    """(busy, softirq) seconds of all CPUs from /proc/stat."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + v[4]
+    return (sum(v[:8]) - idle) / HZ, v[6] / HZ
+
+
+class Bench:
+    def __init__(self, a):
+        self.a = a
+        self.P = a.prefix
+        self.gen, self.dut, self.sink, self.vmns = (self.P + s for s in ("-gen", "-dut", "-sink", "-vm"))
+        self.trace = os.path.join(a.data, "fw-4560.trace.pcap")
+        self.rows = []
+        os.makedirs(a.work, exist_ok=True)
+        graphs = os.path.join(a.work, "graphs")
+        sh(sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "obi", "bench", "make_graphs.py"),
+           "--data", a.data, "--out", graphs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(os.path.join(graphs, "firewall.json")) as f:
+            self.fw_rules = next(b for b in json.load(f)["blocks"] if b["type"] == "HeaderClassifier")
+
+    # ------------------------------------------------------------------ pieces
+    def graph(self, kind, rx, tx):
+        blocks = [{"type": "FromDevice", "name": "in", "config": {"devname": rx}},
+                  {"type": "ToDevice", "name": "out", "config": {"devname": tx}}]
+        if kind == "passthrough":
+            return {"blocks": blocks, "connectors": [{"src": "in", "src_port": 0, "dst": "out", "dst_port": 0}]}
+        fw = dict(self.fw_rules, name="fw")
+        conns = [{"src": "in", "src_port": 0, "dst": "fw", "dst_port": 0}]
+        conns += [{"src": "fw", "src_port": i, "dst": "out", "dst_port": 0} for i in range(len(fw["config"]["match"]))]
+        return {"blocks": blocks + [fw], "connectors": conns}
+
+    def iogen(self, ns, *args, seconds):
+        """Runs iogen in a namespace; returns (its JSON line, its CPU seconds)."""
+        p = subprocess.Popen(ns_cmd(ns, self.a.iogen, *args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = p.communicate(timeout=seconds + 30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise SystemExit("io: iogen %s did not stop" % " ".join(args))
+        if p.returncode != 0:
+            raise SystemExit("io: iogen %s failed: %s" % (" ".join(args), err.strip()))
+        return json.loads(out.strip().splitlines()[-1])
+
+    def wait_forwarding(self, gen_ns, gen_dev, sink_ns, sink_dev, what, timeout, proc=None):
+        """Sends a few frames until some arrive at the sink (graph compiled, guest up)."""
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            if proc is not None and proc.poll() is not None:
+                raise SystemExit("io: %s exited with status %d" % (what, proc.returncode))
+            before = dev_counter(sink_ns, sink_dev, "rx_packets")
+            self.iogen(gen_ns, "send", "--dev", gen_dev, "--pcap", self.trace, "--rate", "2000", "--seconds", "0.2", seconds=1)
+            time.sleep(0.3)
+            if dev_counter(sink_ns, sink_dev, "rx_packets") - before > 100:
+                return time.time() - t0
+        raise SystemExit("io: %s forwarded nothing within %d s" % (what, timeout))
+
+    def rate(self, gen_ns, gen_dev, sink_ns, sink_dev, obi_pid=None, mode="ring", perf_out=None):
+        """The rate phase: iogen as fast as it can; counters at both ends and CPU use."""
+        tx0 = dev_counter(gen_ns, gen_dev, "tx_packets")
+        rx0 = dev_counter(sink_ns, sink_dev, "rx_packets")
+        obi0 = cpu_ticks(obi_pid) if obi_pid else 0
+        busy0, soft0 = system_times()
+        perf = None
+        if perf_out:
+            perf = subprocess.Popen(["perf", "record", "-a", "-q", "-o", perf_out, "--", "sleep", str(self.a.seconds)],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        g = self.iogen(gen_ns, "send", "--dev", gen_dev, "--pcap", self.trace, "--seconds", str(self.a.seconds),
+                       "--mode", mode, seconds=self.a.seconds)
+        if perf:
+            perf.wait(60)
+        time.sleep(0.3)   # frames still in flight
+        busy1, soft1 = system_times()
+        secs = g["seconds"]
+        offered = dev_counter(gen_ns, gen_dev, "tx_packets") - tx0
+        forwarded = dev_counter(sink_ns, sink_dev, "rx_packets") - rx0
+        r = {"seconds": secs, "offered": offered, "forwarded": forwarded,
+             "offered_mpps": round(offered / secs / 1e6, 4), "forwarded_mpps": round(forwarded / secs / 1e6, 4),
+             "forwarded_share": round(forwarded / offered, 4) if offered else 0,
+             "gen_send_calls_per_pkt": round(g["send_calls"] / g["sent"], 4) if g["sent"] else 0,
+             "machine_busy_cpus": round((busy1 - busy0) / (secs + 0.3), 2),
+             "softirq_cpus": round((soft1 - soft0) / (secs + 0.3), 2)}
+        if obi_pid:
+            r["obi_cpus"] = round((cpu_ticks(obi_pid) - obi0) / (secs + 0.3), 2)
+        return r
+
+    def latency(self, gen_ns, gen_dev, sink_ns, sink_dev):
+        """The latency phase: stamped frames at a fixed rate, read at the sink."""
+        ls = self.a.lat_seconds
+        sink = subprocess.Popen(ns_cmd(sink_ns, self.a.iogen, "sink", "--dev", sink_dev, "--seconds", str(ls + 1.5),
+                                       "--warmup", "0.5"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.3)
+        g = self.iogen(gen_ns, "send", "--dev", gen_dev, "--pcap", self.trace, "--stamp", "--rate", str(self.a.lat_rate),
+                       "--seconds", str(ls), seconds=ls)
+        out, err = sink.communicate(timeout=ls + 30)
+        if sink.returncode != 0:
+            raise SystemExit("io: iogen sink failed: %s" % err.strip())
+        s = json.loads(out.strip().splitlines()[-1])
+        return {"lat_rate": self.a.lat_rate, "lat_sent": g["sent"], "lat_timed": s["timed"],
+                "p50_us": s["p50_us"], "p90_us": s["p90_us"], "p99_us": s["p99_us"], "p999_us": s["p999_us"],
+                "max_us": s["max_us"], "lat_lost": s["lost_seq"]}
+
+    def emit(self, row):
+        row = dict({"bench": "io"}, **row, loadavg_1m=round(os.getloadavg()[0], 1))
+        self.rows.append(row)
+        print(json.dumps(row), flush=True)
+
+    def veths(self, target):
+        """g0 (gen) ==== i0 (target), o0 (target) ==== s0 (sink); target: a namespace name or a pid."""
+        t = str(target)
+        sh("ip", "link", "add", "g0", "netns", self.gen, "type", "veth", "peer", "name", "i0", "netns", t)
+        sh("ip", "link", "add", "s0", "netns", self.sink, "type", "veth", "peer", "name", "o0", "netns", t)
+        sh("ip", "-n", self.gen, "link", "set", "g0", "up")
+        sh("ip", "-n", self.sink, "link", "set", "s0", "up")
+        inside = (lambda *c: ["nsenter", "-t", t, "-n", "--"] + list(c)) if isinstance(target, int) \
+            else (lambda *c: ns_cmd(t, *c))
+        sh(*inside("sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"))
+        for d in ("i0", "o0"):
+            sh(*inside("ip", "link", "set", d, "up"))
+
+    def drop_veths(self):
+        for ns, d in ((self.gen, "g0"), (self.sink, "s0")):
+            subprocess.run(["ip", "-n", ns, "link", "del", d], stderr=subprocess.DEVNULL)
+
+    def summary(self, text):
+        """FromDevice drops and ToDevice send calls per packet from `obi run`'s summary."""
+        out = {}
+        m = re.search(r"^\s+in\s+FromDevice\s+.*?drops=(\d+)", text, re.M)
+        if m:
+            out["obi_input_drops"] = int(m.group(1))
+        m = re.search(r"^\s+out\s+ToDevice\s+count=(\d+).*?send_calls=(\d+)", text, re.M)
+        if m and int(m.group(1)):
+            out["obi_send_calls_per_pkt"] = round(int(m.group(2)) / int(m.group(1)), 4)
+        return out
+
+    # ------------------------------------------------------------------ the generator alone
+    def baseline(self):
+        sh("ip", "link", "add", "g1", "netns", self.gen, "type", "veth", "peer", "name", "s1", "netns", self.sink)
+        sh("ip", "-n", self.gen, "link", "set", "g1", "up")
+        sh("ip", "-n", self.sink, "link", "set", "s1", "up")
+        for mode in ("ring", "sendmmsg"):
+            r = self.rate(self.gen, "g1", self.sink, "s1", mode=mode)
+            row = {"deploy": "none (generator into the sink)", "graph": "-", "io": "veth", "gen_mode": mode}
+            row.update(r)
+            if mode == "ring":
+                row.update(self.latency(self.gen, "g1", self.sink, "s1"))
+                self.gen_mpps = r["forwarded_mpps"]
+            self.emit(row)
+
+    # ------------------------------------------------------------------ deployments
+    def process(self):
+        self.veths(self.dut)
+        eal = "--no-huge -m 1024 --no-pci --no-shconf --file-prefix %s " % self.P
+        ios = {"afpacket": ("i0", "o0", None),
+               "dpdk-afpacket": ("dpdk:0", "dpdk:1", eal + "--vdev=net_af_packet0,iface=i0,blocksz=131072,framesz=2048,framecnt=512 "
+                                                      "--vdev=net_af_packet1,iface=o0")}
+        for io in self.a.io:
+            rx, tx, dpdk = ios[io]
+            for kind in self.a.graphs:
+                gpath = os.path.join(self.a.work, "process-%s-%s.json" % (kind, io))
+                with open(gpath, "w") as f:
+                    json.dump(self.graph(kind, rx, tx), f)
+                cmd = [self.a.obi, "run", "--graph", gpath, "--workers", "1"] + (["--dpdk", dpdk] if dpdk else [])
+                log_path = os.path.join(self.a.work, "process-%s-%s.log" % (kind, io))
+                with open(log_path, "w") as log:
+                    obi = subprocess.Popen(ns_cmd(self.dut, *cmd), stdout=log, stderr=subprocess.STDOUT)
+                try:
+                    self.wait_forwarding(self.gen, "g0", self.sink, "s0", "the OBI (%s, %s)" % (kind, io), 60, obi)
+                except SystemExit as e:
+                    obi.kill()
+                    obi.wait()
+                    tail = open(log_path).read().strip().splitlines()[-3:]
+                    self.emit({"deploy": "process", "graph": kind, "io": io, "error": "%s: %s" % (e, " | ".join(tail))})
+                    continue
+                perf_out = os.path.join(self.a.work, "perf-%s-%s.data" % (kind, io)) if self.a.perf else None
+                row = {"deploy": "process", "graph": kind, "io": io, "gen_mpps": self.gen_mpps}
+                row.update(self.rate(self.gen, "g0", self.sink, "s0", obi_pid=obi.pid, perf_out=perf_out))
+                row.update(self.latency(self.gen, "g0", self.sink, "s0"))
+                obi.send_signal(2)
+                obi.wait(30)
+                row.update(self.summary(open(log_path).read()))
+                if perf_out:
+                    row["where"] = self.where(perf_out)
+                self.emit(row)
+        self.drop_veths()
+
+    def container(self):
+        for kind in self.a.graphs:
+            gdir = os.path.join(self.a.work, "container-%s" % kind)
+            os.makedirs(gdir, exist_ok=True)
+            with open(os.path.join(gdir, "graph.json"), "w") as f:
+                json.dump(self.graph(kind, "i0", "o0"), f)
+            # the OBI starts once the veth ends are in the container's namespace
+            script = "until [ -e /sys/class/net/o0 ]; do sleep 0.1; done; exec /usr/local/bin/obi run --graph /bench/graph.json --workers 1"
+            cid = subprocess.run(["docker", "run", "-d", "--network", "none", "--label", "openbox-bench-io=" + self.P,
+                                  "-v", gdir + ":/bench:ro", self.a.image, "/bin/sh", "-c", script],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            try:
+                pid = int(subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True,
+                                         text=True, check=True).stdout)
+                self.veths(pid)
+                self.wait_forwarding(self.gen, "g0", self.sink, "s0", "the OBI container (%s)" % kind, 60)
+                row = {"deploy": "container", "graph": kind, "io": "afpacket", "gen_mpps": self.gen_mpps}
+                row.update(self.rate(self.gen, "g0", self.sink, "s0", obi_pid=pid))
+                row.update(self.latency(self.gen, "g0", self.sink, "s0"))
+                subprocess.run(["docker", "stop", "-t", "20", cid], capture_output=True, check=True)
+                log = subprocess.run(["docker", "logs", cid], capture_output=True, text=True).stdout
+                with open(os.path.join(self.a.work, "container-%s.log" % kind), "w") as f:
+                    f.write(log)
+                row.update(self.summary(log))
+                self.emit(row)
+            except (subprocess.CalledProcessError, SystemExit) as e:
+                log = subprocess.run(["docker", "logs", cid], capture_output=True, text=True)
+                tail = (log.stdout + log.stderr).strip().splitlines()[-3:]
+                self.emit({"deploy": "container", "graph": kind, "io": "afpacket",
+                           "error": "%s: %s" % (e, " | ".join(tail))})
+            finally:
+                subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+                self.drop_veths()
+
+    def vm(self):
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        ns = self.vmns
+        console = os.path.join(self.a.work, "guest.console.log")
+        sh("ip", "-n", ns, "tuntap", "add", "vm-ctl", "mode", "tap")
+        sh("ip", "-n", ns, "addr", "add", "10.77.17.1/24", "dev", "vm-ctl")
+        sh("ip", "-n", ns, "link", "set", "vm-ctl", "up")
+        log = open(os.path.join(self.a.work, "run-guest.log"), "w")
+        # run-guest.sh ends by exec'ing qemu: this process id is qemu's (its CPU time: the guest's)
+        qemu = subprocess.Popen([os.path.join(root, "obi", "vm", "run-guest.sh"),
+                                 "--dpid", "17", "--controller", "http://10.77.17.1:3637", "--ip", "10.77.17.11/24",
+                                 "--netns", ns, "--control", "vm-ctl", "--data", "in=vm-in", "--data", "out=vm-out",
+                                 "--obi-args", "--insecure --workers 1", "--console", console, "--accel", self.a.accel],
+                                stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, OBI=self.a.obi))
+        try:
+            t0 = time.time()
+            while True:   # the guest's OBI answers once it is up
+                if qemu.poll() is not None:
+                    raise SystemExit("io: qemu exited (%d); see %s" % (qemu.returncode, console))
+                if subprocess.run(ns_cmd(ns, "python3", "-c", "import socket; socket.create_connection(('10.77.17.11', 3636), 1)"),
+                                  capture_output=True).returncode == 0:
+                    break
+                if time.time() - t0 > 300:
+                    raise SystemExit("io: the guest's OBI did not come up in 300 s; see %s" % console)
+                time.sleep(1)
+            boot = time.time() - t0
+            for d in ("vm-in", "vm-out"):
+                sh("ip", "-n", ns, "link", "set", d, "up")
+            for kind in self.a.graphs:
+                msg = dict(self.graph(kind, "in", "out"), type="SetProcessingGraphRequest", xid=len(self.rows) + 1)
+                url = "http://10.77.17.11:3636/message/SetProcessingGraphRequest"
+                post = "import sys, urllib.request; urllib.request.urlopen(urllib.request.Request(%r, data=sys.stdin.buffer.read(), " \
+                       "method='POST', headers={'Content-Type': 'application/json'}), timeout=120).read()" % url
+                subprocess.run(ns_cmd(ns, "python3", "-c", post), input=json.dumps(msg).encode(), check=True, capture_output=True)
+                self.wait_forwarding(ns, "vm-in", ns, "vm-out", "the guest's OBI (%s)" % kind, 240, qemu)
+                row = {"deploy": "vm (%s)" % self.a.accel, "graph": kind, "io": "afpacket on virtio-net",
+                       "gen_mpps": self.gen_mpps, "guest_boot_s": round(boot, 1)}
+                row.update(self.rate(ns, "vm-in", ns, "vm-out", obi_pid=qemu.pid))
+                row.update(self.latency(ns, "vm-in", ns, "vm-out"))
+                self.emit(row)
+        finally:
+            qemu.terminate()
+            try:
+                qemu.wait(20)
+            except subprocess.TimeoutExpired:
+                qemu.kill()
+            log.close()
+
+    # ------------------------------------------------------------------ where the time goes
+    def where(self, perf_data):
+        """Share of all CPU samples by command and by kernel/user, and the top symbols."""
+        rep = subprocess.run(["perf", "report", "-i", perf_data, "--stdio", "--sort", "comm,dso", "--percent-limit", "2"],
+                             capture_output=True, text=True).stdout
+        by = [l.split() for l in rep.splitlines() if l.strip() and not l.startswith("#")]
+        top = subprocess.run(["perf", "report", "-i", perf_data, "--stdio", "--sort", "comm,sym", "--percent-limit", "2"],
+                             capture_output=True, text=True).stdout
+        syms = [l.strip() for l in top.splitlines() if l.strip() and not l.startswith("#")][:12]
+        return {"comm_dso": [" ".join(x) for x in by[:10]], "symbols": syms}
+
+    # ------------------------------------------------------------------ the table
+    def table(self):
+        base = {r["graph"] + "/" + r["io"]: r for r in self.rows if r.get("deploy") == "process" and "error" not in r}
+        print()
+        print("| deployment | graph | I/O | generator alone Mpps | offered Mpps | forwarded Mpps | share | "
+              "fwd vs process | OBI CPUs | p50 us | p90 us | p99 us | p99.9 us | p50 vs process | p99 vs process |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in self.rows:
+            if "error" in r:
+                print("| %s | %s | %s | %s |" % (r["deploy"], r["graph"], r["io"], r["error"]))
+                continue
+            b = base.get(r["graph"] + "/afpacket")
+            def ratio(k):
+                return "%.2fx" % (r[k] / b[k]) if b and b.get(k) and r["deploy"] != "process" and k in r else "-"
+            gen = r.get("gen_mpps", r["forwarded_mpps"] if r.get("gen_mode") == "ring" else r["offered_mpps"])
+            print("| %s | %s | %s | %.3f | %.3f | %.3f | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                r["deploy"] + (" (%s)" % r["gen_mode"] if "gen_mode" in r else ""), r["graph"], r["io"], gen,
+                r["offered_mpps"], r["forwarded_mpps"], 100 * r["forwarded_share"], ratio("forwarded_mpps"),
+                r.get("obi_cpus", "-"), r.get("p50_us", "-"), r.get("p90_us", "-"), r.get("p99_us", "-"),
+                r.get("p999_us", "-"), ratio("p50_us"), ratio("p99_us")))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--obi", required=True)
+    ap.add_argument("--iogen", required=True)
     ap.add_argument("--data", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--prefix", required=True)
-    ap.add_argument("--repeat", type=int, default=20)
-    ap.add_argument("--workers", type=int, default=1)
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    P = args.prefix
-    gen, dut, sink = P + "-gen", P + "-dut", P + "-sink"
-
-    trace = os.path.join(args.data, "fw-4560.trace.pcap")
-    pcap = os.path.join(args.work, "fw-4560-x%d.pcap" % args.repeat)
-    repeat_pcap(trace, pcap, args.repeat)
-    records = count_records(trace) * args.repeat
-
-    # the firewall's rules from the engine benchmark's graph generator
-    graphs = os.path.join(args.work, "graphs")
-    sh(sys.executable, os.path.join(os.path.dirname(__file__), "..", "obi", "bench", "make_graphs.py"),
-       "--data", args.data, "--out", graphs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    fw_rules = next(b for b in json.load(open(os.path.join(graphs, "firewall.json")))["blocks"]
-                    if b["type"] == "HeaderClassifier")
-
-    def dut_graph(kind, rx, tx):
-        blocks = [{"type": "FromDevice", "name": "in", "config": {"devname": rx}},
-                  {"type": "ToDevice", "name": "out", "config": {"devname": tx}}]
-        if kind == "passthrough":
-            return {"blocks": blocks, "connectors": [{"src": "in", "src_port": 0, "dst": "out", "dst_port": 0}]}
-        fw = dict(fw_rules, name="fw")
-        conns = [{"src": "in", "src_port": 0, "dst": "fw", "dst_port": 0}]
-        conns += [{"src": "fw", "src_port": i, "dst": "out", "dst_port": 0} for i in range(len(fw["config"]["match"]))]
-        return {"blocks": blocks + [fw], "connectors": conns}
-
-    gen_graph = {"blocks": [{"type": "FromDump", "name": "trace", "config": {"filename": pcap}},
-                            {"type": "ToDevice", "name": "wire", "config": {"devname": "g0"}}],
-                 "connectors": [{"src": "trace", "src_port": 0, "dst": "wire", "dst_port": 0}]}
-    gen_path = os.path.join(args.work, "generator.json")
-    json.dump(gen_graph, open(gen_path, "w"))
-
-    dpdk_eal = "--no-huge -m 1024 --no-pci --no-shconf --file-prefix %s " \
-               "--vdev=net_af_packet0,iface=i0,blocksz=131072,framesz=2048,framecnt=512 " \
-               "--vdev=net_af_packet1,iface=o0" % P
-    cases = [("passthrough", "af_packet"), ("firewall", "af_packet"),
-             ("passthrough", "dpdk_af_packet_pmd"), ("firewall", "dpdk_af_packet_pmd")]
-    for kind, io in cases:
-        dpdk = io != "af_packet"
-        g = dut_graph(kind, "dpdk:0" if dpdk else "i0", "dpdk:1" if dpdk else "o0")
-        gpath = os.path.join(args.work, "dut-%s-%s.json" % (kind, io))
-        json.dump(g, open(gpath, "w"))
-        cmd = [args.obi, "run", "--graph", gpath, "--workers", str(args.workers)]
-        if dpdk:
-            cmd += ["--dpdk", dpdk_eal]
-        log_path = os.path.join(args.work, "dut-%s-%s.log" % (kind, io))
-        with open(log_path, "w") as log:
-            obi = subprocess.Popen(ns_exec(dut, *cmd), stdout=log, stderr=subprocess.STDOUT)
-            time.sleep(3.0 if kind == "firewall" else 1.0)   # rte_acl build settles
-            sink_before = dev_counter(sink, "s0", "rx_packets")
-            gen_before = dev_counter(gen, "g0", "tx_packets")
-            r = subprocess.run(ns_exec(gen, args.obi, "run", "--graph", gen_path, "--workers", "1"),
-                               capture_output=True, text=True, timeout=600)
-            time.sleep(0.5)   # frames still in flight
-            sink_after = dev_counter(sink, "s0", "rx_packets")
-            offered = dev_counter(gen, "g0", "tx_packets") - gen_before
-            obi.send_signal(2)
-            obi.wait(30)
-        dut_text = open(log_path).read()
-        gen_secs = run_seconds(r.stdout)
-        received, drops = summary_counts(dut_text, "in")
-        forwarded = sink_after - sink_before
-        print(json.dumps({
-            "bench": "io", "graph": kind, "io": io, "workers": args.workers, "trace_packets": records,
-            "seconds": round(gen_secs, 3), "offered": offered, "received": received, "input_drops": drops,
-            "forwarded": forwarded,
-            "offered_mpps": round(offered / gen_secs / 1e6, 3) if gen_secs else 0,
-            "forwarded_mpps": round(forwarded / gen_secs / 1e6, 3) if gen_secs else 0,
-            "forwarded_share": round(forwarded / offered, 4) if offered else 0}), flush=True)
+    ap.add_argument("--deploy", default="process,container,vm")
+    ap.add_argument("--graphs", default="passthrough,firewall")
+    ap.add_argument("--io", default="afpacket,dpdk-afpacket")
+    ap.add_argument("--seconds", type=float, default=4)
+    ap.add_argument("--lat-seconds", type=float, default=3)
+    ap.add_argument("--lat-rate", type=int, default=2000)
+    ap.add_argument("--image", default="")
+    ap.add_argument("--accel", default="kvm")
+    ap.add_argument("--perf", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    a.deploy = a.deploy.split(",")
+    a.graphs = a.graphs.split(",")
+    a.io = a.io.split(",")
+    for g in a.graphs:
+        if g not in ("passthrough", "firewall"):
+            raise SystemExit("io: --graphs: unknown graph '%s' (passthrough, firewall)" % g)
+    for i in a.io:
+        if i not in ("afpacket", "dpdk-afpacket"):
+            raise SystemExit("io: --io: unknown I/O '%s' (afpacket, dpdk-afpacket)" % i)
+    if not (0.5 <= a.seconds <= 120 and 0.5 <= a.lat_seconds <= 120 and 1 <= a.lat_rate <= 1000000):
+        raise SystemExit("io: --seconds and --lat-seconds are 0.5..120, --lat-rate 1..1000000")
+    b = Bench(a)
+    b.baseline()
+    for d in a.deploy:
+        getattr(b, d)()
+    if not a.json:
+        b.table()
 
 
 if __name__ == "__main__":
