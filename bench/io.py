@@ -129,10 +129,13 @@ class Bench:
              "offered_mpps": round(offered / secs / 1e6, 4), "forwarded_mpps": round(forwarded / secs / 1e6, 4),
              "forwarded_share": round(forwarded / offered, 4) if offered else 0,
              "gen_send_calls_per_pkt": round(g["send_calls"] / g["sent"], 4) if g["sent"] else 0,
+             "gen_ns_per_pkt": round(g["cpu_s"] / g["sent"] * 1e9) if g["sent"] else 0,
              "machine_busy_cpus": round((busy1 - busy0) / (secs + 0.3), 2),
              "softirq_cpus": round((soft1 - soft0) / (secs + 0.3), 2)}
         if obi_pid:
-            r["obi_cpus"] = round((cpu_ticks(obi_pid) - obi0) / (secs + 0.3), 2)
+            obi_s = cpu_ticks(obi_pid) - obi0
+            r["obi_cpus"] = round(obi_s / (secs + 0.3), 2)
+            r["obi_ns_per_pkt"] = round(obi_s / forwarded * 1e9) if forwarded else 0
         return r
 
     def latency(self, gen_ns, gen_dev, sink_ns, sink_dev):
@@ -319,22 +322,28 @@ class Bench:
 
     # ------------------------------------------------------------------ where the time goes
     def where(self, perf_data):
-        """Share of all CPU samples by command and by kernel/user, and the top symbols."""
-        rep = subprocess.run(["perf", "report", "-i", perf_data, "--stdio", "--sort", "comm,dso", "--percent-limit", "2"],
-                             capture_output=True, text=True).stdout
-        by = [l.split() for l in rep.splitlines() if l.strip() and not l.startswith("#")]
-        top = subprocess.run(["perf", "report", "-i", perf_data, "--stdio", "--sort", "comm,sym", "--percent-limit", "2"],
-                             capture_output=True, text=True).stdout
-        syms = [l.strip() for l in top.splitlines() if l.strip() and not l.startswith("#")][:12]
-        return {"comm_dso": [" ".join(x) for x in by[:10]], "symbols": syms}
+        """From perf samples of all CPUs: the machine's share by command (the generator, the
+        OBI and whatever else runs), then within the OBI and iogen by kernel/user object and
+        the top symbols of each."""
+        def report(*args):
+            out = subprocess.run(["perf", "report", "-i", perf_data, "--stdio"] + list(args),
+                                 capture_output=True, text=True).stdout
+            return [" ".join(l.split()) for l in out.splitlines() if l.strip() and not l.startswith("#")]
+        return {"machine_by_comm": report("--sort", "comm", "--percent-limit", "1")[:8],
+                "ours_by_comm_dso": report("--comms", "obi,iogen", "--percentage", "relative", "--sort", "comm,dso",
+                                           "--percent-limit", "1")[:10],
+                "obi_symbols": report("--comms", "obi", "--percentage", "relative", "--sort", "sym",
+                                      "--percent-limit", "2")[:10],
+                "iogen_symbols": report("--comms", "iogen", "--percentage", "relative", "--sort", "sym",
+                                        "--percent-limit", "3")[:8]}
 
     # ------------------------------------------------------------------ the table
     def table(self):
         base = {r["graph"] + "/" + r["io"]: r for r in self.rows if r.get("deploy") == "process" and "error" not in r}
         print()
         print("| deployment | graph | I/O | generator alone Mpps | offered Mpps | forwarded Mpps | share | "
-              "fwd vs process | OBI CPUs | p50 us | p90 us | p99 us | p99.9 us | p50 vs process | p99 vs process |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "fwd vs process | generator ns/pkt | OBI CPUs | OBI ns/pkt | p50 us | p90 us | p99 us | p99.9 us | p50 vs process | p99 vs process |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in self.rows:
             if "error" in r:
                 print("| %s | %s | %s | %s |" % (r["deploy"], r["graph"], r["io"], r["error"]))
@@ -343,10 +352,10 @@ class Bench:
             def ratio(k):
                 return "%.2fx" % (r[k] / b[k]) if b and b.get(k) and r["deploy"] != "process" and k in r else "-"
             gen = r.get("gen_mpps", r["forwarded_mpps"] if r.get("gen_mode") == "ring" else r["offered_mpps"])
-            print("| %s | %s | %s | %.3f | %.3f | %.3f | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            print("| %s | %s | %s | %.3f | %.3f | %.3f | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 r["deploy"] + (" (%s)" % r["gen_mode"] if "gen_mode" in r else ""), r["graph"], r["io"], gen,
                 r["offered_mpps"], r["forwarded_mpps"], 100 * r["forwarded_share"], ratio("forwarded_mpps"),
-                r.get("obi_cpus", "-"), r.get("p50_us", "-"), r.get("p90_us", "-"), r.get("p99_us", "-"),
+                r["gen_ns_per_pkt"], r.get("obi_cpus", "-"), r.get("obi_ns_per_pkt", "-"), r.get("p50_us", "-"), r.get("p90_us", "-"), r.get("p99_us", "-"),
                 r.get("p999_us", "-"), ratio("p50_us"), ratio("p99_us")))
 
 

@@ -10,7 +10,8 @@
 //   --stamp appends a 16-byte trailer to every frame after its last byte (the IP header's
 //   length is not changed, so classifiers see the same packet): a magic number, a
 //   sequence number and the send time (CLOCK_REALTIME, ns, taken just before the batch's
-//   sendto). Prints one JSON line: {"sent", "refused", "seconds", "mpps", "send_calls"}.
+//   sendto). Prints one JSON line: {"sent", "refused", "seconds", "mpps", "send_calls",
+//   "mode", "cpu_s"} (cpu_s: its user + system CPU time, the trace's loading included).
 // sink: reads IF through a TPACKET_V3 receive ring (poll() when idle, so it costs little
 //   CPU at low rates) for S seconds (default 5) or until SIGINT/SIGTERM. For each stamped
 //   frame the latency is the kernel's receive time stamp of the frame at IF minus the
@@ -25,6 +26,7 @@
 #include <net/ethernet.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -163,9 +165,13 @@ int send(const Options& o) {
     seq += batch.n;
   }
   double secs = double(now_ns(CLOCK_MONOTONIC) - t0) * 1e-9;
-  std::printf("{\"sent\": %llu, \"refused\": %llu, \"seconds\": %.3f, \"mpps\": %.4f, \"send_calls\": %llu, \"mode\": \"%s\"}\n",
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  double cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+  std::printf("{\"sent\": %llu, \"refused\": %llu, \"seconds\": %.3f, \"mpps\": %.4f, \"send_calls\": %llu, \"mode\": \"%s\", "
+              "\"cpu_s\": %.3f}\n",
               (unsigned long long)sent, (unsigned long long)refused, secs, double(sent) / secs / 1e6,
-              (unsigned long long)tx.calls(), tx.ring() ? "ring" : "sendmmsg");
+              (unsigned long long)tx.calls(), tx.ring() ? "ring" : "sendmmsg", cpu);
   return 0;
 }
 

@@ -12,8 +12,9 @@
 // see and ToDevice sends complete frames of at most kMaxFrame bytes.
 // AfPacketTx: one socket per worker with a memory-mapped TPACKET_V2 transmit ring (512
 // slots of 16 KiB, so a jumbo frame fits): a batch is copied into free slots and handed to
-// the kernel with one sendto, which builds each frame's buffer on the ring's pages rather
-// than copying it again (PACKET_QDISC_BYPASS: straight to the driver). A socket whose ring
+// the kernel with one sendto, which copies the first 128 bytes of each frame (a
+// virtio_net_hdr's hdr_len says how many) and attaches the rest from the ring's pages
+// rather than copying it again (PACKET_QDISC_BYPASS: straight to the driver). A socket whose ring
 // cannot be set up (or opened with Mode::kSendmmsg) sends a batch per sendmmsg call.
 #pragma once
 
@@ -99,6 +100,10 @@ class AfPacketTx {
   std::size_t ring_size_ = 0;
   uint32_t slot_size_ = 0, slots_ = 0;
   uint32_t head_ = 0;           // next slot to fill
+  bool vnet_ = false;           // slots start with a virtio_net_hdr (PACKET_VNET_HDR)
+  // frame bytes the kernel copies into an outgoing buffer's head (headers of the usual
+  // stacks; all of a small frame), the rest it attaches from the ring's pages
+  static constexpr uint32_t kCopiedHead = 128;
   std::atomic<uint64_t> calls_{0};
 };
 
