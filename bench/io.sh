@@ -15,8 +15,8 @@
 #   --seconds S        length of each rate measurement (default 4)
 #   --lat-seconds S    length of each latency measurement (default 3)
 #   --lat-rate PPS     fixed rate of the latency measurement (default 2000 frames/s)
-#   --perf             also record perf samples (all CPUs) during the process
-#                      deployment's rate runs and print where the time goes
+#   --perf             after each rate run of the process deployment, one more with perf
+#                      sampling all CPUs (not counted in the figures): where the time goes
 #   --json             JSON lines only (no table)
 #
 # Rates: iogen sends the fw-4560 trace as fast as it can for S seconds; offered = the
@@ -30,7 +30,7 @@
 # removed on exit, also on failure or Ctrl-C (trap): the OBIs, the container (and a
 # private dockerd started for the run: --bridge=none --iptables=false
 # --ip-forward=false, state under build/bench-io/docker), qemu. A full run takes about
-# 8 minutes (the guest boots under TCG when KVM cannot run it, announced in the output).
+# 5 minutes (the guest boots under TCG when KVM cannot run it, announced in the output).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${OPENBOX_DATA:-$ROOT/../shared/data}"
