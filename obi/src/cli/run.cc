@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "catalogue/catalogue.hh"
 #include "cli/args.hh"
@@ -77,11 +78,15 @@ int run_graph(const std::vector<std::string>& argv) {
     std::string name = b.value("name", ""), type = b.value("type", "");
     const BlockDescriptor* d = Catalogue::builtin().find(type);
     if (!d) continue;
+    std::vector<std::string> handles;
+    for (const auto& h : d->read_handles)
+      if (!h.indexed && (h.name == "count" || h.name == "byte_count" || h.name == "drops" || h.name == "offloads"))
+        handles.push_back(h.name);
+    if (type == "ToDevice") handles = {"count", "drops", "send_calls"};   // outside the spec, so not in the catalogue
     std::string line;
-    for (const auto& h : d->read_handles) {
-      if (h.indexed || (h.name != "count" && h.name != "byte_count" && h.name != "drops" && h.name != "offloads" && h.name != "send_calls")) continue;
+    for (const auto& h : handles) {
       try {
-        line += " " + h.name + "=" + rt.read(name, h.name).dump();
+        line += " " + h + "=" + rt.read(name, h).dump();
       } catch (const std::exception&) {
       }
     }

@@ -14,7 +14,9 @@
 // slots of 16 KiB, so a jumbo frame fits): a batch is copied into free slots and handed to
 // the kernel with one sendto, which copies the first 128 bytes of each frame (a
 // virtio_net_hdr's hdr_len says how many) and attaches the rest from the ring's pages
-// rather than copying it again (PACKET_QDISC_BYPASS: straight to the driver). A socket whose ring
+// rather than copying it again (PACKET_QDISC_BYPASS: straight to the driver). The kernel
+// checks no frame length on such a ring, so frames longer than the device's MTU (+ 18)
+// are refused here (the MTU is read again every 1024 calls and before refusing). A socket whose ring
 // cannot be set up (or opened with Mode::kSendmmsg) sends a batch per sendmmsg call.
 #pragma once
 
@@ -85,13 +87,17 @@ class AfPacketTx {
   bool is_open() const { return fd_ >= 0; }
   bool ring() const { return ring_ != nullptr; }
   // Sends the first n packets of the batch (all when n is above batch.n; does not free
-  // them); returns how many the kernel took, in order.
-  uint32_t send(const Batch& batch, uint32_t n = kBatchSize);
+  // them); returns how many the kernel took: those are then batch.pkts[0, taken), in their
+  // order; frames longer than the device's MTU allows are moved behind them, not sent.
+  uint32_t send(Batch& batch, uint32_t n = kBatchSize);
   // sendto / sendmmsg calls made (worker thread's count; read for syscalls per packet)
   uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
 
  private:
-  uint32_t send_ring(const Batch& batch, uint32_t n);
+  uint32_t send_ring(Batch& batch, uint32_t n);
+  // Reads the device's MTU again; whether a frame of len bytes fits it (control of length
+  // on the ring: the kernel does none there).
+  bool refresh_mtu(uint32_t len);
   uint32_t send_mmsg(const Batch& batch, uint32_t n);
 
   int fd_ = -1;
@@ -101,6 +107,7 @@ class AfPacketTx {
   uint32_t slot_size_ = 0, slots_ = 0;
   uint32_t head_ = 0;           // next slot to fill
   bool vnet_ = false;           // slots start with a virtio_net_hdr (PACKET_VNET_HDR)
+  uint32_t max_frame_ = kMaxFrame;   // longest frame the device takes (its MTU + 18)
   // frame bytes the kernel copies into an outgoing buffer's head (headers of the usual
   // stacks; all of a small frame), the rest it attaches from the ring's pages
   static constexpr uint32_t kCopiedHead = 128;
