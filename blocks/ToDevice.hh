@@ -7,7 +7,8 @@
 //                                      kernel refuses the ring) or "dpdk:N" (TX queue w of
 //                                      DPDK port N for worker w)
 // Handles: read count (packets sent), drops (packets the device or the ring would not
-//          take), send_calls (sendto/sendmmsg system calls made, 0 for DPDK: send_calls /
+//          take, frames longer than the MTU allows among them), send_calls (sendto/sendmmsg
+//          system calls made, 0 for DPDK: send_calls /
 //          count is the system calls per packet); none of them is in the spec
 // Example: { "type": "ToDevice", "name": "out", "config": { "devname": "veth0" } }
 #pragma once
