@@ -65,7 +65,8 @@ stop_engine() {
   pid=$(cat "$ENGINE_DIR/dockerd.pid" 2>/dev/null) || return 0
   # only the dockerd this run started: its command line names ENGINE_DIR
   if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$ENGINE_DIR"; then
-    docker ps -q --filter "label=openbox-bench-io=$P" | xargs -r docker rm -f >/dev/null 2>&1 || true
+    docker ps -aq --filter "label=openbox-bench-io=$P" | xargs -r docker rm -f >/dev/null 2>&1 || true
+    docker rmi -f "openbox/obi-bench-io:$P" >/dev/null 2>&1 || true   # made for this run only
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
