@@ -159,6 +159,7 @@ BlockDescriptor Catalogue::parse(const json& j) {
   d.description = opt_string(j, "description", where);
   d.spec = opt_string(j, "spec", where);
   d.required = opt_bool(j, "required", where);
+  d.obi = opt_bool(j, "obi", where);
   if (auto c = j.find("config"); c != j.end()) {
     if (!c->is_array()) bad(where + ": \"config\" must be an array");
     for (const auto& a : *c) {

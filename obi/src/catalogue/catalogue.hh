@@ -38,6 +38,7 @@ struct BlockDescriptor {
   std::string name, description, spec;
   BlockClass block_class = BlockClass::kTerminal;
   bool required = false;          // spec 3.6.1
+  bool obi = false;               // the OBI implements it (has a registered factory)
   std::vector<ArgDescriptor> config;
   std::vector<HandleDescriptor> read_handles, write_handles;
   PortSpec inputs, outputs;

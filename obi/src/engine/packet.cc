@@ -206,6 +206,7 @@ Packet* PacketPool::clone(const Packet& src) {
   p->hdr = src.hdr;
   p->meta = src.meta;
   p->pre = src.pre;
+  p->values = src.values;
   return p;
 }
 

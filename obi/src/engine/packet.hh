@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "engine/metadata.hh"
+
 namespace obi {
 
 inline constexpr uint16_t kNoOffset = 0xffff;
@@ -69,6 +71,7 @@ struct Packet {
   Headers hdr;
   Metadata meta;
   Precomputed pre;
+  MetaStore values;              // key-value metadata (engine/metadata.hh)
 
   const Headers& headers();      // parse on first use (defined in packet.cc)
   void invalidate_headers() { parsed = false; }

@@ -33,6 +33,7 @@ class PacketPool {
     p->input = 0;
     p->parsed = false;
     p->meta.clear();
+    p->values.clear();
     p->pre.block = nullptr;
     return p;
   }

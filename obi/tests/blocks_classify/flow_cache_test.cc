@@ -131,8 +131,11 @@ TEST(FlowCache, HeaderClassifierHandleOverTheFw4560Trace) {
     Result r = h.push(bytes);
     ++passes;
     for (auto& [rule, n] : want) {
-      if (rule < 0) EXPECT_EQ(r.dropped, n);
-      else EXPECT_EQ(r.out[rule].size(), n) << "rule " << rule;
+      if (rule < 0) {
+        EXPECT_EQ(r.dropped, n);
+      } else {
+        EXPECT_EQ(r.out[rule].size(), n) << "rule " << rule;
+      }
     }
   }
   json c = h.read("flow_cache");

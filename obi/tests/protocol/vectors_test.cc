@@ -116,8 +116,11 @@ TEST(protocol_vectors, EveryHeaderMatchVector) {
           if (!want_error) { EXPECT_EQ(expect, "valid") << where; }
         } else {
           openbox::FieldMatch m = openbox::parse_field_value(c["field"].get<std::string>(), c["value"]);
-          if (want_error) ADD_FAILURE() << where << ": accepted as " << openbox::to_canonical(m).dump();
-          else EXPECT_EQ(openbox::to_canonical(m), expect) << where;
+          if (want_error) {
+            ADD_FAILURE() << where << ": accepted as " << openbox::to_canonical(m).dump();
+          } else {
+            EXPECT_EQ(openbox::to_canonical(m), expect) << where;
+          }
         }
       } catch (const openbox::ProtocolError& e) {
         EXPECT_TRUE(want_error) << where << ": rejected: " << e.what();

@@ -10,9 +10,10 @@ import java.util.Optional;
  *
  * @param spec     section of OpenBox spec 1.1.0 that defines the block, or "extension"
  * @param required whether spec 3.6.1 lists the block among the required blocks
+ * @param obi      whether the C++ OBI implements the block
  */
 public record BlockDescriptor(String name, BlockClass blockClass, String spec, boolean required,
-        String description, List<ArgDescriptor> config, List<HandleDescriptor> readHandles,
+        boolean obi, String description, List<ArgDescriptor> config, List<HandleDescriptor> readHandles,
         List<HandleDescriptor> writeHandles, PortSpec inputs, PortSpec outputs) {
 
     public BlockDescriptor {

@@ -33,7 +33,7 @@ final class DescriptorParser {
                     a.path("description").asText("")));
         }
         return new BlockDescriptor(name, cls, text(d, "spec", where), d.path("required").asBoolean(false),
-                d.path("description").asText(""), config, handles(d, "read_handles", where),
+                d.path("obi").asBoolean(false), d.path("description").asText(""), config, handles(d, "read_handles", where),
                 handles(d, "write_handles", where), ports(d, "inputs", where), ports(d, "outputs", where));
     }
 

@@ -5,7 +5,7 @@ package org.openbox.api.blocks;
  *
  * <p>Ports: 1 input, 1 output. Class: modifier; spec 5.39.
  * Config: spi (integer, required), si (integer), keys (string[]).
- * Read handles: count.
+ * Read handles: count, dropped.
  * Write handles: reset_counts.
  * <pre>new EncapsulateMetadata("nsh-in", 42).keys("app")</pre>
  */

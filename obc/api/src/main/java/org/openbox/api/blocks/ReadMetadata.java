@@ -6,7 +6,8 @@ package org.openbox.api.blocks;
  *
  * <p>Ports: 1 input, one output per value plus 1. Class: classifier; spec 5.41 (configuration
  * our own). Config: key (string, required), values (any[], required).
- * Read handles: count_i, byte_count_i, rate_i, byte_rate_i. Write handles: reset_i, reset_all_counts.
+ * Read handles: count, byte_count, rate, byte_rate, count_i, byte_count_i, rate_i, byte_rate_i
+ * (output i). Write handles: reset_i, reset_all_counts, reset_counts.
  * <pre>new ReadMetadata("which-app", "app").value("ips").value("fw")  // outputs 1, 2; 0 otherwise</pre>
  */
 public final class ReadMetadata extends ProcessingBlock {

@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * EncapsulateMetadata).
  *
  * <p>Ports: 1 input, 1 output. Class: modifier; spec 5.40 (configuration our own).
- * Config: values (object, required). Read handles: count. Write handles: reset_counts.
+ * Config: values (object, required: 1..4 keys of 1..15 bytes; integer values or strings of at
+ * most 22 bytes). Read handles: count, full. Write handles: reset_counts.
  * <pre>new WriteMetadata("mark").value("app", "ips").value("mark", 3)</pre>
  */
 public final class WriteMetadata extends ProcessingBlock {

@@ -1,0 +1,66 @@
+#include "ReadMetadata.hh"
+
+#include "common/split.hh"
+#include "modify/config.hh"
+#include "modify/meta_config.hh"
+
+namespace obi {
+
+using namespace modify;
+
+namespace {
+std::vector<MetaValue> parse_values(const ConfigReader& c) {
+  if (!c.has("values")) c.fail("values", "required");
+  const nlohmann::json& v = c.get("values");
+  if (!v.is_array() || v.empty()) c.fail("values", "expected a non-empty array of integers or strings");
+  if (v.size() >= 65535) c.fail("values", "too many values");
+  std::vector<MetaValue> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    Where w = c.where("values");
+    w.prefix += ": entry " + std::to_string(i);
+    out.push_back(parse_meta_value(v[i], w));
+  }
+  return out;
+}
+}  // namespace
+
+ReadMetadataElement::ReadMetadataElement(const ElementArgs& args)
+    : stats_(1, 1) {
+  ConfigReader c(args);
+  c.only({"key", "values"});
+  if (!c.has("key")) c.fail("key", "required");
+  key_ = parse_meta_key(c.get("key"), c.where("key"));
+  values_ = parse_values(c);
+  stats_ = blocks::OutputStats(static_cast<uint32_t>(values_.size() + 1), args.workers);
+}
+
+void ReadMetadataElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
+  uint16_t outs[kBatchSize];
+  const size_t n = values_.size();
+  for (uint32_t i = 0; i < batch.n; ++i) {
+    const MetaValue* v = batch.pkts[i]->values.find(key_);
+    uint16_t o = 0;
+    if (v)
+      for (size_t j = 0; j < n; ++j)
+        if (values_[j] == *v) { o = static_cast<uint16_t>(j + 1); break; }
+    outs[i] = o;
+  }
+  blocks::emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
+    stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
+  });
+}
+
+nlohmann::json ReadMetadataElement::read(std::string_view handle) const {
+  nlohmann::json v;
+  if (stats_.read_handle(handle, v)) return v;
+  return Element::read(handle);
+}
+
+void ReadMetadataElement::write(std::string_view handle, const nlohmann::json& value) {
+  if (stats_.write_handle(handle, value)) return;
+  Element::write(handle, value);
+}
+
+OBI_REGISTER_ELEMENT(ReadMetadata, ReadMetadataElement);
+
+}  // namespace obi

@@ -1,0 +1,40 @@
+// ReadMetadata (spec 5.41, classifier): classifies packets by one key of their key-value
+// metadata (engine/metadata.hh), written earlier by WriteMetadata or DecapsulateMetadata.
+// Output i+1 takes the packets whose metadata[key] equals values[i] (the first equal
+// value wins; an integer never equals a string); output 0 takes the packets without the
+// key or with a value not listed.
+//
+// Ports:   1 input; outputs 0 (no match) and 1..n (one per value).
+// Config:  key (string, required, 1..15 bytes); values (array, required, non-empty):
+//          integers or strings of at most 22 bytes.
+// Handles: read count, byte_count, rate, byte_rate (arrays over the outputs) and
+//          count_i, byte_count_i, rate_i, byte_rate_i (output i, 0 = no match).
+//          Write reset_i, reset_all_counts, reset_counts.
+// Example: {"name": "by_app", "type": "ReadMetadata", "config": {"key": "app", "values": ["ips", "fw"]}}
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/output_stats.hh"
+#include "engine/element.hh"
+#include "engine/metadata.hh"
+
+namespace obi {
+
+class ReadMetadataElement final : public Element {
+ public:
+  explicit ReadMetadataElement(const ElementArgs& args);
+
+  uint16_t output_count() const override { return static_cast<uint16_t>(values_.size() + 1); }
+  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  nlohmann::json read(std::string_view handle) const override;
+  void write(std::string_view handle, const nlohmann::json& value) override;
+
+ private:
+  std::string key_;
+  std::vector<MetaValue> values_;
+  blocks::OutputStats stats_;
+};
+
+}  // namespace obi
