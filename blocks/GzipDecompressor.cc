@@ -2,12 +2,10 @@
 
 #include <zlib.h>
 
-#include <cctype>
 #include <cstring>
-#include <string_view>
 
-#include "modify/bytes.hh"
 #include "modify/config.hh"
+#include "modify/http_segment.hh"
 
 namespace obi {
 
@@ -34,35 +32,6 @@ struct GzipDecompressorElement::Inflater {
   static void release(voidpf, voidpf) {}
 };
 
-namespace {
-
-constexpr uint32_t kMaxHead = 4096;   // an HTTP head longer than this is not looked at
-
-bool iequals_prefix(std::string_view line, std::string_view name) {
-  if (line.size() < name.size()) return false;
-  for (size_t i = 0; i < name.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(line[i])) != name[i]) return false;
-  return true;
-}
-
-bool icontains(std::string_view s, std::string_view needle) {
-  for (size_t i = 0; i + needle.size() <= s.size(); ++i)
-    if (iequals_prefix(s.substr(i), needle)) return true;
-  return false;
-}
-
-uint32_t sum_words(uint32_t s, const uint8_t* p, uint32_t n) {
-  for (uint32_t i = 0; i + 1 < n; i += 2) s += uint32_t(p[i]) << 8 | p[i + 1];
-  if (n & 1) s += uint32_t(p[n - 1]) << 8;
-  return s;
-}
-uint16_t fold(uint32_t s) {
-  while (s >> 16) s = (s & 0xffff) + (s >> 16);
-  return static_cast<uint16_t>(~s);
-}
-
-}  // namespace
-
 GzipDecompressorElement::GzipDecompressorElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
   c.only({"max_size"});
@@ -86,81 +55,27 @@ GzipDecompressorElement::~GzipDecompressorElement() {
 }
 
 GzipDecompressorElement::Outcome GzipDecompressorElement::rewrite(Packet& p, Inflater& z) const {
-  const Headers& h = p.headers();
-  if (h.ip_proto != kProtoTcp || h.fragment || h.payload == kNoOffset || h.l3 == kNoOffset) return kUnchanged;
-  const bool v4 = h.eth_type == kEthIpv4;
-  if (!v4 && h.eth_type != kEthIpv6) return kUnchanged;
-  // The segment ends where the IP packet does (Ethernet padding is not body).
-  uint32_t ip_end = v4 ? h.l3 + rd16(p.data + h.l3 + 2) : h.l3 + 40 + rd16(p.data + h.l3 + 4);
-  if (ip_end > p.len || ip_end <= h.payload) return kUnchanged;
-  char* pay = reinterpret_cast<char*>(p.data + h.payload);
-  const uint32_t pay_len = ip_end - h.payload;
-
-  const std::string_view seg(pay, pay_len < kMaxHead ? pay_len : kMaxHead);
-  const size_t head_end = seg.find("\r\n\r\n");
-  if (head_end == std::string_view::npos) return kUnchanged;
-  const size_t first_eol = seg.find("\r\n");
-  const std::string_view first = seg.substr(0, first_eol);
-  if (first.substr(0, 7) != "HTTP/1." && first.find(" HTTP/1.") == std::string_view::npos) return kUnchanged;
-
-  bool gzip = false, chunked = false;
-  for (size_t at = first_eol + 2; at < head_end + 2;) {
-    size_t eol = seg.find("\r\n", at);
-    std::string_view line = seg.substr(at, eol - at);
-    if (iequals_prefix(line, "content-encoding:")) gzip = icontains(line.substr(17), "gzip");
-    else if (iequals_prefix(line, "transfer-encoding:")) chunked = icontains(line.substr(18), "chunked");
-    at = eol + 2;
-  }
-  const uint32_t body = static_cast<uint32_t>(head_end + 4);
-  if (!gzip || chunked || body >= pay_len) return kUnchanged;
+  HttpSegment s;
+  if (!find_http_segment(p, s) || !s.gzip || s.chunked || s.body() >= s.payload_len) return kUnchanged;
 
   if (inflateReset(&z.zs) != Z_OK) return kFailed;
-  z.zs.next_in = reinterpret_cast<Bytef*>(pay + body);
-  z.zs.avail_in = pay_len - body;
+  z.zs.next_in = reinterpret_cast<Bytef*>(s.payload + s.body());
+  z.zs.avail_in = s.payload_len - s.body();
   z.zs.next_out = z.out.get();
   z.zs.avail_out = max_size_ + 1;
-  int rc = inflate(&z.zs, Z_SYNC_FLUSH);
+  const int rc = inflate(&z.zs, Z_SYNC_FLUSH);
   const uint32_t produced = max_size_ + 1 - z.zs.avail_out;
   if (produced > max_size_) return kOversize;
-  if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && produced > 0)) return kFailed;
+  if (rc != Z_STREAM_END && (rc != Z_OK && rc != Z_BUF_ERROR)) return kFailed;
   if (rc != Z_STREAM_END && produced == 0) return kFailed;
 
-  // Compact the head in place without Content-Encoding and Content-Length.
-  uint32_t w = static_cast<uint32_t>(first_eol + 2);
-  for (size_t at = first_eol + 2; at < head_end + 2;) {
-    size_t eol = seg.find("\r\n", at);
-    std::string_view line(pay + at, eol - at);
-    bool drop = iequals_prefix(line, "content-encoding:") || iequals_prefix(line, "content-length:");
-    if (!drop) {
-      std::memmove(pay + w, pay + at, eol + 2 - at);
-      w += static_cast<uint32_t>(eol + 2 - at);
-    }
-    at = eol + 2;
-  }
-  pay[w++] = '\r';
-  pay[w++] = '\n';
-  const uint32_t new_len = h.payload + w + produced;
-  if (new_len > kMaxFrame || new_len > p.buf_size - static_cast<uint32_t>(p.data - p.buf)) return kOversize;
-  std::memcpy(pay + w, z.out.get(), produced);
-  p.len = new_len;
-
-  uint8_t* ip = p.data + h.l3;
-  uint8_t* tcp = p.data + h.l4;
-  const uint32_t l4_len = new_len - h.l4;
-  uint32_t s;
-  if (v4) {
-    wr16(ip + 2, static_cast<uint16_t>(new_len - h.l3));
-    wr16(ip + 10, 0);
-    wr16(ip + 10, fold(sum_words(0, ip, (ip[0] & 0x0fu) * 4)));
-    s = sum_words(0, ip + 12, 8);
-  } else {
-    wr16(ip + 4, static_cast<uint16_t>(new_len - h.l3 - 40));
-    s = sum_words(0, ip + 8, 32);
-  }
-  s += kProtoTcp + l4_len;
-  wr16(tcp + 16, 0);
-  wr16(tcp + 16, fold(sum_words(s, tcp, l4_len)));
-  p.invalidate_headers();
+  // The head, compacted in place without Content-Encoding and Content-Length, then the body.
+  const uint32_t at = static_cast<uint32_t>(reinterpret_cast<uint8_t*>(s.payload) - p.data);
+  const uint32_t head = copy_head(s, {"content-encoding:", "content-length:"}, "", s.payload, s.body());
+  const uint32_t new_len = at + head + produced;
+  if (head == 0 || new_len > kMaxFrame || new_len > p.buf_size - static_cast<uint32_t>(p.data - p.buf)) return kOversize;
+  std::memcpy(s.payload + head, z.out.get(), produced);
+  finish_segment(p, new_len);
   return kDecompressed;
 }
 

@@ -1,11 +1,13 @@
 package org.openbox.api.blocks;
 
 /**
- * Compresses the HTTP body of packets with gzip and sets Content-Encoding; other packets pass unchanged. Spec 5.36 names the block without a configuration; this one is the project's.
+ * Compresses the HTTP body of packets with gzip and sets Content-Encoding; other packets, and
+ * bodies gzip would not make smaller, pass unchanged. Spec 5.36 names the block without a
+ * configuration; this one is the project's.
  *
  * <p>Ports: 1 input, 1 output. Class: modifier; spec 5.36.
  * Config: level (integer), min_size (integer).
- * Read handles: count.
+ * Read handles: count, incompressible.
  * Write handles: reset_counts.
  * <pre>new GzipCompressor("gzip").level(9)</pre>
  */
@@ -21,7 +23,7 @@ public final class GzipCompressor extends ProcessingBlock {
         return this;
     }
 
-    /** Bodies shorter than this many bytes are left uncompressed. */
+    /** Bodies shorter than this many bytes (0..9000) are left uncompressed. */
     public GzipCompressor minSize(int value) {
         set("min_size", value);
         return this;
@@ -30,5 +32,6 @@ public final class GzipCompressor extends ProcessingBlock {
     @Override
     public void check() {
         requireRange("level", 1, 9);
+        requireRange("min_size", 0, 9000);
     }
 }

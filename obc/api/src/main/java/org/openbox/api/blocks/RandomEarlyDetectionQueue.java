@@ -35,9 +35,13 @@ public final class RandomEarlyDetectionQueue extends ProcessingBlock {
 
     @Override
     public void check() {
-        requireRange("capacity", 1, Integer.MAX_VALUE);
+        requireRange("capacity", 1, 1 << 20);
         if (get("min_thresh").asDouble() > get("max_thresh").asDouble()) {
             throw invalid(ErrorSubtype.BAD_BLOCK, "min_thresh must not exceed max_thresh");
+        }
+        if (get("min_thresh").asDouble() < 0 || get("max_thresh").asDouble() <= 0
+                || get("max_thresh").asDouble() > get("capacity").asDouble()) {
+            throw invalid(ErrorSubtype.BAD_BLOCK, "need 0 <= min_thresh <= max_thresh <= capacity and max_thresh > 0");
         }
         double p = get("max_p").asDouble();
         if (p < 0 || p > 1) {

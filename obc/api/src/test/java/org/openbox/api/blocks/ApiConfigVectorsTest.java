@@ -52,6 +52,7 @@ class ApiConfigVectorsTest {
         b.put("FromDevice", () -> new FromDevice("in", "eth0").promisc(true));
         b.put("FromDump", () -> new FromDump("in", "trace.pcap").timing(true));
         b.put("FrontDropQueue", () -> new FrontDropQueue("q", 1000));
+        b.put("GzipCompressor", () -> new GzipCompressor("gzip").level(9).minSize(512));
         b.put("GzipDecompressor", () -> new GzipDecompressor("gunzip").maxSize(4096));
         b.put("HeaderClassifier", () -> new HeaderClassifier("fw")
                 .rule(Match.of().ipv4Src("10.0.0.0/8").tcpDst(22))
@@ -71,6 +72,7 @@ class ApiConfigVectorsTest {
         b.put("PpsShaper", () -> new PpsShaper("shape", 100_000));
         b.put("ProtocolAnalyzer", () -> new ProtocolAnalyzer("pa").protocols("http", "tcp"));
         b.put("Queue", () -> new Queue("q", 1000));
+        b.put("RandomEarlyDetectionQueue", () -> new RandomEarlyDetectionQueue("red", 1000, 50, 500, 0.1).stability(3).gentle(false));
         b.put("ReadMetadata", () -> new ReadMetadata("which-app", "app").value("ips").value(3));
         b.put("RegexClassifier", () -> new RegexClassifier("rc").pattern("^GET /admin", "(?i)cmd\\.exe"));
         b.put("RegexMatcher", () -> new RegexMatcher("rm").pattern("evil", "worse").matchAll(false));
