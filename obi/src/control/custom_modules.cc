@@ -153,6 +153,7 @@ void CustomModules::add(const std::string& name, const std::string& so, const js
 
   for (auto& d : descs) {
     m.descriptors.push_back(d.name);
+    d.obi = true;   // its implementation was just registered (checked above)
     Catalogue::builtin().add(std::move(d));
   }
   modules_.emplace(name, std::move(m));

@@ -8,7 +8,7 @@ public final class BlockTypes {
     public static final List<Class<? extends ProcessingBlock>> ALL = List.of(
             FromDevice.class, FromDump.class, ToDevice.class, ToDump.class, Discard.class,
             HeaderClassifier.class, RegexClassifier.class, RegexMatcher.class, HeaderPayloadClassifier.class,
-            ProtocolAnalyzer.class, SessionClassifier.class, ReadMetadata.class, ContentClassifier.class,
+            ProtocolAnalyzer.class, SessionClassifier.class, ReadMetadata.class, ContentClassifier.class, StringClassifier.class,
             BpsRateClassifier.class, PpsRateClassifier.class,
             VlanEncapsulate.class, VlanDecapsulate.class, DecIpTtl.class, Ipv4AddressTranslator.class,
             NetworkHeaderFieldsRewriter.class, NetworkDirectionSwap.class, FlowTracker.class,

@@ -77,6 +77,8 @@ class ApiConfigVectorsTest {
         b.put("RegexClassifier", () -> new RegexClassifier("rc").pattern("^GET /admin", "(?i)cmd\\.exe"));
         b.put("RegexMatcher", () -> new RegexMatcher("rm").pattern("evil", "worse").matchAll(false));
         b.put("SessionStore: a masked field", () -> new SessionStore("remember").store(MatchField.IPV4_SRC, "client", "255.255.255.0"));
+        b.put("StringClassifier", () -> new StringClassifier("words").strings("cmd.exe", "/etc/passwd")
+                .caseInsensitive(true).payloadOnly(true));
         b.put("ToDevice", () -> new ToDevice("out", "eth1"));
         b.put("ToDump", () -> new ToDump("out", "out.pcap"));
         b.put("VlanDecapsulate", () -> new VlanDecapsulate("untag"));
