@@ -23,7 +23,9 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 /**
- * The most recent alerts (bounded by {@code openbox.alert-history}), newest last. Kept across
+ * The most recent alerts (bounded by {@code openbox.alert-history}), newest last, each with
+ * its place in the order they were added ({@link Logged#seq}, 1, 2, ... from this controller's
+ * start; the live stream's event ids are made from it). Kept across
  * controller restarts: written to {@code <openbox.state-dir>/alerts.json} when the controller
  * stops and read back (the newest {@code alert-history} of them) when it starts; an
  * unreadable file is logged and ignored.
@@ -34,10 +36,18 @@ public class AlertLog implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(AlertLog.class);
     private static final long MAX_BYTES = 64L << 20;
 
+    /** An alert and its place in the order alerts were added since this controller started. */
+    public record Logged(long seq, AlertRecord alert) {}
+
+    /** Alerts after a given one ({@link #after}): those kept, and the seq of the newest added then. */
+    public record Since(List<Logged> alerts, long newest) {}
+
     private final int capacity;
-    private final Deque<AlertRecord> recent = new ArrayDeque<>();
+    private final Deque<Logged> recent = new ArrayDeque<>();
     private final Path file;
-    private final List<Consumer<AlertRecord>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Logged>> listeners = new CopyOnWriteArrayList<>();
+    private long seq;          // the last given, under this
+    private long restored;     // seqs up to this one were read back from the file at start
     private final ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -49,21 +59,24 @@ public class AlertLog implements DisposableBean {
     }
 
     public void add(AlertRecord r) {
+        Logged l;
         synchronized (this) {
             if (recent.size() == capacity) {
                 recent.removeFirst();
             }
-            recent.addLast(r);
+            l = new Logged(++seq, r);
+            recent.addLast(l);
         }
         // outside the lock: a listener hands the record on and must not wait on this log
-        listeners.forEach(l -> l.accept(r));
+        listeners.forEach(x -> x.accept(l));
     }
 
     /**
      * Calls {@code listener} with every alert added from now on, on the thread that adds it
-     * (it must return at once); the returned handle removes it.
+     * (it must return at once; two threads adding at once may call it out of seq order); the
+     * returned handle removes it.
      */
-    public AutoCloseable listen(Consumer<AlertRecord> listener) {
+    public AutoCloseable listen(Consumer<Logged> listener) {
         listeners.add(listener);
         return () -> listeners.remove(listener);
     }
@@ -78,13 +91,37 @@ public class AlertLog implements DisposableBean {
         List<AlertRecord> out = new ArrayList<>();
         var it = recent.descendingIterator();
         while (it.hasNext() && out.size() < limit) {
-            AlertRecord r = it.next();
+            AlertRecord r = it.next().alert();
             if (filter.matches(r)) {
                 out.add(r);
             }
         }
         java.util.Collections.reverse(out);
         return out;
+    }
+
+    /**
+     * Up to {@code limit} newest kept alerts added after seq {@code after} that pass
+     * {@code filter}, oldest first, and the seq of the newest alert added so far: every alert
+     * added later has a greater seq. {@code after} of an earlier run of the controller
+     * ({@code earlierRun}) means the alerts added since this one started (those read back from
+     * the file were there before).
+     */
+    public synchronized Since after(long after, boolean earlierRun, AlertFilter filter, int limit) {
+        long from = earlierRun ? restored : after;
+        List<Logged> out = new ArrayList<>();
+        var it = recent.descendingIterator();
+        while (it.hasNext() && out.size() < limit) {
+            Logged l = it.next();
+            if (l.seq() <= from) {
+                break;
+            }
+            if (filter.matches(l.alert())) {
+                out.add(l);
+            }
+        }
+        java.util.Collections.reverse(out);
+        return new Since(out, seq);
     }
 
     private void restore() {
@@ -97,6 +134,9 @@ public class AlertLog implements DisposableBean {
             }
             List<AlertRecord> saved = mapper.readValue(file.toFile(), new TypeReference<List<AlertRecord>>() {});
             saved.stream().skip(Math.max(0, saved.size() - capacity)).forEach(this::add);
+            synchronized (this) {
+                restored = seq;
+            }
             log.info("{} alert(s) restored from {}", recent.size(), file.toAbsolutePath());
         } catch (IOException | RuntimeException e) {
             log.error("alert history {} ignored: {}", file.toAbsolutePath(), e.getMessage());
@@ -108,7 +148,7 @@ public class AlertLog implements DisposableBean {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            mapper.writeValue(tmp.toFile(), List.copyOf(recent));
+            mapper.writeValue(tmp.toFile(), recent.stream().map(Logged::alert).toList());
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             log.error("alert history not saved to {}: {}", file.toAbsolutePath(), e.getMessage());

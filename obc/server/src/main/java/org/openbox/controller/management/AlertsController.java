@@ -15,6 +15,7 @@ import org.openbox.controller.events.AlertRecord;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -70,7 +71,10 @@ public class AlertsController {
 
     @Operation(summary = "Live alerts (Server-Sent Events)", description = "Every new alert that passes the filters"
             + " (as for /api/alerts) as an event named `alert` whose data is the alert's JSON; comment lines keep an"
-            + " idle stream open. The stream ends after openbox.alert-stream.timeout (an EventSource reconnects).")
+            + " idle stream open. The stream ends after openbox.alert-stream.timeout (an EventSource reconnects)."
+            + " Every event has an id; a client reconnecting with the Last-Event-ID header first gets the alerts it"
+            + " missed that the controller still keeps (at most openbox.alert-stream.queue, the newest), then the"
+            + " live ones.")
     @ApiResponse(responseCode = "200", description = "the stream", content = @Content(mediaType = "text/event-stream"))
     @ApiDocs.BadRequest
     @ApiResponse(responseCode = "503", description = "too many streams open",
@@ -83,10 +87,13 @@ public class AlertsController {
                                   @RequestParam(name = "text", required = false) String text,
                                   @RequestParam(name = "rule", required = false) Long rule,
                                   @RequestParam(name = "since", required = false) String since,
-                                  @RequestParam(name = "until", required = false) String until) {
+                                  @RequestParam(name = "until", required = false) String until,
+                                  @Parameter(description = "the id of the last event received; what came after it is"
+                                          + " sent first (an id this stream did not give is ignored)")
+                                  @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
         AlertFilter f = filter(app, dpid, minSeverity, block, text, rule, since, until);
         try {
-            return stream.open(f);
+            return stream.open(f, stream.resume(lastEventId).orElse(null));
         } catch (AlertStream.TooManyStreamsException e) {
             throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
         }

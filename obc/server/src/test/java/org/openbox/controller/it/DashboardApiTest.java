@@ -34,7 +34,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * What the dashboard reads beyond the older API: an application's classifier rules with their
  * labels and hit counts (summed over OBIs, or on one), the alert filters, the live alert stream
- * (filtered, behind the login, closed when its client goes away), the topology, and the OpenAPI
+ * (filtered, behind the login, closed when its client goes away, resumed with Last-Event-ID),
+ * the topology, and the OpenAPI
  * description with its summaries and error responses.
  */
 class DashboardApiTest extends ControllerTestBase {
@@ -177,6 +178,117 @@ class DashboardApiTest extends ControllerTestBase {
                 .header("Authorization", "Basic " + basic).build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode()).isEqualTo(400);
         assertThat(stream.clients()).isEqualTo(before);
+    }
+
+    /** One Server-Sent Event: its id and its data. */
+    private record Event(String id, String data) {}
+
+    private static HttpResponse<InputStream> openStream(HttpClient http, URI uri, String lastEventId) throws Exception {
+        String basic = Base64.getEncoder().encodeToString((TestCredentials.VIEWER + ":" + TestCredentials.VIEWER_PASSWORD)
+                .getBytes(StandardCharsets.UTF_8));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).header("Authorization", "Basic " + basic)
+                .header("Accept", "text/event-stream");
+        if (lastEventId != null) {
+            b.header("Last-Event-ID", lastEventId);
+        }
+        HttpResponse<InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r;
+    }
+
+    /** The next {@code n} events of a stream (comments skipped), read in the background. */
+    private static CompletableFuture<List<Event>> events(BufferedReader lines, int n) {
+        return CompletableFuture.supplyAsync(() -> {
+            List<Event> got = new ArrayList<>();
+            String id = null;
+            String data = null;
+            try {
+                for (String line; got.size() < n && (line = lines.readLine()) != null; ) {
+                    if (line.startsWith("id:")) {
+                        id = line.substring(3);
+                    } else if (line.startsWith("data:")) {
+                        data = line.substring(5);
+                    } else if (line.isEmpty() && data != null) {
+                        got.add(new Event(id, data));
+                        id = null;
+                        data = null;
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return got;
+        });
+    }
+
+    private static List<String> messages(List<Event> events) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (Event e : events) {
+            out.add(String.valueOf(JSON.readValue(e.data(), Map.class).get("message")));
+        }
+        return out;
+    }
+
+    @Test
+    void aReconnectingStreamGetsWhatItMissedOnceThenTheLiveAlerts() throws Exception {
+        TestObi obi = connected(186);
+        String ssh = mergedBlocksOnlyOf(186, "fw", "ssh_alert").get(0);
+        String seen = mergedBlocksOnlyOf(186, "ips", "ips_alert").get(0);
+        HttpClient http = HttpClient.newHttpClient();
+        URI uri = URI.create(controllerUrl() + "/api/alerts/stream?app=fw&dpid=186");
+
+        HttpResponse<InputStream> first = openStream(http, uri, null);
+        BufferedReader firstLines = new BufferedReader(new InputStreamReader(first.body(), StandardCharsets.UTF_8));
+        int open = stream.clients();
+        CompletableFuture<List<Event>> two = events(firstLines, 2);
+        obi.alert(ssh, "before one");
+        obi.alert(ssh, "before two");
+        List<Event> got = two.get(20, TimeUnit.SECONDS);
+        assertThat(messages(got)).containsExactly("before one", "before two");
+        // every event has an id, and they grow
+        assertThat(got).allMatch(e -> e.id() != null && e.id().matches("[0-9a-z]+-[0-9]+"));
+        long seq1 = Long.parseLong(got.get(0).id().replaceAll(".*-", ""));
+        long seq2 = Long.parseLong(got.get(1).id().replaceAll(".*-", ""));
+        assertThat(seq2).isGreaterThan(seq1);
+        first.body().close();
+        await().atMost(WAIT).until(() -> {
+            obi.alert(seen, "keeps the writer busy");   // not for this filter; a write notices the closed client
+            return stream.clients() == open - 1;
+        });
+
+        // missed while away: two of this filter, one of another application
+        obi.alert(ssh, "missed one");
+        obi.alert(seen, "missed, not for this filter");
+        obi.alert(ssh, "missed two");
+        await().atMost(WAIT).until(() -> given().get("/api/alerts?app=fw&dpid=186").jsonPath().getList("").size() == 4);
+
+        // resuming after "before one": what came after it, once each, in order, then the live ones
+        HttpResponse<InputStream> again = openStream(http, uri, got.get(0).id());
+        BufferedReader lines = new BufferedReader(new InputStreamReader(again.body(), StandardCharsets.UTF_8));
+        List<Event> replayed = events(lines, 3).get(20, TimeUnit.SECONDS);
+        assertThat(messages(replayed)).containsExactly("before two", "missed one", "missed two");
+        assertThat(replayed.get(0).id()).isEqualTo(got.get(1).id());
+        CompletableFuture<List<Event>> live = events(lines, 1);
+        obi.alert(ssh, "live after resuming");
+        assertThat(messages(live.get(20, TimeUnit.SECONDS))).containsExactly("live after resuming");
+        again.body().close();
+
+        // an id of an earlier controller run: what this run added (nothing was restored here)
+        HttpResponse<InputStream> restarted = openStream(http, uri, "0-" + (seq2 + 1_000_000));
+        List<Event> all = events(new BufferedReader(new InputStreamReader(restarted.body(), StandardCharsets.UTF_8)), 5)
+                .get(20, TimeUnit.SECONDS);
+        assertThat(messages(all)).containsExactly("before one", "before two", "missed one", "missed two",
+                "live after resuming");
+        restarted.body().close();
+
+        // an id the stream never gives: no replay, only the live alerts
+        HttpResponse<InputStream> bogus = openStream(http, uri, "not an id");
+        BufferedReader bogusLines = new BufferedReader(new InputStreamReader(bogus.body(), StandardCharsets.UTF_8));
+        CompletableFuture<List<Event>> onlyLive = events(bogusLines, 1);
+        await().atMost(WAIT).until(() -> stream.clients() >= open);
+        obi.alert(ssh, "only this one");
+        assertThat(messages(onlyLive.get(20, TimeUnit.SECONDS))).containsExactly("only this one");
+        bogus.body().close();
     }
 
     @Test
