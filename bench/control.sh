@@ -7,7 +7,8 @@
 # GlobalStats, Read, Write, AddCustomModule / RemoveCustomModule.
 #
 #   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
-#                    [--controller-only] [--tls] [--start-seconds S] [--metrics | --metrics-interval D]
+#                    [--controller-only] [--tls] [--start-seconds S] [--warmup-seconds W]
+#                    [--metrics | --metrics-interval D]
 #
 # Prints one JSON object per line: {"message": TYPE, "transport": T, "p50_ms": X, "p99_ms": X,
 # "n": N} per message type, then the keep-alive scale figures (OBIs up, missed deadlines,
@@ -26,7 +27,10 @@
 # for all of them), and the management calls trust the CA; those lines are marked
 # "transport": "tls". The simulated OBIs behave as the OBI does (10 s KeepAlive until
 # SetParametersRequest says 1 s, Hello again after three failed KeepAlives) and start evenly
-# over --start-seconds S (default 2). The OBI side runs twice, plain HTTP and then mutual
+# over --start-seconds S (default 2); the window starts --warmup-seconds W (default 2) after
+# the last one registered (the controller's JIT compiler is busy for about 30 s). The window
+# also reports the controller's CPU per kind of thread ("controller_cpu_pct_by_thread"). The
+# OBI side runs twice, plain HTTP and then mutual
 # TLS, every line marked "transport", and ends with one line per message type:
 # {"message", "side": "obi", "tls_over_plain_p50", ..._p99}.
 # Certificates live in build/bench-pki: the CA and the controller's, obi-1 and obi-7 made
@@ -41,7 +45,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
+N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 WARMUP_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
@@ -49,13 +53,14 @@ while [ $# -gt 0 ]; do
     --obis) OBIS=$2; shift 2 ;;
     --seconds) SECONDS_RUN=$2; shift 2 ;;
     --start-seconds) START_SECONDS=$2; shift 2 ;;
+    --warmup-seconds) WARMUP_SECONDS=$2; shift 2 ;;
     --swaps) SWAPS=$2; shift 2 ;;
     --obi-only) OBI_ONLY=1; shift ;;
     --controller-only) CONTROLLER_ONLY=1; shift ;;
     --tls) TLS=1; shift ;;
     --metrics) METRICS=1; shift ;;
     --metrics-interval) METRICS_INTERVAL=$2; shift 2 ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -65,7 +70,7 @@ cd "$ROOT"
 if [ "$METRICS" = 1 ]; then
   status=0
   for mi in off 10s; do
-    "$0" --controller-only --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --metrics-interval "$mi" \
+    "$0" --controller-only --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" --metrics-interval "$mi" \
       $([ "$TLS" = 1 ] && echo --tls) | sed "s/^{/{\"metrics_interval\": \"$mi\", /" || status=1
   done
   exit "$status"
@@ -175,7 +180,7 @@ controller_side() {
              "$b.truststore.certificate=file:$PKI/ca.crt" --server.ssl.bundle=openbox --server.ssl.client-auth=want)
   fi
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  java -Xmx512m -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
+  java -Xmx512m ${CONTROLLER_JAVA_OPTS:-} -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
     "${ctl_tls[@]}" "--spring.config.additional-location=file:$CREDS" \
     ${METRICS_INTERVAL:+"--openbox.metrics.interval=$METRICS_INTERVAL"} --logging.level.org.openbox=WARN >"$LOG.$1" 2>&1 &
   CTRL=$!
@@ -192,7 +197,7 @@ controller_side() {
   fi
   OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$OWN:$(cat "$CP_FILE")" \
     org.openbox.controller.bench.ControlBench --controller "$scheme://127.0.0.1:$port" --pid "$CTRL" \
-    --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
+    --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
   kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
   wait $CTRL 2>/dev/null || true
   CTRL=

@@ -61,7 +61,7 @@ std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, con
 
 int instance(const std::vector<std::string>& argv) {
   Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map",
-                   "max-body-mib", "http-threads", "http-timeout-ms", "cert", "key", "ca", "pki", "max-blocks",
+                   "max-body-mib", "http-threads", "http-timeout-ms", "http-keepalive-ms", "cert", "key", "ca", "pki", "max-blocks",
                    "max-depth", "max-rules", "max-patterns", "max-pattern-kib", "graph-budget-s", "send-queue-mib",
                    "module-trust"},
             {"quiet", "insecure", "allow-unsigned-modules"});
@@ -84,6 +84,7 @@ int instance(const std::vector<std::string>& argv) {
   o.max_body_bytes = std::size_t{args.get_unsigned("max-body-mib", 64, 1, 4096)} << 20;
   o.http_threads = args.get_unsigned("http-threads", o.http_threads, 1, 1024);
   o.http_timeout_ms = args.get_unsigned("http-timeout-ms", o.http_timeout_ms, 100, 600000);
+  o.http_keepalive_ms = args.get_unsigned("http-keepalive-ms", o.http_keepalive_ms, 1000, 600000);
   o.limits.max_blocks = args.get_unsigned("max-blocks", o.limits.max_blocks, 2, 10000000);
   o.limits.max_depth = args.get_unsigned("max-depth", o.limits.max_depth, 2, 10000000);
   o.limits.max_rules = args.get_unsigned("max-rules", o.limits.max_rules, 1, 10000000);

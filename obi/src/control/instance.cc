@@ -214,12 +214,14 @@ void Instance::start() {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
   });
-  // Slow or idle clients hold a connection thread for at most one timeout per read, write
-  // or keep-alive wait; the pool is fixed, so many connections never exhaust threads.
+  // Slow or idle clients hold a connection thread for at most one timeout per read or
+  // write, or one keep-alive wait; the pool is fixed, so many connections never exhaust
+  // threads. A kept connection serves up to 1000 requests before it is closed.
   const auto timeout = std::chrono::milliseconds(m.opt.http_timeout_ms);
   m.server->set_read_timeout(timeout);
   m.server->set_write_timeout(timeout);
-  m.server->set_keep_alive_timeout(std::max<time_t>(1, (m.opt.http_timeout_ms + 999) / 1000));
+  m.server->set_keep_alive_timeout(std::max<time_t>(1, (m.opt.http_keepalive_ms + 999) / 1000));
+  m.server->set_keep_alive_max_count(1000);
   const unsigned threads = std::max(1u, m.opt.http_threads);
   m.server->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   m.server->Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {

@@ -40,7 +40,12 @@ struct InstanceOptions {
   std::size_t max_body_bytes = std::size_t{64} << 20;  // larger: ILLEGAL_ARGUMENT from the
                                                        // Content-Length, the body is not read
   unsigned http_threads = 32;                       // connections served at once (fixed pool)
-  unsigned http_timeout_ms = 5000;                  // per read/write, and idle keep-alive wait
+  unsigned http_timeout_ms = 5000;                  // per read/write of a request and its answer
+  // Wait for the next request on a kept-alive connection (and for the first one on a new
+  // connection). Longer than the controller's collection interval (10 s), so its pooled
+  // connection (kept 12 s idle) carries every round instead of a new connect per round; an
+  // idle connection holds one of the http_threads while it waits.
+  unsigned http_keepalive_ms = 15000;
   // A graph whose compile takes longer is refused with an Error (BAD_GRAPH) at this budget,
   // and the running graph stays; below the controller's graph timeout (60 s by default).
   unsigned graph_budget_ms = 50000;

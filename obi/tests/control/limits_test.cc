@@ -91,6 +91,7 @@ class LimitsTest : public ::testing::Test {
     o.hello_retry_max_ms = 200;
     o.http_threads = http_threads;
     o.http_timeout_ms = http_timeout_ms;
+    o.http_keepalive_ms = http_timeout_ms;
     o.graph_budget_ms = graph_budget_ms;
     obi_ = std::make_unique<obi::Instance>(o);
     obi_->start();

@@ -51,7 +51,7 @@ import org.springframework.stereotype.Component;
  * Only reads: GlobalStatsRequest and ReadRequest, never a reset or a write.
  *
  * <p>Bounded: at most one collection per OBI is in flight (an OBI still answering the previous
- * round is not asked again), the OBIs of a round start one after the other over three
+ * round is not asked again), and it sends one request at a time (one connection per OBI), the OBIs of a round start one after the other over three
  * quarters of the interval, at most {@code max-in-flight} OBIs are collected at once (the
  * others wait their turn), each collection ends after {@code timeout} (what has
  * not answered is left out, the previous values stay), and OBIs that are DOWN are skipped.
@@ -90,6 +90,8 @@ public class ObiMetricsCollector implements DisposableBean {
     private final Map<Long, Refused> refusedByObi = new ConcurrentHashMap<>();
 
     private record Refused(Object graph, Set<String> reads) {}
+
+    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
     // collector thread only
     private final Deque<Long> waiting = new ArrayDeque<>();
@@ -183,54 +185,62 @@ public class ObiMetricsCollector implements DisposableBean {
         }
     }
 
-    /** Reads one OBI; completes with the outcome once its values are in the meters. */
+    /**
+     * Reads one OBI, one request after the other (GlobalStats, then each counter handle), so
+     * a collection holds one connection to the OBI, the one the client pools between rounds,
+     * and never takes more than one of the OBI's connection threads; completes with the
+     * outcome once its values are in the meters. Collector thread.
+     */
     private CompletableFuture<String> collect(ObiSession s) {
         long dpid = s.dpid();
         List<DataPlaneMeters.Sample> samples = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean incomplete = new AtomicBoolean();
-        List<CompletableFuture<?>> parts = new ArrayList<>();
+        AtomicBoolean over = new AtomicBoolean();   // timed out: ask nothing more
         CompletableFuture<JsonNode> stats = queries.globalStats(s);
-        parts.add(stats.thenAcceptAsync(st -> samples.addAll(obiSamples(dpid, st)), thread));
+        CompletableFuture<Void> chain = stats.handleAsync((st, e) -> {
+            if (e == null) {
+                samples.addAll(obiSamples(dpid, st));
+            }
+            return null;
+        }, thread);
         DeployedGraph deployed = aggregator.current(dpid);
         Refused refusedHere = refusedByObi.compute(dpid, (k, r) -> r != null && r.graph().equals(deployed.graph()) ? r
                 : new Refused(deployed.graph(), ConcurrentHashMap.newKeySet()));
+        Catalogue types = modules.catalogue();
         for (String app : deployed.apps()) {
             Optional<AppEntry> entry = catalog.get(app);
             Optional<PlacedGraph> placed = entry.flatMap(e -> e.graphFor(dpid, topology.topology()));
             if (placed.isEmpty()) {
                 continue;
             }
-            Catalogue types = modules.catalogue();
             for (Block b : placed.get().graph().blocks()) {
                 for (BlockCounters.Read read : BlockCounters.reads(types.find(b.type()).orElse(null), b,
                         props.maxRulesPerBlock())) {
-                    List<CompletableFuture<JsonNode>> answers = new ArrayList<>();
+                    List<JsonNode> answers = new ArrayList<>();   // per handle, null: not read
                     for (String h : read.handles()) {
                         String key = app + "/" + b.name() + "/" + h;
-                        if (refusedHere.reads().contains(key)) {
-                            answers.add(CompletableFuture.completedFuture(null));
-                            continue;
-                        }
-                        answers.add(handles.read(app, b.name(), h, dpid).handle((v, e) -> {
-                            Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                            if (refused(t)) {
-                                refusedHere.reads().add(key);   // refused for this graph: not asked again
-                            } else if (t != null) {
-                                incomplete.set(true);
-                            }
-                            return e == null ? v : null;
-                        }));
+                        chain = chain.thenCompose(x -> over.get() || refusedHere.reads().contains(key)
+                                ? CompletableFuture.<JsonNode>completedFuture(null)
+                                : handles.read(app, b.name(), h, dpid).handle((v, e) -> {
+                                    Throwable t = e instanceof CompletionException && e.getCause() != null
+                                            ? e.getCause() : e;
+                                    if (refused(t)) {
+                                        refusedHere.reads().add(key);   // refused for this graph: not asked again
+                                    } else if (t != null) {
+                                        incomplete.set(true);
+                                    }
+                                    return e == null ? v : null;
+                                })).thenAcceptAsync(answers::add, thread);
                     }
-                    parts.add(CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenAcceptAsync(x ->
-                            samples.addAll(BlockCounters.samples(app, b.name(), dpid, read,
-                                    answers.stream().map(CompletableFuture::join).toList())), thread));
+                    chain = chain.thenRunAsync(() -> samples.addAll(BlockCounters.samples(app, b.name(), dpid, read,
+                            answers)), thread);
                 }
             }
         }
         long timeout = props.timeout().toMillis();
-        return CompletableFuture.allOf(parts.stream().map(p -> p.exceptionally(e -> null)).toArray(CompletableFuture[]::new))
-                .orTimeout(timeout, TimeUnit.MILLISECONDS)
+        return chain.orTimeout(timeout, TimeUnit.MILLISECONDS)
                 .handleAsync((x, e) -> {
+                    over.set(true);
                     boolean gotStats = stats.isDone() && !stats.isCompletedExceptionally();
                     boolean complete = e == null && gotStats && !incomplete.get();
                     List<DataPlaneMeters.Sample> got;
@@ -285,9 +295,11 @@ public class ObiMetricsCollector implements DisposableBean {
         return out;
     }
 
+    /** Counts one OBI's collection by outcome (the counters made once: registering is a registry look-up). */
     private void outcome(String outcome) {
-        Counter.builder("openbox.metrics.collections").description("data-plane metrics collections of one OBI, by outcome")
-                .tag("outcome", outcome).register(metrics.registry()).increment();
+        outcomes.computeIfAbsent(outcome, o -> Counter.builder("openbox.metrics.collections")
+                .description("data-plane metrics collections of one OBI, by outcome")
+                .tag("outcome", o).register(metrics.registry())).increment();
     }
 
     @Override

@@ -33,18 +33,31 @@ public class ObiHttp implements DisposableBean {
     private final String scheme;
 
     /**
-     * Seconds an idle pooled connection is kept. An OBI drops a connection after
-     * {@code --http-timeout-ms} (5 s by default) of silence; a request the client then sends
-     * on such a connection fails ("header parser received no bytes") and is not retried, as
-     * POSTs are not. The JDK's default (1200 s) is replaced, unless set on the command line,
-     * before the first client is built (the JDK reads it once).
+     * Seconds an idle pooled connection is kept: longer than the metrics collector's interval
+     * (10 s by default), so each OBI's collection reuses the connection of the round before
+     * instead of connecting again (over TLS, a full handshake), and shorter than the OBI's
+     * {@code --http-keepalive-ms} (15 s by default), after which it drops an idle connection.
+     * The JDK's default (1200 s) is replaced, unless set on the command line, before the
+     * first client is built (the JDK reads it once).
      */
     static final String KEEPALIVE_PROPERTY = "jdk.httpclient.keepalive.timeout";
-    static final String KEEPALIVE_SECONDS = "3";
+    static final String KEEPALIVE_SECONDS = "12";
+
+    /**
+     * A request sent on a pooled connection that the OBI closed meanwhile (an OBI with a
+     * shorter {@code --http-keepalive-ms}, or the close crossing the request) fails before
+     * any byte of an answer; with this on, the client sends it once more on a new connection.
+     * It retries only that case (the OBI closed the connection without reading a request), so
+     * no message is delivered twice; by default the JDK retries it for GET and PUT only.
+     */
+    static final String RETRY_PROPERTY = "jdk.httpclient.enableAllMethodRetry";
 
     public ObiHttp(TransportSecurity security, ObiPeers peers, TlsMetrics metrics) {
         if (System.getProperty(KEEPALIVE_PROPERTY) == null) {
             System.setProperty(KEEPALIVE_PROPERTY, KEEPALIVE_SECONDS);
+        }
+        if (System.getProperty(RETRY_PROPERTY) == null) {
+            System.setProperty(RETRY_PROPERTY, "true");
         }
         this.peers = peers;
         this.scheme = security.scheme();

@@ -41,7 +41,8 @@ import org.openbox.controller.testobi.TestObi;
  * calls present none, and everyone trusts DIR/ca.crt only.
  *
  * <p>Arguments: --controller URL --pid PID --n N --obis N --seconds S [--start-seconds S (2: the
- * simulated OBIs start evenly over it)] [--pki DIR]
+ * simulated OBIs start evenly over it)] [--warmup-seconds W (2: the window starts W s after the
+ * last OBI registered)] [--pki DIR]
  */
 public final class ControlBench {
 
@@ -72,11 +73,13 @@ public final class ControlBench {
         int obis = Integer.parseInt(a.getOrDefault("--obis", "1000"));
         int seconds = Integer.parseInt(a.getOrDefault("--seconds", "20"));
         int startSeconds = Integer.parseInt(a.getOrDefault("--start-seconds", "2"));
+        int warmupSeconds = Integer.parseInt(a.getOrDefault("--warmup-seconds", "2"));
         String pki = a.get("--pki");
         ControlBench bench = new ControlBench(controller, pki == null ? null : BenchTls.open(Path.of(pki)));
         bench.roundTrips(n);
         if (obis > 0) {
-            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, Math.max(1, startSeconds), pid);
+            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, Math.max(1, startSeconds),
+                    Math.max(0, warmupSeconds), pid);
         }
         System.exit(0);
     }
@@ -174,6 +177,33 @@ public final class ControlBench {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /**
+     * CPU seconds of a process per kind of thread (its name with the digits taken out, e.g.
+     * "http-nio-N.N.N.N-N-exec-N"), from /proc; empty when unknown. Threads that ended are not
+     * counted.
+     */
+    static java.util.Map<String, Double> cpuSecondsByThread(long pid) {
+        java.util.Map<String, Double> out = new java.util.TreeMap<>();
+        if (pid <= 0) {
+            return out;
+        }
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    String name = Files.readString(t.resolve("comm")).strip().replaceAll("[0-9]+", "N");
+                    String stat = Files.readString(t.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0, Double::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
     }
 
     /** Resident set size of a process in MiB, from /proc; -1 when unknown. */

@@ -26,7 +26,8 @@ import javax.net.ssl.SSLEngine;
  * address and sends no server name) and the controller's required. Every request
  * ({@code POST}, Content-Length body of at most 1 MiB) is answered 200 with no body on a
  * kept-alive connection and handed to the {@link Handler} on the server's thread (it must
- * not block). A connection that breaks these rules, or whose TLS fails, is closed.
+ * not block). A connection that breaks these rules, or whose TLS fails, is closed; so is one
+ * idle for {@link #KEEP_ALIVE_NANOS}, as the OBI does after its {@code --http-keepalive-ms}.
  */
 final class SimulatedObiServer implements AutoCloseable {
 
@@ -35,6 +36,8 @@ final class SimulatedObiServer implements AutoCloseable {
         void message(long dpid, byte[] body);
     }
 
+    /** The OBI's default --http-keepalive-ms. */
+    static final long KEEP_ALIVE_NANOS = 15_000_000_000L;
     private static final int MAX_HEAD = 16 * 1024;
     private static final int MAX_BODY = 1 << 20;
     private static final byte[] OK = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -48,6 +51,7 @@ final class SimulatedObiServer implements AutoCloseable {
     private final ConcurrentLinkedQueue<NioPipe> resumed = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean closed;
+    private long lastSweep = System.nanoTime();
 
     /**
      * {@code tls} null: plain HTTP; else the context presenting OBI dpid's certificate, and
@@ -80,6 +84,15 @@ final class SimulatedObiServer implements AutoCloseable {
                 selector.select(200);
             } catch (IOException e) {
                 return;
+            }
+            long now = System.nanoTime();
+            if (now - lastSweep > 1_000_000_000L) {
+                lastSweep = now;
+                for (SelectionKey key : selector.keys()) {
+                    if (key.attachment() instanceof Connection c && now - c.lastUsed > KEEP_ALIVE_NANOS) {
+                        drop(key);
+                    }
+                }
             }
             for (NioPipe pipe = resumed.poll(); pipe != null; pipe = resumed.poll()) {
                 SelectionKey key = pipe.key();
@@ -173,6 +186,7 @@ final class SimulatedObiServer implements AutoCloseable {
     private final class Connection {
         private final NioPipe pipe;
         private final long dpid;
+        private long lastUsed = System.nanoTime();   // the server's thread only
 
         Connection(NioPipe pipe, long dpid) {
             this.pipe = pipe;
@@ -202,6 +216,7 @@ final class SimulatedObiServer implements AutoCloseable {
                 System.arraycopy(in.array(), headEnd + 4, body, 0, length);
                 in.position(end);
                 pipe.send(ByteBuffer.wrap(OK));
+                lastUsed = System.nanoTime();
                 handler.message(dpid, body);
             }
             pipe.consumed(need);
