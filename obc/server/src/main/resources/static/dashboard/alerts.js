@@ -1,7 +1,9 @@
-// Alert view: filters (application, OBI, lowest severity, block, message text, time range)
-// applied by the controller (GET /api/alerts), newest first, and a live stream of new alerts
-// that pass the same filters (Server-Sent Events, GET /api/alerts/stream), opened again
-// whenever the filters change.
+// Alert view: filters (application, OBI, lowest severity, block, message text, the
+// application's rule, time range) applied by the controller (GET /api/alerts), newest first,
+// and a live stream of new alerts that pass the same filters (Server-Sent Events, GET
+// /api/alerts/stream), opened again whenever the filters change. The stream's events carry
+// ids, so when the EventSource reconnects on its own the controller replays what it missed.
+// A rule in the table is a link that filters by it.
 
 import {h, appColour} from './dom.js';
 import {get} from './api.js';
@@ -27,6 +29,8 @@ export class AlertsView {
         appSel, obiSel, sev,
         h('input', {id: 'f-block', name: 'block', placeholder: 'block', size: 12}),
         h('input', {id: 'f-text', name: 'text', placeholder: 'message contains', size: 16}),
+        h('input', {id: 'f-rule', name: 'rule', placeholder: 'rule / sid', size: 9, inputmode: 'numeric',
+          pattern: '[0-9]+', title: 'the application\'s rule: Snort sid or firewall rule number'}),
         h('label', {text: 'from '}, h('input', {id: 'f-since', name: 'since', type: 'datetime-local', step: 1})),
         h('label', {text: 'to '}, h('input', {id: 'f-until', name: 'until', type: 'datetime-local', step: 1})),
         h('button', {type: 'submit', id: 'f-apply', text: 'apply'}),
@@ -59,7 +63,7 @@ export class AlertsView {
 
   query() {
     const p = new URLSearchParams();
-    for (const name of ['app', 'dpid', 'minSeverity', 'block', 'text']) {
+    for (const name of ['app', 'dpid', 'minSeverity', 'block', 'text', 'rule']) {
       const v = this.form.elements[name].value.trim();
       if (v) p.set(name, v);
     }
@@ -100,12 +104,20 @@ export class AlertsView {
   render() {
     this.count.textContent = this.rows.length + ' alert(s), newest first';
     this.body.replaceChildren(...this.rows.map(e => h('tr', {'data-app': e.app ?? '(none)', 'data-dpid': e.dpid,
-      'data-severity': e.severity},
+      'data-severity': e.severity, 'data-rule': e.rule?.id},
         h('td', {text: e.time}),
         h('td', {}, e.app ? h('i', {class: 'dot', style: 'background:' + appColour(e.app)}) : null, e.app ?? '(none)'),
         h('td', {class: 'num', text: e.dpid}), h('td', {text: e.block ?? e.mergedBlock}),
         h('td', {class: 'num sev-' + e.severity, text: e.severity}), h('td', {text: e.message}),
-        h('td', {text: ruleText(e.rule)}), h('td', {text: flowText(e.headers || {})}))));
+        h('td', {}, e.rule ? h('a', {href: '#', class: 'rule', title: 'show only the alerts of this rule',
+          text: ruleText(e.rule), onclick: ev => { ev.preventDefault(); this.filterRule(e.rule.id); }}) : null),
+        h('td', {text: flowText(e.headers || {})}))));
+  }
+
+  /** Shows only the alerts of rule {@code id} (the other filters stay). */
+  filterRule(id) {
+    this.form.elements.rule.value = id;
+    this.apply();
   }
 }
 

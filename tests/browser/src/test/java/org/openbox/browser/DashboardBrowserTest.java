@@ -54,11 +54,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * what an operator sees: the OBI in its segment with traffic counters and a chart, the merged
  * graph drawn with blocks of both applications and live counters above zero, rule hit counts
  * labelled with their match (as GET /api/apps/NAME/rules gives them), the alert filter
- * (application and severity) showing only matching alerts, the applications' stop / start
+ * (application and severity; the application's rule, typed or clicked in the table) showing
+ * only matching alerts, the applications' stop / start
  * buttons for the operator, none for a viewer.
  *
  * <p>Screenshots land in {@code tests/browser/target/screenshots/} (topology.png,
- * obi-graph.png, applications.png, alerts-ips.png, alerts-severe.png, viewer-applications.png,
+ * obi-graph.png, applications.png, alerts-ips.png, alerts-severe.png, alerts-rule.png, viewer-applications.png,
  * swagger-ui.png). Chromium or
  * chromedriver missing or unable to start fails the test with what to install; so does a
  * missing OBI binary ({@code $OPENBOX_OBI_BIN} or {@code -Dopenbox.obi.bin}, default
@@ -279,6 +280,39 @@ class DashboardBrowserTest {
                                 && !"ips".equals(tr.getAttribute("data-app")));
             });
             shot("alerts-severe");
+
+            // one rule (the IPS's sid of its first alert), typed into the rule filter: its alerts only,
+            // of any application and severity, as many as the API counts
+            new Select(browser.findElement(By.id("f-sev"))).selectByValue("");
+            long sid = ipsAlerts.get(0).path("rule").path("id").asLong(-1);
+            assertThat(sid).as("the IPS alert's rule").isPositive();
+            int ofRule = api("/api/alerts?limit=500&rule=" + sid).size();
+            WebElement ruleBox = browser.findElement(By.id("f-rule"));
+            ruleBox.clear();
+            ruleBox.sendKeys(Long.toString(sid));
+            browser.findElement(By.id("f-apply")).click();
+            waitUntil(d -> {
+                List<WebElement> trs = d.findElements(By.cssSelector("#alerts tbody tr"));
+                return trs.size() == ofRule && trs.stream().allMatch(tr -> String.valueOf(sid).equals(tr.getAttribute("data-rule"))
+                        && tr.findElement(By.cssSelector("a.rule")).getText().startsWith("sid " + sid + ":"));
+            });
+            shot("alerts-rule");
+            // the firewall's rule of a firewall alert, by clicking it in the table (the rule filter takes it)
+            ruleBox.clear();
+            browser.findElement(By.id("f-apply")).click();
+            JsonNode fwAlerts = api("/api/alerts?limit=500&app=firewall");
+            assertThat(fwAlerts.size()).as("firewall alerts").isGreaterThan(0);
+            long fwRule = fwAlerts.get(fwAlerts.size() - 1).path("rule").path("id").asLong(-1);
+            assertThat(fwRule).as("the firewall alert's rule").isNotNegative();
+            int ofFwRule = api("/api/alerts?limit=500&rule=" + fwRule).size();
+            String fwRow = "#alerts tbody tr[data-app='firewall'][data-rule='" + fwRule + "'] a.rule";
+            waitFor(d -> d.findElement(By.cssSelector(fwRow)));
+            click(fwRow);
+            waitUntil(d -> String.valueOf(fwRule).equals(d.findElement(By.id("f-rule")).getAttribute("value"))
+                    && d.findElements(By.cssSelector("#alerts tbody tr")).size() == ofFwRule
+                    && d.findElements(By.cssSelector("#alerts tbody tr")).stream()
+                            .allMatch(tr -> String.valueOf(fwRule).equals(tr.getAttribute("data-rule"))));
+            browser.findElement(By.id("f-rule")).clear();
 
             // the operator stops the IPS and starts it again from the page (a POST with the session's CSRF token)
             browser.get(base() + "/#apps");
