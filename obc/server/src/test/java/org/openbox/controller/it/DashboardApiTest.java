@@ -237,9 +237,9 @@ class DashboardApiTest extends ControllerTestBase {
         HttpClient http = HttpClient.newHttpClient();
         URI uri = URI.create(controllerUrl() + "/api/alerts/stream?app=fw&dpid=186");
 
+        // the stream is registered before its answer's head is sent, so no alert raised from here is missed
         HttpResponse<InputStream> first = openStream(http, uri, null);
         BufferedReader firstLines = new BufferedReader(new InputStreamReader(first.body(), StandardCharsets.UTF_8));
-        int open = stream.clients();
         CompletableFuture<List<Event>> two = events(firstLines, 2);
         obi.alert(ssh, "before one");
         obi.alert(ssh, "before two");
@@ -251,10 +251,6 @@ class DashboardApiTest extends ControllerTestBase {
         long seq2 = Long.parseLong(got.get(1).id().replaceAll(".*-", ""));
         assertThat(seq2).isGreaterThan(seq1);
         first.body().close();
-        await().atMost(WAIT).until(() -> {
-            obi.alert(seen, "keeps the writer busy");   // not for this filter; a write notices the closed client
-            return stream.clients() == open - 1;
-        });
 
         // missed while away: two of this filter, one of another application
         obi.alert(ssh, "missed one");
@@ -285,7 +281,6 @@ class DashboardApiTest extends ControllerTestBase {
         HttpResponse<InputStream> bogus = openStream(http, uri, "not an id");
         BufferedReader bogusLines = new BufferedReader(new InputStreamReader(bogus.body(), StandardCharsets.UTF_8));
         CompletableFuture<List<Event>> onlyLive = events(bogusLines, 1);
-        await().atMost(WAIT).until(() -> stream.clients() >= open);
         obi.alert(ssh, "only this one");
         assertThat(messages(onlyLive.get(20, TimeUnit.SECONDS))).containsExactly("only this one");
         bogus.body().close();
