@@ -17,7 +17,7 @@ import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
 import org.openbox.controller.apps.ModuleRegistry;
 import org.openbox.controller.apps.TopologyHolder;
-import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
 import org.openbox.protocol.ErrorSubtype;
@@ -61,13 +61,13 @@ import org.springframework.stereotype.Service;
 @Service
 public class HandleRouter {
 
-    private final ObiManager obis;
+    private final ObiRegistry obis;
     private final GraphAggregator aggregator;
     private final AppCatalog catalog;
     private final TopologyHolder topology;
     private final ModuleRegistry modules;
 
-    public HandleRouter(ObiManager obis, GraphAggregator aggregator, AppCatalog catalog, TopologyHolder topology,
+    public HandleRouter(ObiRegistry obis, GraphAggregator aggregator, AppCatalog catalog, TopologyHolder topology,
                         ModuleRegistry modules) {
         this.obis = obis;
         this.aggregator = aggregator;

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeoutException;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppLifecycle;
 import org.openbox.controller.apps.AppState;
-import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.GraphDeployment;
+import org.openbox.controller.obi.ObiRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -32,14 +33,16 @@ public class AppReload {
     public record Outcome(int status, boolean ok, String state, String message, Map<Long, String> refusedBy) {}
 
     private final AppLifecycle lifecycle;
-    private final ObiManager obis;
+    private final ObiRegistry obis;
+    private final GraphDeployment deployment;
     private final GraphAggregator aggregator;
     private final long waitMillis;
 
-    public AppReload(AppLifecycle lifecycle, ObiManager obis, GraphAggregator aggregator,
+    public AppReload(AppLifecycle lifecycle, ObiRegistry obis, GraphDeployment deployment, GraphAggregator aggregator,
                      org.openbox.controller.OpenboxProperties props) {
         this.lifecycle = lifecycle;
         this.obis = obis;
+        this.deployment = deployment;
         this.aggregator = aggregator;
         // every OBI is awaited in turn (modules, then the graph it compiles)
         this.waitMillis = props.requestTimeout().toMillis() * 3 + props.graphTimeout().toMillis() + 1000;
@@ -95,7 +98,7 @@ public class AppReload {
 
     private Map<Long, String> deployAll() {
         try {
-            return obis.deployAll().get(waitMillis * Math.max(1, obis.upSessions().size()), TimeUnit.MILLISECONDS);
+            return deployment.deployAll().get(waitMillis * Math.max(1, obis.upSessions().size()), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             return Map.of(-1L, "deployment failed: " + e.getCause());
         } catch (TimeoutException e) {

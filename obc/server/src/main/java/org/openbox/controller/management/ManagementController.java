@@ -18,7 +18,7 @@ import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.isolation.AppReload;
 import org.openbox.controller.isolation.AppStatus;
 import org.openbox.controller.isolation.FailurePolicy;
-import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiQueries;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.handles.HandleRouter;
@@ -47,7 +47,7 @@ public class ManagementController {
 
     private static final String JSON = "application/json";
 
-    private final ObiManager obis;
+    private final ObiRegistry obis;
     private final ObiQueries queries;
     private final GraphAggregator aggregator;
     private final AppCatalog apps;
@@ -60,7 +60,7 @@ public class ManagementController {
     private final TopologyHolder topology;
     private final BlockCounters counters;
 
-    public ManagementController(ObiManager obis, ObiQueries queries, GraphAggregator aggregator, AppCatalog apps,
+    public ManagementController(ObiRegistry obis, ObiQueries queries, GraphAggregator aggregator, AppCatalog apps,
                                 AppLifecycle lifecycle, HandleRouter handles, AppReload reload,
                                 AppStatus status, FailurePolicy policy, AppRules rules,
                                 TopologyHolder topology, BlockCounters counters) {

@@ -29,7 +29,7 @@ import org.openbox.controller.apps.PlacedGraph;
 import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.handles.HandleRouter;
 import org.openbox.controller.obi.ObiErrorException;
-import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiQueries;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
@@ -66,7 +66,7 @@ public class ObiMetricsCollector implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ObiMetricsCollector.class);
 
-    private final ObiManager obis;
+    private final ObiRegistry obis;
     private final ObiQueries queries;
     private final HandleRouter handles;
     private final GraphAggregator aggregator;
@@ -98,7 +98,7 @@ public class ObiMetricsCollector implements DisposableBean {
     private final Set<Long> busy = new HashSet<>();   // waiting or in flight
     private int inFlight;
 
-    public ObiMetricsCollector(ObiManager obis, ObiQueries queries, HandleRouter handles, GraphAggregator aggregator,
+    public ObiMetricsCollector(ObiRegistry obis, ObiQueries queries, HandleRouter handles, GraphAggregator aggregator,
                                AppCatalog catalog, TopologyHolder topology, ModuleRegistry modules,
                                DataPlaneMeters meters, MetricsProperties props, ControllerMetrics metrics) {
         this.obis = obis;

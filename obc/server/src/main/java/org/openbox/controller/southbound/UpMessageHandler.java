@@ -3,7 +3,8 @@ package org.openbox.controller.southbound;
 import java.util.Optional;
 import org.openbox.controller.events.AppEvents;
 import org.openbox.controller.metrics.ControllerMetrics;
-import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.ObiConnections;
+import org.openbox.controller.obi.ObiLiveness;
 import org.openbox.controller.obi.PendingRequests;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.message.AddCustomModuleResponse;
@@ -37,15 +38,17 @@ public class UpMessageHandler {
 
     private static final Logger log = LoggerFactory.getLogger(UpMessageHandler.class);
 
-    private final ObiManager obis;
+    private final ObiConnections obis;
+    private final ObiLiveness liveness;
     private final PendingRequests pending;
     private final AppEvents events;
     private final ControllerMetrics metrics;
     private final RepeatedEvents repeats;
 
-    public UpMessageHandler(ObiManager obis, PendingRequests pending, AppEvents events, ControllerMetrics metrics,
-            RepeatedEvents repeats) {
+    public UpMessageHandler(ObiConnections obis, ObiLiveness liveness, PendingRequests pending, AppEvents events,
+                            ControllerMetrics metrics, RepeatedEvents repeats) {
         this.obis = obis;
+        this.liveness = liveness;
         this.pending = pending;
         this.events = events;
         this.metrics = metrics;
@@ -86,7 +89,7 @@ public class UpMessageHandler {
         } else if (m instanceof ErrorMessage error) {
             onError(error);
         } else if (isResponse(m)) {
-            pending.complete(m).ifPresentOrElse(p -> obis.seen(p.dpid()),
+            pending.complete(m).ifPresentOrElse(p -> liveness.seen(p.dpid()),
                     () -> log.debug("{} with xid {} answers no pending request", m.type(), m.xid()));
         } else {
             return Optional.of(new Rejection(ErrorSubtype.UNSUPPORTED_MESSAGE,
@@ -98,7 +101,7 @@ public class UpMessageHandler {
     private void onError(ErrorMessage error) {
         var p = pending.complete(error);
         if (p.isPresent()) {
-            obis.seen(p.get().dpid());
+            liveness.seen(p.get().dpid());
             log.warn("OBI {} answered {} (xid {}) with {}/{}: {}", p.get().dpid(), p.get().requestType(), error.xid(),
                     error.errorType(), error.errorSubtype(), error.message());
             events.onObiError(p.get().dpid(), error, p.get().apps());

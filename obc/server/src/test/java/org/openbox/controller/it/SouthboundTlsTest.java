@@ -32,7 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openbox.controller.ControllerApplication;
-import org.openbox.controller.obi.ObiManager;
+import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiQueries;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
@@ -101,7 +101,7 @@ class SouthboundTlsTest {
     }
 
     @LocalServerPort int port;
-    @Autowired ObiManager manager;
+    @Autowired ObiRegistry manager;
     @Autowired ObiQueries queries;
     @Autowired MeterRegistry registry;
 
