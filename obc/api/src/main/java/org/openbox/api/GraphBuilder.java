@@ -1,18 +1,14 @@
 package org.openbox.api;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.openbox.api.blocks.ProcessingBlock;
-import org.openbox.catalogue.BlockDescriptor;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.protocol.ErrorSubtype;
-import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
 import org.openbox.protocol.graph.Graph;
@@ -34,7 +30,7 @@ import org.openbox.protocol.graph.Graph;
  */
 public final class GraphBuilder {
 
-    private final Catalogue catalogue;
+    private final GraphChecker checker;
     private final Map<String, Block> blocks = new LinkedHashMap<>();
     private final Map<String, ProcessingBlock> typed = new HashMap<>();
     private final List<Connector> connectors = new ArrayList<>();
@@ -46,7 +42,7 @@ public final class GraphBuilder {
 
     /** A builder checking against {@code catalogue} (e.g. one extended by custom modules). */
     public GraphBuilder(Catalogue catalogue) {
-        this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
+        this.checker = new GraphChecker(Objects.requireNonNull(catalogue, "catalogue"));
     }
 
     /** Adds blocks (a block already added is not added again). */
@@ -114,114 +110,23 @@ public final class GraphBuilder {
     }
 
     /**
-     * Validates and returns the graph.
+     * Validates and returns the graph: each typed block's own check, then the
+     * {@link GraphChecker} of the builder's catalogue.
      *
      * @throws InvalidGraphException for an invalid block (BAD_BLOCK, UNSUPPORTED_BLOCK,
      *         BAD_HEADER_MATCH, BAD_PAYLOAD_MATCH), connector (BAD_CONNECTOR) or graph shape (BAD_GRAPH)
      */
     public ProcessingGraph build() {
         List<Block> list = new ArrayList<>();
-        Map<String, BlockDescriptor> descriptors = new HashMap<>();
         for (Map.Entry<String, Block> e : blocks.entrySet()) {
             ProcessingBlock t = typed.get(e.getKey());
-            Block b = t != null ? t.toBlock() : e.getValue();
-            try {
-                catalogue.validate(b);
-            } catch (InvalidGraphException ex) {
-                throw ex;
-            } catch (ProtocolException ex) {
-                throw new InvalidGraphException(ex.subtype(), ex.getMessage());
-            }
             if (t != null) {
                 t.check();
             }
-            descriptors.put(b.name(), catalogue.find(b.type()).orElseThrow());
-            list.add(b);
+            list.add(t != null ? t.toBlock() : e.getValue());
         }
-        if (list.isEmpty()) {
-            throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH, "the graph has no blocks");
-        }
-        Map<String, Block> byName = new HashMap<>();
-        list.forEach(b -> byName.put(b.name(), b));
-        checkConnectors(byName, descriptors);
-        checkShape(list, descriptors);
+        checker.check(new Graph(list, connectors));
         return new ProcessingGraph(list, connectors);
-    }
-
-    private void checkConnectors(Map<String, Block> byName, Map<String, BlockDescriptor> descriptors) {
-        Map<String, Connector> usedOutputs = new HashMap<>();
-        for (Connector c : connectors) {
-            String what = "connector " + c.src() + "[" + c.srcPort() + "] -> " + c.dst() + "[" + c.dstPort() + "]";
-            Block src = byName.get(c.src());
-            Block dst = byName.get(c.dst());
-            if (src == null || dst == null) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR,
-                        what + ": no block named '" + (src == null ? c.src() : c.dst()) + "'");
-            }
-            int outs = descriptors.get(c.src()).outputCount(src.config());
-            if (c.srcPort() < 0 || c.srcPort() >= outs) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR, what + ": " + c.src() + " ("
-                        + src.type() + ") has " + outs + " output" + (outs == 1 ? "" : "s"));
-            }
-            int ins = descriptors.get(c.dst()).inputCount(dst.config());
-            if (c.dstPort() < 0 || c.dstPort() >= ins) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR, what + ": " + c.dst() + " ("
-                        + dst.type() + ") has " + ins + " input" + (ins == 1 ? "" : "s"));
-            }
-            Connector earlier = usedOutputs.putIfAbsent(c.src() + "\0" + c.srcPort(), c);
-            if (earlier != null) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR, what + ": output " + c.srcPort()
-                        + " of " + c.src() + " is already connected to " + earlier.dst());
-            }
-        }
-    }
-
-    /** Every non-source block is fed, a source exists, and there is no cycle (Kahn's algorithm). */
-    private void checkShape(List<Block> list, Map<String, BlockDescriptor> descriptors) {
-        Map<String, Integer> indegree = new LinkedHashMap<>();
-        Map<String, List<String>> next = new HashMap<>();
-        list.forEach(b -> {
-            indegree.put(b.name(), 0);
-            next.put(b.name(), new ArrayList<>());
-        });
-        for (Connector c : connectors) {
-            indegree.merge(c.dst(), 1, Integer::sum);
-            next.get(c.src()).add(c.dst());
-        }
-        boolean source = false;
-        for (Block b : list) {
-            boolean isSource = descriptors.get(b.name()).inputCount(b.config()) == 0;
-            source |= isSource;
-            if (!isSource && indegree.get(b.name()) == 0) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH,
-                        "block '" + b.name() + "' (" + b.type() + ") is not connected to anything upstream");
-            }
-        }
-        if (!source) {
-            throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH,
-                    "the graph has no input terminal (a block without inputs, such as FromDevice or FromDump)");
-        }
-        Deque<String> ready = new ArrayDeque<>();
-        indegree.forEach((n, d) -> {
-            if (d == 0) {
-                ready.add(n);
-            }
-        });
-        int seen = 0;
-        while (!ready.isEmpty()) {
-            String n = ready.poll();
-            seen++;
-            for (String m : next.get(n)) {
-                if (indegree.merge(m, -1, Integer::sum) == 0) {
-                    ready.add(m);
-                }
-            }
-        }
-        if (seen < list.size()) {
-            String onCycle = indegree.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
-                    .findFirst().orElse("?");
-            throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH, "the graph has a cycle through block '" + onCycle + "'");
-        }
     }
 
     /** The packaged catalogue, loaded once (immutable). */
