@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import java.util.List;
 import java.util.Map;
 
@@ -9,7 +10,7 @@ import java.util.Map;
  */
 public interface BlockOrigins {
 
-    List<BlockRef> originsOf(String mergedBlock);
+    List<Origin> originsOf(String mergedBlock);
 
     List<String> mergedBlocksOf(String app, String block);
 
@@ -21,14 +22,14 @@ public interface BlockOrigins {
     List<Integer> mergedRulesOf(String app, String block, int rule, String mergedBlock);
 
     /** Every merged block with its origins (for operators). */
-    Map<String, List<BlockRef>> all();
+    Map<String, List<Origin>> all();
 
     BlockOrigins EMPTY = new BlockOrigins() {
-        @Override public List<BlockRef> originsOf(String mergedBlock) { return List.of(); }
+        @Override public List<Origin> originsOf(String mergedBlock) { return List.of(); }
         @Override public List<String> mergedBlocksOf(String app, String block) { return List.of(); }
         @Override public List<Integer> mergedRulesOf(String app, String block, int rule, String mergedBlock) {
             return List.of();
         }
-        @Override public Map<String, List<BlockRef>> all() { return Map.of(); }
+        @Override public Map<String, List<Origin>> all() { return Map.of(); }
     };
 }

@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -59,7 +60,7 @@ public final class ChainComposer implements GraphComposer {
                     continue;
                 }
                 blocks.add(new Block(b.type(), p + b.name(), b.config()));
-                origins.add(p + b.name(), new BlockRef(part.app(), b.name()));
+                origins.add(p + b.name(), new Origin(part.app(), b.name()));
                 if (OUTPUTS.contains(b.type()) && !ChainExits.repliesToInput(devname(b), inputDevices)) {
                     openOutputs.add(p + b.name());
                 }

@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -74,7 +75,7 @@ public final class FailSafeGraphs {
     /** Provenance of a fail-safe graph: every block belongs to {@code app}. */
     static BlockOrigins originsOf(String app, Graph g) {
         MapOrigins o = new MapOrigins();
-        g.blocks().forEach(b -> o.add(b.name(), new BlockRef(app, b.name())));
+        g.blocks().forEach(b -> o.add(b.name(), new Origin(app, b.name())));
         return o;
     }
 

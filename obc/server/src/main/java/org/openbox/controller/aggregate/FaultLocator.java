@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -45,7 +46,7 @@ public final class FaultLocator {
         for (int i = 0; i < quoted.size(); i++) {
             String merged = quoted.get(i);
             if (!names.contains(merged)) continue;
-            List<BlockRef> origins = graph.origins().originsOf(merged).stream()
+            List<Origin> origins = graph.origins().originsOf(merged).stream()
                     .filter(r -> running.contains(r.app())).toList();
             if (origins.isEmpty()) continue;
             String after = text.substring(text.indexOf("'" + merged + "'") + merged.length() + 2);
@@ -59,7 +60,7 @@ public final class FaultLocator {
     }
 
     /** Keeps the origins one of whose rules became the merged rule the message names. */
-    private static List<BlockRef> byRule(BlockOrigins origins, String merged, String after, List<BlockRef> refs,
+    private static List<Origin> byRule(BlockOrigins origins, String merged, String after, List<Origin> refs,
                                          BiFunction<String, String, Block> appBlock) {
         if (refs.size() < 2) return refs;
         Matcher m = RULE.matcher(after);
@@ -70,8 +71,8 @@ public final class FaultLocator {
         } catch (NumberFormatException e) {
             return refs;
         }
-        List<BlockRef> out = new ArrayList<>();
-        for (BlockRef r : refs) {
+        List<Origin> out = new ArrayList<>();
+        for (Origin r : refs) {
             Block b = appBlock.apply(r.app(), r.block());
             int rules = b == null || b.config() == null || !b.config().path("match").isArray() ? 0 : b.config().get("match").size();
             for (int k = 0; k < rules; k++) {
@@ -85,10 +86,10 @@ public final class FaultLocator {
     }
 
     /** Keeps the origins whose own configuration contains one of the quoted texts. */
-    private static List<BlockRef> byText(List<String> quoted, List<BlockRef> refs, BiFunction<String, String, Block> appBlock) {
+    private static List<Origin> byText(List<String> quoted, List<Origin> refs, BiFunction<String, String, Block> appBlock) {
         if (refs.size() < 2 || quoted.isEmpty()) return refs;
-        List<BlockRef> out = new ArrayList<>();
-        for (BlockRef r : refs) {
+        List<Origin> out = new ArrayList<>();
+        for (Origin r : refs) {
             Block b = appBlock.apply(r.app(), r.block());
             if (b != null && b.config() != null && containsString(b.config(), Set.copyOf(quoted), 0)) out.add(r);
         }

@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,19 +12,19 @@ import java.util.Map;
  */
 final class MapOrigins implements BlockOrigins {
 
-    private final Map<String, List<BlockRef>> origins = new LinkedHashMap<>();
-    private final Map<BlockRef, List<String>> merged = new LinkedHashMap<>();
+    private final Map<String, List<Origin>> origins = new LinkedHashMap<>();
+    private final Map<Origin, List<String>> merged = new LinkedHashMap<>();
 
-    void add(String mergedBlock, BlockRef origin) {
+    void add(String mergedBlock, Origin origin) {
         origins.computeIfAbsent(mergedBlock, k -> new ArrayList<>()).add(origin);
         merged.computeIfAbsent(origin, k -> new ArrayList<>()).add(mergedBlock);
     }
 
     /** Forgets a merged block that composition removed (e.g. a joined terminal). */
     void remove(String mergedBlock) {
-        List<BlockRef> refs = origins.remove(mergedBlock);
+        List<Origin> refs = origins.remove(mergedBlock);
         if (refs != null) {
-            for (BlockRef r : refs) {
+            for (Origin r : refs) {
                 List<String> m = merged.get(r);
                 m.remove(mergedBlock);
                 if (m.isEmpty()) {
@@ -34,13 +35,13 @@ final class MapOrigins implements BlockOrigins {
     }
 
     @Override
-    public List<BlockRef> originsOf(String mergedBlock) {
+    public List<Origin> originsOf(String mergedBlock) {
         return List.copyOf(origins.getOrDefault(mergedBlock, List.of()));
     }
 
     @Override
     public List<String> mergedBlocksOf(String app, String block) {
-        return List.copyOf(merged.getOrDefault(new BlockRef(app, block), List.of()));
+        return List.copyOf(merged.getOrDefault(new Origin(app, block), List.of()));
     }
 
     @Override
@@ -49,8 +50,8 @@ final class MapOrigins implements BlockOrigins {
     }
 
     @Override
-    public Map<String, List<BlockRef>> all() {
-        Map<String, List<BlockRef>> copy = new LinkedHashMap<>();
+    public Map<String, List<Origin>> all() {
+        Map<String, List<Origin>> copy = new LinkedHashMap<>();
         origins.forEach((k, v) -> copy.put(k, List.copyOf(v)));
         return copy;
     }

@@ -96,9 +96,9 @@ public final class MergingComposer implements GraphComposer {
     private record ProvenanceOrigins(Provenance provenance, List<String> mergedBlocks) implements BlockOrigins {
 
         @Override
-        public List<BlockRef> originsOf(String mergedBlock) {
+        public List<Origin> originsOf(String mergedBlock) {
             List<Origin> o = provenance.originsOf(mergedBlock);
-            return o == null ? List.of() : o.stream().map(x -> new BlockRef(x.app(), x.block())).toList();
+            return o == null ? List.of() : o;
         }
 
         @Override
@@ -114,8 +114,8 @@ public final class MergingComposer implements GraphComposer {
         }
 
         @Override
-        public Map<String, List<BlockRef>> all() {
-            Map<String, List<BlockRef>> out = new LinkedHashMap<>();
+        public Map<String, List<Origin>> all() {
+            Map<String, List<Origin>> out = new LinkedHashMap<>();
             for (String b : mergedBlocks) {
                 out.put(b, originsOf(b));
             }

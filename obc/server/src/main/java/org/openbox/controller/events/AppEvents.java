@@ -1,5 +1,6 @@
 package org.openbox.controller.events;
 
+import org.openbox.merge.Origin;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -12,7 +13,6 @@ import org.openbox.api.event.ErrorEvent;
 import org.openbox.api.event.InstanceEvent;
 import org.openbox.api.event.LogEvent;
 import org.openbox.controller.aggregate.BlockOrigins;
-import org.openbox.controller.aggregate.BlockRef;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
@@ -76,7 +76,7 @@ public class AppEvents {
                     : e.timestamp());
             long flowId = FlowIds.of(e.headers());
             String attached = e.packet() == null || e.packet().isEmpty() ? null : e.packet();
-            List<BlockRef> owners = owners(origins, e.originBlock(), e.appId());
+            List<Origin> owners = owners(origins, e.originBlock(), e.appId());
             if (owners.isEmpty()) {
                 log.debug("alert from OBI {} block '{}' has no owning application: {}", dpid, e.originBlock(), e.message());
                 record(new AlertRecord(time, null, dpid, null, e.originBlock(), e.message(), e.severity(), null,
@@ -85,7 +85,7 @@ public class AppEvents {
                 continue;
             }
             byte[] packet = packet(e.packet());
-            for (BlockRef owner : owners) {
+            for (Origin owner : owners) {
                 Optional<AppEntry> app = catalog.get(owner.app());
                 AlertRule rule = app.flatMap(a -> ruleOf(a, owner.block())).orElse(null);
                 record(new AlertRecord(time, owner.app(), dpid, owner.block(), e.originBlock(), e.message(),
@@ -123,7 +123,7 @@ public class AppEvents {
         for (LogEntry e : logMessage.messages()) {
             Instant time = instant(e.timestamp());
             byte[] packet = packet(e.packet());
-            for (BlockRef owner : owners(origins, e.originBlock(), null)) {
+            for (Origin owner : owners(origins, e.originBlock(), null)) {
                 LogEvent event = new LogEvent(dpid, owner.block(), e.message(), e.severity(), packet, time);
                 catalog.get(owner.app()).ifPresent(app -> dispatcher.deliver(app, "onLog", a -> a.onLog(event)));
             }
@@ -166,16 +166,16 @@ public class AppEvents {
         return catalog.all().stream().filter(AppEntry::running).filter(a -> a.appliesTo(dpid, topo)).toList();
     }
 
-    private static List<BlockRef> owners(BlockOrigins origins, String mergedBlock, String appId) {
+    private static List<Origin> owners(BlockOrigins origins, String mergedBlock, String appId) {
         if (mergedBlock == null) {
             return List.of();
         }
-        List<BlockRef> refs = origins.originsOf(mergedBlock);
+        List<Origin> refs = origins.originsOf(mergedBlock);
         if (appId == null || appId.isEmpty()) {
             return refs;
         }
         // app_id narrows a block shared by several applications; the owners stay the provenance's
-        List<BlockRef> named = refs.stream().filter(r -> r.app().equals(appId)).toList();
+        List<Origin> named = refs.stream().filter(r -> r.app().equals(appId)).toList();
         return named.isEmpty() ? refs : named;
     }
 

@@ -1,5 +1,6 @@
 package org.openbox.controller.handles;
 
+import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -12,7 +13,6 @@ import org.openbox.catalogue.BlockDescriptor;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.catalogue.HandleDescriptor;
 import org.openbox.controller.aggregate.BlockOrigins;
-import org.openbox.controller.aggregate.BlockRef;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
@@ -204,7 +204,7 @@ final class HandlePlanner {
             mapped |= !m.isEmpty();
         }
         boolean identity = merged.type().equals(appBlock.type())
-                && origins.originsOf(merged.name()).equals(List.of(new BlockRef(app, appBlock.name())));
+                && origins.originsOf(merged.name()).equals(List.of(new Origin(app, appBlock.name())));
         return new RuleMap(rules, mapped, identity);
     }
 }

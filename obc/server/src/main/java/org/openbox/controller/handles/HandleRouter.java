@@ -1,5 +1,6 @@
 package org.openbox.controller.handles;
 
+import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.openbox.api.HandleClient;
 import org.openbox.api.Topology;
-import org.openbox.controller.aggregate.BlockRef;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppCatalog;
@@ -188,14 +188,14 @@ public class HandleRouter {
 
     /** Refuses the request when a merged block it reaches also implements another block. */
     private static void checkIsolation(String app, String block, String handle, List<Target> written, String what) {
-        BlockRef own = new BlockRef(app, block);
+        Origin own = new Origin(app, block);
         List<String> conflicts = new ArrayList<>();
         Set<String> otherApps = new LinkedHashSet<>();
         for (Target t : written) {
-            List<BlockRef> others = t.graph().origins().originsOf(t.merged().name()).stream()
+            List<Origin> others = t.graph().origins().originsOf(t.merged().name()).stream()
                     .filter(o -> !o.equals(own)).toList();
             if (!others.isEmpty()) {
-                others.stream().map(BlockRef::app).filter(a -> !a.equals(app)).forEach(otherApps::add);
+                others.stream().map(Origin::app).filter(a -> !a.equals(app)).forEach(otherApps::add);
                 conflicts.add("OBI " + t.obi().dpid() + " merged block '" + t.merged().name() + "' also implements "
                         + others.stream().map(o -> o.app() + "." + o.block()).toList());
             }

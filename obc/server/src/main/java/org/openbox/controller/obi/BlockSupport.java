@@ -1,5 +1,6 @@
 package org.openbox.controller.obi;
 
+import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.openbox.controller.aggregate.BlockRef;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.protocol.graph.Block;
 
@@ -25,7 +25,7 @@ public record BlockSupport(Set<String> declared) {
     static final int MAX_TYPES = 4096;
 
     /** A block of the graph whose type the OBI lacks, with the application blocks it stands for. */
-    public record Missing(String block, String type, List<BlockRef> origins) {}
+    public record Missing(String block, String type, List<Origin> origins) {}
 
     public BlockSupport {
         declared = declared == null ? null : Set.copyOf(declared);

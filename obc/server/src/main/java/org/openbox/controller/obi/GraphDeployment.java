@@ -1,5 +1,6 @@
 package org.openbox.controller.obi;
 
+import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.HashSet;
 import java.util.List;
@@ -15,7 +16,6 @@ import java.util.stream.Collectors;
 import org.openbox.api.CustomModule;
 import org.openbox.catalogue.BlockDescriptor;
 import org.openbox.controller.OpenboxProperties;
-import org.openbox.controller.aggregate.BlockRef;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.FaultLocator;
 import org.openbox.controller.aggregate.GraphAggregator;
@@ -351,7 +351,7 @@ public class GraphDeployment {
     private void unsupported(ObiSession s, List<BlockSupport.Missing> missing) {
         Map<String, List<String>> byApp = new java.util.TreeMap<>();
         for (BlockSupport.Missing m : missing) {
-            for (BlockRef r : m.origins()) {
+            for (Origin r : m.origins()) {
                 byApp.computeIfAbsent(r.app(), a -> new java.util.ArrayList<>())
                         .add("block '" + r.block() + "' (" + m.type() + ")");
             }

@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -26,7 +27,7 @@ class ChainComposerTest {
     void singleGraphKeepsItsNames() {
         Composed c = new ChainComposer().compose(List.of(new AppPart("a", 1, A)));
         assertThat(c.graph()).isEqualTo(A);
-        assertThat(c.origins().originsOf("cls")).containsExactly(new BlockRef("a", "cls"));
+        assertThat(c.origins().originsOf("cls")).containsExactly(new Origin("a", "cls"));
         assertThat(c.origins().mergedRulesOf("a", "cls", 1, "cls")).containsExactly(1);
     }
 

@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -24,7 +25,7 @@ class FallbackComposerTest {
         Composed c = new FallbackComposer(failing, new ChainComposer()).compose(List.of(new AppPart("a", 1, G)));
         assertThat(c.graph()).isEqualTo(G);
         assertThat(c.report()).contains("merge failed").contains("cannot merge");
-        assertThat(c.origins().originsOf("in")).containsExactly(new BlockRef("a", "in"));
+        assertThat(c.origins().originsOf("in")).containsExactly(new Origin("a", "in"));
     }
 
     @Test

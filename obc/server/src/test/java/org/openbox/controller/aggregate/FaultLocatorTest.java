@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Origin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -55,7 +56,7 @@ class FaultLocatorTest {
                 .filter(b -> b.type().equals("HeaderPayloadClassifier")).findFirst().orElseThrow();
         String block = hpc.name();
         // the merger combined both classifiers: the refused block is fw's as well as ips's
-        assertThat(g.origins().originsOf(block)).extracting(BlockRef::app).contains("fw", "ips");
+        assertThat(g.origins().originsOf(block)).extracting(Origin::app).contains("fw", "ips");
         int rule = 0;
         while (!hpc.config().get("match").get(rule).toString().contains("\\\\1x")) rule++;
         String message = "OBI 1: BAD_REQUEST/BAD_PAYLOAD_MATCH: block '" + block + "' (HeaderPayloadClassifier), config "
@@ -67,7 +68,7 @@ class FaultLocatorTest {
     void aBlockOfOneApplicationIsThatApplications() {
         DeployedGraph g = merged();
         String out = g.origins().all().entrySet().stream()
-                .filter(e -> e.getValue().equals(List.of(new BlockRef("ips", "out")))).map(java.util.Map.Entry::getKey)
+                .filter(e -> e.getValue().equals(List.of(new Origin("ips", "out")))).map(java.util.Map.Entry::getKey)
                 .findFirst().orElseThrow();
         assertThat(FaultLocator.culprits(g, "block '" + out + "' (ToDevice): no device eth1", FaultLocatorTest::appBlock))
                 .containsExactly("ips");

@@ -1,5 +1,6 @@
 package org.openbox.controller.obi;
 
+import org.openbox.merge.Origin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.openbox.controller.aggregate.BlockOrigins;
-import org.openbox.controller.aggregate.BlockRef;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
@@ -21,17 +21,17 @@ class BlockSupportTest {
 
     /** in -> norm -> out, where norm is app "web"'s block "n" and the terminals are shared by "web" and "fw". */
     private static DeployedGraph graph() {
-        Map<String, List<BlockRef>> origins = Map.of(
-                "in", List.of(new BlockRef("fw", "in"), new BlockRef("web", "in")),
-                "norm", List.of(new BlockRef("web", "n")),
-                "out", List.of(new BlockRef("fw", "out"), new BlockRef("web", "out")));
+        Map<String, List<Origin>> origins = Map.of(
+                "in", List.of(new Origin("fw", "in"), new Origin("web", "in")),
+                "norm", List.of(new Origin("web", "n")),
+                "out", List.of(new Origin("fw", "out"), new Origin("web", "out")));
         BlockOrigins o = new BlockOrigins() {
-            @Override public List<BlockRef> originsOf(String b) { return origins.getOrDefault(b, List.of()); }
+            @Override public List<Origin> originsOf(String b) { return origins.getOrDefault(b, List.of()); }
             @Override public List<String> mergedBlocksOf(String app, String block) { return List.of(); }
             @Override public List<Integer> mergedRulesOf(String app, String block, int rule, String merged) {
                 return List.of();
             }
-            @Override public Map<String, List<BlockRef>> all() { return origins; }
+            @Override public Map<String, List<Origin>> all() { return origins; }
         };
         Graph g = new Graph(List.of(new Block("FromDevice", "in", JSON.createObjectNode().put("devname", "eth0")),
                 new Block("HtmlNormalizer", "norm", JSON.createObjectNode()),
@@ -61,7 +61,7 @@ class BlockSupportTest {
         assertThat(s.restricted()).isTrue();
         List<BlockSupport.Missing> missing = s.missing(graph(), Set.of());
         assertThat(missing).containsExactly(new BlockSupport.Missing("norm", "HtmlNormalizer",
-                List.of(new BlockRef("web", "n"))));
+                List.of(new Origin("web", "n"))));
         assertThat(BlockSupport.apps(missing)).containsExactly("web");
         // a custom module installed since the Hello brings the type
         assertThat(s.missing(graph(), Set.of("HtmlNormalizer"))).isEmpty();
