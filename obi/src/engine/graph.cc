@@ -346,16 +346,6 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
     if (g->elements[i]->has_task()) g->tasks.push_back(static_cast<uint32_t>(i));
   }
   if (g->sources.empty()) fail(ErrorSubtype::BAD_GRAPH, "the graph has no source block (FromDevice or FromDump)");
-  // Every block that takes input is fed by a connector: one that is not would never see a
-  // packet (its counters stay 0, its alerts never fire), a mistake in the graph.
-  {
-    std::vector<uint8_t> fed(n, 0);
-    for (const auto& next : succ)
-      for (uint32_t w : next) fed[w] = 1;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!fed[i] && g->elements[i]->input_count() > 0)
-        fail(ErrorSubtype::BAD_GRAPH, block_label(g->specs[i]) + " is not connected to anything upstream");
-  }
 
   // Cycle check (iterative DFS, colours: 0 new, 1 on stack, 2 done): a batch pushed round
   // a cycle would never leave the graph.

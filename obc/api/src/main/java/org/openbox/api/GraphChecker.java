@@ -17,7 +17,7 @@ import org.openbox.protocol.graph.Connector;
 import org.openbox.protocol.graph.Graph;
 
 /**
- * The structural check of a processing graph, the same an OBI makes before it runs one
+ * The structural check of a processing graph, the one an OBI makes before it runs one
  * (the shared vectors in {@code protocol/vectors/graphs} hold both to it). In order:
  * <ol>
  * <li>size: at most {@link Limits#maxBlocks()} blocks (BAD_GRAPH);</li>
@@ -30,6 +30,9 @@ import org.openbox.protocol.graph.Graph;
  *     input terminal such as FromDevice) exists, no cycle, at most
  *     {@link Limits#maxDepth()} blocks on the longest path (BAD_GRAPH).</li>
  * </ol>
+ * The OBI makes every check but one: it runs a graph with a block nothing feeds (such a
+ * block never sees a packet), while an application graph with one is refused here; the
+ * shared vectors hold no such case.
  * The first failure is thrown as {@link InvalidGraphException} with the subtype and a message
  * naming the block or connector. No recursion: graphs of any size are checked iteratively.
  */
