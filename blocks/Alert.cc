@@ -1,5 +1,7 @@
 #include "Alert.hh"
 
+#include <cstring>
+
 #include "modify/config.hh"
 
 namespace obi {
@@ -63,6 +65,44 @@ void AlertElement::pass(Batch& batch, Context& ctx) {
     for (const Entry& e : alerts_)
       ctx.events->post(EventSink::Kind::kAlert, name(), e.app_id, e.message, e.severity, *batch.pkts[i],
                        packet_size_, ctx.worker, ctx.now_ns);
+}
+
+// Header of a site, then origin, app id and message one after the other.
+struct AlertElement::Site {
+  int32_t packet_size;
+  uint8_t severity;
+  uint8_t unused;
+  uint16_t origin, app, message;
+  char* bytes() { return reinterpret_cast<char*>(this + 1); }
+  const char* bytes() const { return reinterpret_cast<const char*>(this + 1); }
+};
+
+
+StaticSiteFn AlertElement::static_site(void* site, std::size_t capacity) const {
+  static_assert(sizeof(Site) == 12 && alignof(Site) <= 8, "a 12-byte header at a link's 8-byte aligned site");
+  const std::size_t strings = std::size_t(packed_origin_) + packed_app_ + packed_message_;
+  if (!packed_ || sizeof(Site) + strings > capacity) return nullptr;
+  Site* s = static_cast<Site*>(site);
+  s->packet_size = packet_size_;
+  s->severity = packed_severity_;
+  s->unused = 0;
+  s->origin = packed_origin_;
+  s->app = packed_app_;
+  s->message = packed_message_;
+  std::memcpy(s->bytes(), packed_bytes_, strings);
+  return &AlertElement::pass_site;
+}
+
+void AlertElement::pass_site(const void* site, Batch& batch, Context& ctx) {
+  if (ctx.events == nullptr) return;
+  const Site& s = *static_cast<const Site*>(site);
+  const char* b = s.bytes();
+  const std::string_view origin(b, s.origin);
+  const std::string_view app(b + s.origin, s.app);
+  const std::string_view message(b + s.origin + s.app, s.message);
+  for (uint32_t i = 0; i < batch.n; ++i)
+    ctx.events->post(EventSink::Kind::kAlert, origin, app, message, s.severity, *batch.pkts[i], s.packet_size,
+                     ctx.worker, ctx.now_ns);
 }
 
 void AlertElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {

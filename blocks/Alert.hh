@@ -10,6 +10,9 @@
 //
 // The graph compiler applies it in place on the links that lead to it (it passes
 // through: Element::passes_through), so the block costs no push or batch split of its own.
+// A single alert whose origin, app id and message fit a link's site (Link::kSiteBytes
+// less a 12-byte header) is copied into that link (static_site), so a classifier with an
+// Alert per rule reads the alert from the link it prefetched, not from this object.
 //
 // Ports:   1 input, 1 output.
 // Config:  alerts (array of {"message": string, "severity": 1..5 (default 1),
@@ -34,8 +37,12 @@ class AlertElement final : public Element {
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   bool passes_through() const override { return true; }
   void pass(Batch& batch, Context& ctx) override;
+  StaticSiteFn static_site(void* site, std::size_t capacity) const override;
 
  private:
+  struct Site;   // the packed alert as a link holds it
+  static void pass_site(const void* site, Batch& batch, Context& ctx);
+
   struct Entry { std::string message, app_id; int severity; };
   std::vector<Entry> alerts_;
   int packet_size_ = 0;   // what EventSink::post gets: 0 none, < 0 whole packet

@@ -42,16 +42,21 @@ void for_each_part(Packet* const* pkts, uint32_t n, KeyOf key_of, const uint32_t
 }
 
 // Classifiers with many rules send each batch to a scattered few of their outputs, and a
-// per-rule Alert folded into each: ask for the batch's links, then for the statics they
-// carry (the lines an Alert's pass reads), before any of them is used, so the cache
-// misses overlap instead of following one another.
+// per-rule Alert folded into each: ask for the batch's links (both lines: a link holds the
+// site of the static it carries, Link::site), then for the statics that have no site (the
+// lines their pass reads), before any of them is used, so the cache misses overlap
+// instead of following one another.
 inline void prefetch_outputs(const uint16_t* outs, uint32_t n, const Outputs& out) {
   for (uint32_t i = 0; i < n; ++i)
-    if (outs[i] < out.count) __builtin_prefetch(&out.links[outs[i]]);
+    if (outs[i] < out.count) {
+      const char* l = reinterpret_cast<const char*>(&out.links[outs[i]]);
+      __builtin_prefetch(l);
+      __builtin_prefetch(l + 64);
+    }
   for (uint32_t i = 0; i < n; ++i) {
     if (outs[i] >= out.count) continue;
     const Link& l = out.links[outs[i]];
-    if (!l.inlined) continue;
+    if (!l.inlined || l.site_fn) continue;
     const char* e = reinterpret_cast<const char*>(l.statics[0]);
     __builtin_prefetch(e);
     __builtin_prefetch(e + 64);

@@ -65,18 +65,32 @@ struct Context {
   void count_out(uint64_t packets, uint64_t bytes) { sent += packets; sent_bytes += bytes; }
 };
 
+// A pass-through static's pass() in a form that runs from a few bytes copied out of the
+// element (Element::static_site): `fn(site, batch, ctx)` does exactly what pass(batch, ctx)
+// does, reading only `site`.
+using StaticSiteFn = void (*)(const void* site, Batch& batch, Context& ctx);
+
 // Where an element's output ports lead in the current graph. Pass-through statics
 // (Element::passes_through) on the way are applied in place rather than pushed: the
 // compiler folds a chain like classifier[7] -> Alert -> next into a link to `next` that
 // carries the Alert, so the packets of many rules that each alert and then meet again
 // stay one batch, and cost no push and no batch split of their own.
-struct Link {
+// A link that carries one static offering a site holds that site itself (site_fn, site):
+// applying it then reads the link's two cache lines, which a classifier can prefetch by
+// output number alone, instead of chasing the element object (a classifier with a
+// per-rule Alert on each of thousands of outputs would otherwise miss on a scattered
+// Alert object per rule hit).
+struct alignas(64) Link {
+  static constexpr std::size_t kSiteBytes = 96;
   Node* node = nullptr;       // nullptr: output not connected, packets are dropped
   uint16_t port = 0;          // input port of the destination
   uint16_t inlined = 0;       // statics applied, in order, before the packets reach `node`
   Element* const* statics = nullptr;
+  StaticSiteFn site_fn = nullptr;   // set: the one inlined static runs as site_fn(site, ...)
+  alignas(8) unsigned char site[kSiteBytes] = {};
   inline void pass_statics(Batch& batch, Context& ctx) const;
 };
+static_assert(sizeof(Link) == 128, "a link is two cache lines");
 
 struct Outputs {
   const Link* links = nullptr;
@@ -169,6 +183,10 @@ class Element {
   // Such a block implements pass(); its push must be pass() followed by emit(0).
   virtual bool passes_through() const { return false; }
   virtual void pass(Batch& batch, Context& ctx) { (void)batch; (void)ctx; }
+  // Optionally, pass() as a site (see Link): writes at most `capacity` bytes to `site` and
+  // returns the function that runs pass() from them, or nullptr (no site: the link calls
+  // pass() on the element). Control thread, when a graph is compiled.
+  virtual StaticSiteFn static_site(void* site, std::size_t capacity) const { (void)site; (void)capacity; return nullptr; }
 
   // --- fusion (engine/fusion.hh): the roles this element can take, nullptr when none ---
   virtual HeaderLookups* header_lookups() { return nullptr; }
@@ -189,6 +207,7 @@ class Element {
 };
 
 inline void Link::pass_statics(Batch& batch, Context& ctx) const {
+  if (site_fn) { site_fn(site, batch, ctx); return; }
   for (uint16_t k = 0; k < inlined; ++k) statics[k]->pass(batch, ctx);
 }
 

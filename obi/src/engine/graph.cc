@@ -215,6 +215,7 @@ void fold_statics(CompiledGraph& g) {
     l.port = sp.to.port;
     l.inlined = static_cast<uint16_t>(sp.count);
     l.statics = g.folded.data() + sp.begin;
+    l.site_fn = sp.count == 1 ? l.statics[0]->static_site(l.site, Link::kSiteBytes) : nullptr;
   }
 }
 

@@ -610,3 +610,107 @@ TEST(Fusion, StaticsFoldIntoLinks) {
   EXPECT_EQ(alert_t, tcp_frames);
   EXPECT_EQ(folded.drops, g_frames.size() - udp_frames);   // tcp after its alert, and no match
 }
+
+// A single alert that fits a link's site is copied into the link that carries it
+// (Link::site_fn / site): the events are the same, field for field and in the same order,
+// as the block itself posts without folding; an alert too long for a site (or several
+// alerts, or a chain of statics) stays a call on the element.
+class FullRecorder final : public EventSink {
+ public:
+  using Entry = std::tuple<int, std::string, std::string, std::string, int, int, uint64_t, unsigned, uint64_t>;
+  void post(Kind kind, std::string_view origin, std::string_view app, std::string_view message, int severity,
+            Packet& p, int packet_size, unsigned worker, uint64_t now_ns) override {
+    events.emplace_back(static_cast<int>(kind), std::string(origin), std::string(app), std::string(message), severity,
+                        packet_size, p.timestamp_ns, worker, now_ns);
+  }
+  std::vector<Entry> events;
+};
+
+TEST(Fusion, AlertSitesInLinks) {
+  const std::string long_message(200, 'x');
+  json rules = json::array({{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}},
+                            {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}},
+                            {{"ETH_TYPE", "0x0800"}},
+                            json::object()});
+  json blocks = json::array(
+      {block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", rules}}),
+       block("udp", "Alert", {{"alerts", json::array({{{"message", "udp seen"}, {"severity", 4}, {"app_id", "fw"}}})}}),
+       block("tcp", "Alert",
+             {{"alerts", json::array({{{"message", "tcp seen"}, {"severity", 2}}})}, {"attach_packet", true},
+              {"packet_size", 20}}),
+       block("long", "Alert", {{"alerts", json::array({{{"message", long_message}}})}}),
+       block("two", "Alert", {{"alerts", json::array({{{"message", "first"}}, {{"message", "second"}, {"severity", 5}}})}}),
+       block("sink", "FeedSink", {{"id", 3}})});
+  json conns = json::array({conn("src", 0, "c1"), conn("c1", 0, "udp"), conn("udp", 0, "sink"), conn("c1", 1, "tcp"),
+                            conn("tcp", 0, "sink"), conn("c1", 2, "long"), conn("long", 0, "sink"),
+                            conn("c1", 3, "two"), conn("two", 0, "sink")});
+  json graph = {{"blocks", blocks}, {"connectors", conns}};
+  auto folded = compile(graph);
+  const auto& links = folded->links[folded->by_name.at("c1")];
+  ASSERT_EQ(links.size(), 4u);
+  for (const Link& l : links) {
+    ASSERT_EQ(l.inlined, 1);
+    EXPECT_EQ(l.node, &folded->nodes[folded->by_name.at("sink")]);
+  }
+  EXPECT_NE(links[0].site_fn, nullptr);
+  EXPECT_NE(links[1].site_fn, nullptr);
+  EXPECT_EQ(links[2].site_fn, nullptr);   // 200-byte message: no site
+  EXPECT_EQ(links[3].site_fn, nullptr);   // two alerts: no site
+  auto plain = compile(graph, nullptr, false);
+  for (const auto& outs : plain->links)
+    for (const Link& l : outs) EXPECT_EQ(l.site_fn, nullptr);
+
+  std::mt19937 rng(11);
+  g_frames.clear();
+  for (int i = 0; i < 400; ++i) g_frames.push_back(random_frame(rng, false));
+  auto run = [](const CompiledGraph& g) {
+    g_terminal.assign(g_frames.size(), -1);
+    ++g_run;
+    PacketPool pool(256);
+    FullRecorder rec;
+    Context ctx;
+    ctx.pool = &pool;
+    ctx.events = &rec;
+    std::vector<uint8_t> done(g.sources.size(), 0);
+    uint64_t round = 0;
+    while (!std::all_of(done.begin(), done.end(), [](uint8_t d) { return d; })) {
+      ctx.now_ns = 1000 + round++;
+      run_round(g, ctx, done.data());
+    }
+    EXPECT_EQ(pool.capacity(), pool.available());
+    return rec.events;
+  };
+  const std::vector<FullRecorder::Entry> a = run(*folded), b = run(*plain);
+  EXPECT_EQ(a, b);
+  std::map<std::string, size_t> per_origin;
+  for (const auto& e : a) ++per_origin[std::get<1>(e)];
+  size_t udp = 0, tcp = 0, ip = 0;
+  for (const Bytes& f : g_frames) {
+    if (f[12] != 0x08 || f[13] != 0x00) continue;
+    ++ip;
+    udp += f[23] == 17;
+    tcp += f[23] == 6;
+  }
+  ASSERT_GT(udp, 0u);
+  ASSERT_GT(tcp, 0u);
+  ASSERT_GT(ip - udp - tcp, 0u);
+  EXPECT_EQ(per_origin["udp"], udp);
+  EXPECT_EQ(per_origin["tcp"], tcp);
+  EXPECT_EQ(per_origin["long"], ip - udp - tcp);
+  EXPECT_EQ(per_origin["two"], 2 * (g_frames.size() - ip));
+  for (const auto& e : a) {
+    const std::string& origin = std::get<1>(e);
+    if (origin == "udp") {
+      EXPECT_EQ(std::get<2>(e), "fw");
+      EXPECT_EQ(std::get<3>(e), "udp seen");
+      EXPECT_EQ(std::get<4>(e), 4);
+      EXPECT_EQ(std::get<5>(e), 0);
+    } else if (origin == "tcp") {
+      EXPECT_EQ(std::get<3>(e), "tcp seen");
+      EXPECT_EQ(std::get<4>(e), 2);
+      EXPECT_EQ(std::get<5>(e), 20);
+    } else if (origin == "long") {
+      EXPECT_EQ(std::get<3>(e), long_message);
+    }
+  }
+}
