@@ -6,6 +6,7 @@
 // message that depends on the graph (BarrierRequest, WriteRequest, the next graph, modules)
 // waits until the graph is answered. A compile over the budget is answered with an Error
 // when the budget ends; its result is never installed.
+#include <cmath>
 #include <cstdio>
 
 #include "control/instance_impl.hh"
@@ -18,6 +19,21 @@ namespace {
 using json = nlohmann::json;
 using openbox::ErrorSubtype;
 using openbox::ProtocolError;
+
+double round3(double v) { return std::round(v * 1000) / 1000; }
+
+// Where the time of an installed graph went, milliseconds from the moment the OBI had the
+// request: the extension field "timing" of its SetProcessingGraphResponse (a controller
+// ignores fields it does not know). live_ms: until every worker ran the new graph;
+// live_at: that moment, Unix time in seconds.
+json swap_timing(const SwapTiming& st, Clock::time_point received, double parse_ms, double queued_ms) {
+  const double live_ms = std::chrono::duration<double, std::milli>(st.live_at - received).count();
+  const double live_at = std::chrono::duration<double>(st.live_wall.time_since_epoch()).count();
+  return json{{"live_ms", round3(live_ms)},           {"parse_ms", round3(parse_ms)},
+              {"queued_ms", round3(queued_ms)},       {"compile_ms", round3(st.compile_ms)},
+              {"activate_ms", round3(st.activate_ms)}, {"switch_ms", round3(st.switch_ms)},
+              {"live_at", std::round(live_at * 1e6) / 1e6}};
+}
 
 }  // namespace
 
@@ -149,12 +165,16 @@ void Instance::Impl::graph_loop() {
     json graph;
     uint64_t xid = 0;
     bool report_back = false;
+    Clock::time_point received;
+    double parse_ms = 0;
     {
       std::unique_lock<std::mutex> lock(g_mu);
       g_cv.wait(lock, [&] { return g_stop || (g_job && !g_job->started); });
       if (g_stop) return;
       g_job->started = true;
       graph = std::move(g_job->graph);
+      received = g_job->received;
+      parse_ms = g_job->parse_ms;
       xid = g_job->xid;
       report_back = g_job->report_back;
     }
@@ -171,6 +191,7 @@ void Instance::Impl::graph_loop() {
     };
     std::optional<json> reply;
     try {
+      const double queued_ms = std::chrono::duration<double, std::milli>(Clock::now() - received).count() - parse_ms;
       rt.set_graph(std::move(graph), hooks);
       if (report_back) {
         json g = rt.graph();
@@ -181,6 +202,15 @@ void Instance::Impl::graph_loop() {
         openbox::SetProcessingGraphResponse out;
         out.xid = xid;
         reply = openbox::encode(out);
+      }
+      (*reply)["timing"] = swap_timing(rt.last_swap(), received, parse_ms, queued_ms);
+      if (!opt.quiet) {
+        const json& t = (*reply)["timing"];
+        std::fprintf(stderr, "obi: graph (xid %llu) live at %.6f, %.1f ms after its request: parse %.1f, "
+                             "queued %.1f, compile %.1f, activate %.1f, switch %.1f ms\n",
+                     static_cast<unsigned long long>(xid), t["live_at"].get<double>(), t["live_ms"].get<double>(),
+                     parse_ms, queued_ms,
+                     t["compile_ms"].get<double>(), t["activate_ms"].get<double>(), t["switch_ms"].get<double>());
       }
     } catch (const ProtocolError& e) {
       reply = openbox::encode(openbox::make_error(xid, e));
@@ -220,6 +250,8 @@ void Instance::Impl::execute(Work& w) {
     g_job->xid = xid;
     g_job->report_back = r->report_back.value_or(false);
     g_job->graph = std::move(w.graph);
+    g_job->received = w.received;
+    g_job->parse_ms = w.parse_ms;
     g_job->deadline = Clock::now() + std::chrono::milliseconds(opt.graph_budget_ms);
     g_cv.notify_all();
   } else if (std::holds_alternative<openbox::BarrierRequest>(msg)) {

@@ -27,17 +27,17 @@ using openbox::MessageType;
 using openbox::ProtocolError;
 
 // The graph of a decoded SetProcessingGraphRequest as the engine takes it, with exactly
-// the fields the codec keeps (block type, name, config; connector ends). The codec has
-// validated `body`, so its entries are moved out of it (no copy of the large block
-// configurations); only an entry with fields the codec ignores is rebuilt.
-json graph_of(const openbox::SetProcessingGraphRequest& r, json& body) {
+// the fields the codec keeps (block type, name, config; connector ends). `body` is the
+// tree the request was decoded from with decode_json(json&&): its blocks have no configs
+// any more (they moved into `r`); each config moves back, so none is copied. An entry
+// with fields the codec ignores is rebuilt.
+json graph_of(openbox::SetProcessingGraphRequest& r, json& body) {
   json& blocks = body["blocks"];
   for (std::size_t i = 0; i < r.blocks.size(); ++i) {
     json& b = blocks[i];
-    if (b.size() == 2u + (r.blocks[i].config ? 1u : 0u)) continue;
-    json clean = {{"type", r.blocks[i].type}, {"name", r.blocks[i].name}};
-    if (r.blocks[i].config) clean["config"] = std::move(b["config"]);
-    b = std::move(clean);
+    if (b.size() != 2u) b = json{{"type", r.blocks[i].type}, {"name", r.blocks[i].name}};
+    if (r.blocks[i].config) b["config"] = std::move(*r.blocks[i].config);
+    r.blocks[i].config.reset();
   }
   json& connectors = body["connectors"];
   for (std::size_t i = 0; i < r.connectors.size(); ++i) {
@@ -157,13 +157,15 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
   const std::string url_type = req.matches.size() > 1 ? std::string(req.matches[1]) : "";
   MessageType ut;
   const bool known = openbox::parse_message_type(url_type, ut);
+  const Clock::time_point received = Clock::now();
   try {
     // Before any tree is built: nlohmann's DOM is freed and walked recursively.
     openbox::check_json_depth(req.body);
     // Parsed once: the codec validates the tree, and a graph is then moved out of it.
     json body = json::parse(req.body, nullptr, false);
     if (body.is_discarded()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
-    openbox::Message m = openbox::decode_json(body, known ? std::optional<MessageType>(ut) : std::nullopt);
+    // Moved in: a graph's block configurations go into the message, not copies of them.
+    openbox::Message m = openbox::decode_json(std::move(body), known ? std::optional<MessageType>(ut) : std::nullopt);
     if (!known) throw ProtocolError(ErrorSubtype::BAD_TYPE, "unknown message type \"" + url_type + "\" in the URL");
     const MessageType t = openbox::type_of(m);
     if (!is_down_message(t))
@@ -180,6 +182,8 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
       return;
     }
     Work w;
+    w.received = received;
+    w.parse_ms = std::chrono::duration<double, std::milli>(Clock::now() - received).count();
     if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m)) w.graph = graph_of(*g, body);
     w.msg = std::move(m);
     {

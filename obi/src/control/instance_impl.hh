@@ -58,6 +58,8 @@ struct Instance::Impl {
   struct Work {
     openbox::Message msg;
     nlohmann::json graph;
+    Clock::time_point received;   // the handler got the request (its body read)
+    double parse_ms = 0;          // JSON parse + decode of the body
   };
   std::mutex q_mu;
   std::condition_variable q_cv;
@@ -74,6 +76,8 @@ struct Instance::Impl {
     uint64_t xid = 0;
     bool report_back = false;
     nlohmann::json graph;
+    Clock::time_point received;
+    double parse_ms = 0;
     Clock::time_point deadline;
     bool started = false;
     bool answered = false;     // an Error went out at the budget: never publish

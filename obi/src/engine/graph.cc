@@ -1,8 +1,11 @@
 #include "engine/graph.hh"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <stdexcept>
 #include <set>
+#include <thread>
 
 #include "catalogue/catalogue.hh"
 #include "engine/fusion.hh"
@@ -267,21 +270,68 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
   }
 
   // Elements: carried over when unchanged, otherwise built by the factory.
-  for (const BlockSpec& b : g->specs) {
+  std::vector<std::shared_ptr<Element>> carry(g->specs.size());
+  if (opt.previous) {
+    for (std::size_t i = 0; i < g->specs.size(); ++i) {
+      const BlockSpec& b = g->specs[i];
+      auto it = opt.previous->by_name.find(b.name);
+      if (it == opt.previous->by_name.end()) continue;
+      const BlockSpec& old = opt.previous->specs[it->second];
+      if (old.type == b.type && old.config == b.config) carry[i] = opt.previous->elements[it->second];
+    }
+  }
+  auto build = [&opt](const BlockSpec& b) {
+    ElementArgs args{b.name, b.type, b.config, opt.workers};
+    std::shared_ptr<Element> e;
+    try {
+      e = find_element(b.type)(args);
+    } catch (const ProtocolError&) {
+      throw;
+    } catch (const std::exception& ex) {
+      fail(ErrorSubtype::BAD_BLOCK, block_label(b) + ": " + ex.what());
+    }
+    if (!e) fail(ErrorSubtype::INTERNAL_ERROR, block_label(b) + ": factory returned no element");
+    return e;
+  };
+  // Classifiers that are not carried over (their rule tables are the costly builds) are
+  // built first, on opt.build_threads threads when there are several; a failure is
+  // reported when the loop below reaches the block, as if it had been built there.
+  struct Prebuilt {
+    std::shared_ptr<Element> element;
+    std::exception_ptr error;
+  };
+  std::vector<Prebuilt> prebuilt(g->specs.size());
+  {
+    std::vector<std::size_t> heavy;
+    for (std::size_t i = 0; i < g->specs.size(); ++i) {
+      if (!carry[i] && cat.find(g->specs[i].type)->block_class == BlockClass::kClassifier) heavy.push_back(i);
+    }
+    const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(opt.build_threads, heavy.size()));
+    if (threads >= 2) {
+      std::atomic<std::size_t> next{0};
+      auto run = [&] {
+        for (std::size_t k; (k = next.fetch_add(1)) < heavy.size();) {
+          if (opt.cancelled && opt.cancelled()) return;   // the loop below reports it
+          Prebuilt& p = prebuilt[heavy[k]];
+          try {
+            p.element = build(g->specs[heavy[k]]);
+          } catch (...) {
+            p.error = std::current_exception();
+          }
+        }
+      };
+      std::vector<std::thread> helpers;
+      for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(run);
+      run();
+      for (std::thread& t : helpers) t.join();
+    }
+  }
+  for (std::size_t i = 0; i < g->specs.size(); ++i) {
+    const BlockSpec& b = g->specs[i];
     if (opt.cancelled && opt.cancelled())
       fail(ErrorSubtype::BAD_GRAPH, "compiling the graph was abandoned at block '" + b.name + "'");
-    std::shared_ptr<Element> e;
-    bool carried = false;
-    if (opt.previous) {
-      auto it = opt.previous->by_name.find(b.name);
-      if (it != opt.previous->by_name.end()) {
-        const BlockSpec& old = opt.previous->specs[it->second];
-        if (old.type == b.type && old.config == b.config) {
-          e = opt.previous->elements[it->second];
-          carried = true;
-        }
-      }
-    }
+    std::shared_ptr<Element> e = std::move(carry[i]);
+    const bool carried = e != nullptr;
     if (!e && opt.replace_source) {
       // A block with no inputs is a source: offer it for replacement before the factory
       // runs, so obi bench does not open the graph's files or devices.
@@ -291,15 +341,8 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       }
     }
     if (!e) {
-      ElementArgs args{b.name, b.type, b.config, opt.workers};
-      try {
-        e = find_element(b.type)(args);
-      } catch (const ProtocolError&) {
-        throw;
-      } catch (const std::exception& ex) {
-        fail(ErrorSubtype::BAD_BLOCK, block_label(b) + ": " + ex.what());
-      }
-      if (!e) fail(ErrorSubtype::INTERNAL_ERROR, block_label(b) + ": factory returned no element");
+      if (prebuilt[i].error) std::rethrow_exception(prebuilt[i].error);
+      e = prebuilt[i].element ? std::move(prebuilt[i].element) : build(b);
       e->set_identity(b.name, b.type);
       if (Element* old = opt.previous ? opt.previous->find(b.name) : nullptr; old && old->type() == b.type)
         e->take_over(*old);

@@ -91,6 +91,9 @@ struct CompileOptions {
   GraphLimits limits;
   // When set, asked before each block is built; true abandons the compile (BAD_GRAPH).
   std::function<bool()> cancelled;
+  // Threads that build the classifiers of the graph (their rule tables) when it has
+  // several to build; the calling thread is one of them. 1: everything on the caller.
+  unsigned build_threads = 2;
 };
 
 // Takes the graph by value: a caller that moves it in (a large merged graph) has its block

@@ -243,9 +243,11 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   m.current.store(next);
   m.wait_switched(next);
   const uint64_t t3 = monotonic_ns();
+  const auto live_at = std::chrono::steady_clock::now();
+  const auto live_wall = std::chrono::system_clock::now();
   m.retire(old, next);
   const uint64_t t4 = monotonic_ns();
-  m.last_swap = {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6};
+  m.last_swap = {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6, live_at, live_wall};
   next->removed.clear();   // every worker has released them; the old graph is gone
 }
 

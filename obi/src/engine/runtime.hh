@@ -11,6 +11,7 @@
 // at a batch boundary; the old graph is freed once every worker has left it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -69,6 +70,8 @@ struct SwapTiming {
   double switch_ms = 0;      // publish until every worker runs the new graph
   double retire_ms = 0;      // deactivate and free what the old graph does not share
   double total_ms = 0;
+  std::chrono::steady_clock::time_point live_at;    // every worker runs the new graph
+  std::chrono::system_clock::time_point live_wall;  // the same moment on the wall clock
 };
 
 // Hooks of one set_graph call, both called on its thread. cancelled: asked before each

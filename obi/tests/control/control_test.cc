@@ -12,6 +12,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -128,9 +129,21 @@ TEST_F(ControlTest, control_ConnectionSetupSequence) {
   ASSERT_EQ(post("BarrierRequest", json{{"type", "BarrierRequest"}, {"xid", 5}}.dump())->status, 200);
   json g = sample_graph(false);
   g["type"] = "SetProcessingGraphRequest";
+  const double sent_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   json r = request(g);
+  const double answered_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   EXPECT_EQ(r["type"], "SetProcessingGraphResponse") << r.dump();
   EXPECT_FALSE(r.contains("blocks"));
+  // The extension "timing": request received -> the workers run the graph, and its parts.
+  ASSERT_TRUE(r.contains("timing")) << r.dump();
+  const json& t = r["timing"];
+  for (const char* k : {"live_ms", "parse_ms", "queued_ms", "compile_ms", "activate_ms", "switch_ms", "live_at"})
+    ASSERT_TRUE(t.contains(k) && t[k].is_number() && t[k].get<double>() >= 0) << k << " in " << t.dump();
+  EXPECT_GE(t["live_ms"].get<double>() + 0.01, t["parse_ms"].get<double>() + t["queued_ms"].get<double>() +
+                                                   t["compile_ms"].get<double>() + t["switch_ms"].get<double>());
+  EXPECT_LE(t["live_ms"].get<double>(), (answered_at - sent_at) * 1000 + 0.01);
+  EXPECT_GE(t["live_at"].get<double>(), sent_at - 0.001);
+  EXPECT_LE(t["live_at"].get<double>(), answered_at + 0.001);
   // keepalive_interval took effect: several KeepAlives within a second.
   size_t before = ctl_->count("KeepAlive");
   std::this_thread::sleep_for(1s);

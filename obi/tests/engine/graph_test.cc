@@ -1,6 +1,11 @@
 // Graph validation: every error subtype, with the offending block / connector named.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
+
 #include "engine/graph.hh"
 #include "test_elements.hh"
 
@@ -18,6 +23,15 @@ json con(const std::string& s, int sp, const std::string& d, int dp) {
   return {{"src", s}, {"src_port", sp}, {"dst", d}, {"dst_port", dp}};
 }
 
+std::mutex& build_mu() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, std::thread::id>& build_threads() {
+  static std::map<std::string, std::thread::id> t;
+  return t;
+}
+
 class GraphTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -30,6 +44,19 @@ class GraphTest : public ::testing::Test {
           throw openbox::ProtocolError(ErrorSubtype::BAD_PAYLOAD_MATCH, "block '" + a.name + "': bad pattern");
         throw openbox::ProtocolError(ErrorSubtype::BAD_HEADER_MATCH, "block '" + a.name + "': bad match");
       });
+      // A classifier whose build takes a while and records the thread it ran on.
+      register_element("TestBuildThread", [](const ElementArgs& a) -> std::unique_ptr<Element> {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        {
+          std::lock_guard<std::mutex> lock(build_mu());
+          build_threads()[a.name] = std::this_thread::get_id();
+        }
+        return std::make_unique<TestPass>(a);
+      });
+      Catalogue::builtin().add(Catalogue::parse(json{
+          {"name", "TestBuildThread"}, {"class", "classifier"}, {"spec", "extension"}, {"required", false},
+          {"config", json::array()}, {"read_handles", json::array()}, {"write_handles", json::array()},
+          {"inputs", 1}, {"outputs", 1}}));
       Catalogue::builtin().add(Catalogue::parse(json{
           {"name", "TestBadMatch"}, {"class", "classifier"}, {"spec", "extension"}, {"required", false},
           {"config", json::array({{{"name", "payload"}, {"type", "any"}}})},
@@ -157,6 +184,53 @@ TEST_F(GraphTest, UnchangedElementsAreCarriedOver) {
   EXPECT_NE(b->find("p"), a->find("p"));
   EXPECT_TRUE(b->carried[0]);
   EXPECT_FALSE(b->carried[1]);
+}
+
+// Several classifiers to build: built on build_threads threads at once (the caller one of
+// them), the graph wired as with one thread; a classifier carried over is not rebuilt.
+TEST_F(GraphTest, ClassifiersAreBuiltInParallel) {
+  const json g = {{"blocks", {blk("TestSource", "src"), blk("TestBuildThread", "c1"), blk("TestBuildThread", "c2"),
+                              blk("TestSink", "sink")}},
+                  {"connectors", {con("src", 0, "c1", 0), con("c1", 0, "c2", 0), con("c2", 0, "sink", 0)}}};
+  auto threads_of = [&](unsigned n, const CompiledGraph* previous) {
+    build_threads().clear();
+    CompileOptions co;
+    co.build_threads = n;
+    co.previous = previous;
+    auto compiled = compile_graph(g, co);
+    EXPECT_EQ(compiled->links[1][0].node, &compiled->nodes[2]);
+    EXPECT_EQ(compiled->links[2][0].node, &compiled->nodes[3]);
+    return std::make_pair(std::move(compiled), build_threads());
+  };
+  auto [one, on_one] = threads_of(1, nullptr);
+  ASSERT_EQ(on_one.size(), 2u);
+  EXPECT_EQ(on_one["c1"], std::this_thread::get_id());
+  EXPECT_EQ(on_one["c2"], std::this_thread::get_id());
+  auto [two, on_two] = threads_of(2, nullptr);
+  ASSERT_EQ(on_two.size(), 2u);
+  EXPECT_NE(on_two["c1"], on_two["c2"]);
+  EXPECT_TRUE(on_two["c1"] == std::this_thread::get_id() || on_two["c2"] == std::this_thread::get_id());
+  auto [again, rebuilt] = threads_of(2, two.get());
+  EXPECT_TRUE(rebuilt.empty());
+  EXPECT_EQ(again->find("c1"), two->find("c1"));
+}
+
+// With classifiers built at once, the error is still the first failing block's in order.
+TEST_F(GraphTest, ParallelBuildReportsTheFirstFailingBlock) {
+  const json g = {{"blocks", {blk("TestSource", "src"), blk("TestBadMatch", "bad1"), blk("TestBadMatch", "bad2",
+                              {{"payload", "x"}}), blk("TestSink", "sink")}},
+                  {"connectors", {con("src", 0, "bad1", 0), con("bad1", 0, "bad2", 0), con("bad2", 0, "sink", 0)}}};
+  for (unsigned n : {1u, 2u}) {
+    CompileOptions co;
+    co.build_threads = n;
+    try {
+      compile_graph(g, co);
+      FAIL() << "compiled with " << n << " thread(s)";
+    } catch (const openbox::ProtocolError& e) {
+      EXPECT_EQ(e.subtype(), ErrorSubtype::BAD_HEADER_MATCH) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bad1"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // Malformed input of every kind is rejected with a ProtocolError, never a crash.

@@ -72,6 +72,8 @@ TEST(protocol_vectors, EveryMessageVector) {
         json out = openbox::encode(m);
         const json want = vec.contains("encoded") ? vec["encoded"] : normalised(vec["message"]);
         EXPECT_EQ(out, want) << rel << ": round trip differs";
+        // Decoding from a tree that is handed over (block configs moved, not copied) gives the same message.
+        EXPECT_EQ(openbox::encode(openbox::decode_json(json::parse(body), expected)), want) << rel << ": moved decode differs";
       } catch (const openbox::ProtocolError& e) {
         ADD_FAILURE() << rel << ": valid vector rejected: " << openbox::to_string(e.type()) << "/"
                       << openbox::to_string(e.subtype()) << ": " << e.what();
@@ -85,6 +87,17 @@ TEST(protocol_vectors, EveryMessageVector) {
       } catch (const openbox::ProtocolError& e) {
         EXPECT_EQ(std::string(openbox::to_string(e.type())), want_type) << rel << ": " << e.what();
         EXPECT_EQ(std::string(openbox::to_string(e.subtype())), want_sub) << rel << ": " << e.what();
+      }
+      // The same refusal from a tree that is handed over (when the body is JSON within the depth limit).
+      json tree = openbox::json_depth(body) <= openbox::kMaxJsonDepth ? json::parse(body, nullptr, false)
+                                                                        : json(json::value_t::discarded);
+      if (!tree.is_discarded()) {
+        try {
+          openbox::decode_json(std::move(tree), expected);
+          ADD_FAILURE() << rel << ": invalid vector accepted by the moved decode";
+        } catch (const openbox::ProtocolError& e) {
+          EXPECT_EQ(std::string(openbox::to_string(e.subtype())), want_sub) << rel << ": moved decode: " << e.what();
+        }
       }
     }
   }

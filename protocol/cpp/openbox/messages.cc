@@ -645,7 +645,48 @@ Message decode(std::string_view body, std::optional<MessageType> expected) {
   return decode_json(j, expected);
 }
 
+namespace {
+// Steps 1..10 of decode_json: the checks before the fields are read; the message's type
+// and xid.
+std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<MessageType> expected);
+}  // namespace
+
 Message decode_json(const json& body, std::optional<MessageType> expected) {
+  const auto [t, xid] = check_message(body, expected);
+  return decode_fields(t, body, xid);
+}
+
+Message decode_json(json&& body, std::optional<MessageType> expected) {
+  const auto [t, xid] = check_message(body, expected);
+  if (t != MessageType::SetProcessingGraphRequest && t != MessageType::SetProcessingGraphResponse)
+    return decode_fields(t, body, xid);
+  // check_blocks has made sure every block is an object and every config an object: take
+  // the configs out, read the (now small) fields, and put them into the decoded blocks,
+  // which are in the same order.
+  std::vector<std::optional<json>> configs;
+  auto bs = body.find("blocks");
+  if (bs != body.end() && bs->is_array()) {
+    configs.resize(bs->size());
+    for (std::size_t i = 0; i < bs->size(); ++i) {
+      json& b = (*bs)[i];
+      auto c = b.find("config");
+      if (c == b.end()) continue;
+      configs[i] = std::move(*c);
+      b.erase(c);
+    }
+  }
+  Message m = decode_fields(t, body, xid);
+  auto put_back = [&configs](std::vector<Block>& blocks) {
+    for (std::size_t i = 0; i < blocks.size() && i < configs.size(); ++i)
+      if (configs[i]) blocks[i].config = std::move(*configs[i]);
+  };
+  if (auto* r = std::get_if<SetProcessingGraphRequest>(&m)) put_back(r->blocks);
+  if (auto* r = std::get_if<SetProcessingGraphResponse>(&m); r && r->blocks) put_back(*r->blocks);
+  return m;
+}
+
+namespace {
+std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<MessageType> expected) {
   // 1
   if (!body.is_object()) fail(ErrorSubtype::ILLEGAL_ARGUMENT, "body is " + kind(body) + ", not a JSON object");
   // 2
@@ -675,9 +716,9 @@ Message decode_json(const json& body, std::optional<MessageType> expected) {
   }
   // 10
   if (t == MessageType::AddCustomModuleRequest) check_module_content(body);
-  // 11
-  return decode_fields(t, body, xid);
+  return {t, xid};
 }
+}  // namespace
 
 json encode(const Message& m) {
   json j = json::object();

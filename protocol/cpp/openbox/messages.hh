@@ -153,6 +153,10 @@ void check_json_depth(std::string_view body, std::size_t max_depth = kMaxJsonDep
 // (POST /message/<Type>); a body of another type is BAD_TYPE.
 Message decode(std::string_view body, std::optional<MessageType> expected = std::nullopt);
 Message decode_json(const nlohmann::json& body, std::optional<MessageType> expected = std::nullopt);
+// The same checks and result from a tree the caller gives up: the blocks' configurations
+// of a graph message are moved into the result, not copied (a graph of thousands of rules
+// is large); `body` is left as it was without them.
+Message decode_json(nlohmann::json&& body, std::optional<MessageType> expected = std::nullopt);
 
 nlohmann::json encode(const Message& m);
 std::string encode_string(const Message& m);
