@@ -36,7 +36,9 @@
 # wall time after warm-up; merge_cli_ms: the whole `merge --chain` in-process), obi_compile_ms
 # (obi bench's compile of the merged graph), swap_ms / swap_first_ms (control_bench: POST of
 # SetProcessingGraph -> response, alternating the graph and its header rules reversed while
-# traffic runs / the first install), the merge report and the merged graph's classifiers
+# traffic runs / the first install; swap_obi_live_ms and its parts swap_obi_parse_ms,
+# swap_obi_compile_ms, ...: the OBI's own figures, request received -> every worker
+# runs the new graph), the merge report and the merged graph's classifiers
 # (and whether one is configured to fuse). stderr: progress and a table. Every single
 # measurement is kept in build/chains/bench/raw.jsonl.
 # OBI: the obi binary (default build/obi/obi); CONTROL_BENCH (default next to it).
@@ -54,7 +56,7 @@ while [ $# -gt 0 ]; do
     --swaps) SWAPS="$2"; shift 2 ;;
     --no-swap) SWAP=0; shift ;;
     --json) shift ;;   # output is always JSON lines
-    -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "chains.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -240,7 +242,8 @@ for l in open(path):
         s = json.loads(l)
         print(json.dumps({"workload": w, "swap_ms": s["p50_ms"], "swap_ms_p99": s["p99_ms"],
                           "swap_first_ms": s["first_install_ms"], "swap_zero_loss": s.get("zero_loss"),
-                          "swap_graph": graph}))
+                          "swap_graph": graph,
+                          **{"swap_" + k: v for k, v in s.items() if k.startswith("obi_") and k.endswith("_ms")}}))
         break
 else:
     print(json.dumps({"workload": w, "swap_error": open(path).read().strip()[-300:]}))

@@ -17,7 +17,11 @@
 //   SetProcessingGraph  request POST -> SetProcessingGraphResponse at the endpoint, over
 //                       --swaps swaps alternating the 4560-rule firewall and the same rules
 //                       in reverse order, while traffic runs through the OBI, with the
-//                       zero-loss accounting (below);
+//                       zero-loss accounting (below); obi_live_ms and obi_parse_ms,
+//                       obi_queued_ms, obi_compile_ms, obi_activate_ms, obi_switch_ms: the
+//                       OBI's own figures of each swap (medians), from the "timing" of its
+//                       SetProcessingGraphResponse (request received -> every worker runs
+//                       the new graph, and its parts);
 //   KeepAlive           with keepalive_interval 20 ms: from the endpoint answering one
 //                       KeepAlive to the next one arriving, minus the interval (the OBI's
 //                       receipt of the answer, its timer, a new connection and the POST);
@@ -57,6 +61,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -450,8 +455,10 @@ class Bench {
     auto got = ctl_->wait_xid_received(xid, from, 30s);
     if (!got) die(type + ": no answer within 30 s");
     if (got->message["type"] != expect) die(type + ": answered " + got->message.dump().substr(0, 300));
+    last_answer_ = got->message;
     return ms(got->arrived - t0);
   }
+  json last_answer_;   // the answer of the last timed() request
   double timed(const json& m, const std::string& expect) { return timed(m["type"], m.dump(), expect); }
 
   json read(const std::string& block, const std::string& handle) {
@@ -493,8 +500,12 @@ class Bench {
     traffic.start();
     std::this_thread::sleep_for(500ms);
     std::vector<double> t;
+    std::map<std::string, std::vector<double>> parts;   // the OBI's own "timing" of each swap
     for (int i = 0; i < opt_.swaps; ++i) {
       t.push_back(timed("SetProcessingGraphRequest", i % 2 == 0 ? b : a, "SetProcessingGraphResponse"));
+      if (auto timing = last_answer_.find("timing"); timing != last_answer_.end() && timing->is_object())
+        for (const auto& [k, v] : timing->items())
+          if (v.is_number() && k != "live_at") parts[k].push_back(v.get<double>());
       std::this_thread::sleep_for(std::chrono::milliseconds(40 + 7 * (i % 5)));   // vary the swap's moment
     }
     std::this_thread::sleep_for(200ms);
@@ -513,6 +524,8 @@ class Bench {
                      "same rules reversed, alternately, while traffic runs");
     j["rules"] = rules_;
     j["first_install_ms"] = r3(first);
+    // The OBI's figures (medians): request received -> every worker runs the new graph, and its parts.
+    for (auto& [k, v] : parts) j["obi_" + k] = r3(percentile(v, 0.5));
     j["pps"] = opt_.pps;
     j["sent"] = r.sent;
     j["returned"] = r.returned;
