@@ -10,9 +10,10 @@ workers run the new graph.
 
 The firewall alerts on every ClassBench rule of FILE (default allow: one HeaderClassifier
 and one Alert per rule); with ips also the IPS on snort-web.rules, merged into one graph by
-the controller. Before every reload of the firewall its rule file is rewritten with the
-rules in the other order (forward, reversed, forward, ...), so every reload sends the OBI a
-graph whose firewall classifier is new (the Alert blocks are carried over).
+the controller. Before every reload of the firewall its rule file is rewritten, without
+its last rule and with it in turn (an operator removing and restoring a rule), so every
+reload sends the OBI a graph whose firewall classifier is new (its rules are rebuilt; the
+Alert blocks of the other rules are unchanged and carried over).
 
 Per reload, one JSON line on stdout: "live_ms" (POST reload -> the OBI's workers run the
 new graph: the OBI's "live at" wall-clock time, same host), "reload_ms" (POST -> the
@@ -75,9 +76,9 @@ def main():
         rules = [l for l in f if l.strip()]
     rule_file = os.path.join(work, "firewall.classbench")
 
-    def write_rules(reverse):
+    def write_rules(without_last):
         with open(rule_file, "w") as f:
-            f.writelines(reversed(rules) if reverse else rules)
+            f.writelines(rules[:-1] if without_last else rules)
 
     write_rules(False)
     settings = ["--openbox.app.firewall.config=" + os.path.join(work, "firewall.properties")]
