@@ -316,6 +316,8 @@ TEST_F(ControlTest, control_MalformedTransportCases) {
 TEST_F(ControlTest, control_ControllerRestartLeadsToNewHello) {
   request({{"type", "SetParametersRequest"}, {"parameters", {{"keepalive_interval", 0.1}}}});
   const int port = ctl_->port();
+  // The controller sees the Hello before the OBI has read its answer.
+  for (int i = 0; i < 100 && !obi_->connected(); ++i) std::this_thread::sleep_for(10ms);
   ASSERT_TRUE(obi_->connected());
   ctl_->stop();
   for (int i = 0; i < 100 && obi_->connected(); ++i) std::this_thread::sleep_for(50ms);
