@@ -6,6 +6,7 @@
 
 #include "modify/config.hh"
 #include "modify/http_segment.hh"
+#include "modify/zlib_arena.hh"
 
 namespace obi {
 
@@ -14,24 +15,12 @@ using namespace modify;
 // zlib's memory comes from a fixed arena (state, 32 KiB window and its hash chains, the
 // pending buffer: about 270 KiB at memLevel 8), filled once: deflateReset keeps it all.
 struct GzipCompressorElement::Deflater {
-  static constexpr size_t kArena = 320 * 1024;
   static constexpr uint32_t kHeadRoom = kMaxHttpHead + 64;   // the head plus the added line
   z_stream zs{};
-  std::unique_ptr<uint8_t[]> arena{new uint8_t[kArena]};
-  size_t used = 0;
+  ZlibArena<320 * 1024> arena;
   std::unique_ptr<uint8_t[]> body{new uint8_t[kMaxFrame]};
   std::unique_ptr<char[]> head{new char[kHeadRoom]};
   bool ready = false;
-
-  static voidpf alloc(voidpf opaque, uInt items, uInt size) {
-    auto* self = static_cast<Deflater*>(opaque);
-    size_t n = (size_t(items) * size + 15) & ~size_t(15);
-    if (self->used + n > kArena) return Z_NULL;
-    void* p = self->arena.get() + self->used;
-    self->used += n;
-    return p;
-  }
-  static void release(voidpf, voidpf) {}
 };
 
 GzipCompressorElement::GzipCompressorElement(const ElementArgs& args) : counts_(args.workers) {
@@ -41,9 +30,7 @@ GzipCompressorElement::GzipCompressorElement(const ElementArgs& args) : counts_(
   min_size_ = static_cast<uint32_t>(c.integer("min_size", 256, 0, 9000));
   for (unsigned w = 0; w < (args.workers ? args.workers : 1); ++w) {
     auto z = std::make_unique<Deflater>();
-    z->zs.zalloc = &Deflater::alloc;
-    z->zs.zfree = &Deflater::release;
-    z->zs.opaque = z.get();
+    z->arena.attach(z->zs);
     if (deflateInit2(&z->zs, level_, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
       throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK, c.block() + ": zlib deflater could not start");
     z->ready = true;

@@ -6,6 +6,7 @@
 
 #include "modify/config.hh"
 #include "modify/http_segment.hh"
+#include "modify/zlib_arena.hh"
 
 namespace obi {
 
@@ -14,22 +15,10 @@ using namespace modify;
 // zlib's memory comes from a fixed arena (state and 32 KiB window, about 40 KiB), filled
 // once: inflateReset keeps both, so after the first packet zlib asks for nothing more.
 struct GzipDecompressorElement::Inflater {
-  static constexpr size_t kArena = 64 * 1024;
   z_stream zs{};
-  std::unique_ptr<uint8_t[]> arena{new uint8_t[kArena]};
-  size_t used = 0;
+  ZlibArena<64 * 1024> arena;
   std::unique_ptr<uint8_t[]> out;
   bool ready = false;
-
-  static voidpf alloc(voidpf opaque, uInt items, uInt size) {
-    auto* self = static_cast<Inflater*>(opaque);
-    size_t n = (size_t(items) * size + 15) & ~size_t(15);
-    if (self->used + n > kArena) return Z_NULL;
-    void* p = self->arena.get() + self->used;
-    self->used += n;
-    return p;
-  }
-  static void release(voidpf, voidpf) {}
 };
 
 GzipDecompressorElement::GzipDecompressorElement(const ElementArgs& args) : counts_(args.workers) {
@@ -39,9 +28,7 @@ GzipDecompressorElement::GzipDecompressorElement(const ElementArgs& args) : coun
   for (unsigned w = 0; w < (args.workers ? args.workers : 1); ++w) {
     auto z = std::make_unique<Inflater>();
     z->out.reset(new uint8_t[max_size_ + 1]);
-    z->zs.zalloc = &Inflater::alloc;
-    z->zs.zfree = &Inflater::release;
-    z->zs.opaque = z.get();
+    z->arena.attach(z->zs);
     if (inflateInit2(&z->zs, 16 + MAX_WBITS) != Z_OK)
       throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK, c.block() + ": zlib inflater could not start");
     z->ready = true;
