@@ -16,28 +16,15 @@
 // pattern 0 has matched).
 #pragma once
 
-#include <atomic>
-#include <memory>
-
-#include "common/hs_database.hh"
-#include "common/output_stats.hh"
-#include "engine/element.hh"
+#include "common/scan_classifier.hh"
 
 namespace obi::blocks {
 
-class RegexClassifierElement final : public Element {
+class RegexClassifierElement final : public ScanClassifier {
  public:
   explicit RegexClassifierElement(const ElementArgs& args);
-
-  uint16_t output_count() const override { return static_cast<uint16_t>(db_->size()); }
-  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
+  // also answers the spec's spelling "paylaod_only"
   nlohmann::json read(std::string_view handle) const override;
-  void write(std::string_view handle, const nlohmann::json& value) override;
-
- private:
-  std::unique_ptr<HsDatabase> db_;
-  std::atomic<bool> payload_only_;
-  OutputStats stats_;
 };
 
 }  // namespace obi::blocks

@@ -1,7 +1,6 @@
 #include "StringClassifier.hh"
 
 #include "common/config.hh"
-#include "common/scan_region.hh"
 #include "common/split.hh"
 
 namespace obi::blocks {
@@ -28,40 +27,7 @@ std::unique_ptr<HsDatabase> compile(const ElementArgs& args) {
 
 }  // namespace
 
-StringClassifierElement::StringClassifierElement(const ElementArgs& args)
-    : db_(compile(args)),
-      payload_only_(ConfigReader(args).boolean("payload_only", false)),
-      stats_(static_cast<uint32_t>(db_->size()), args.workers) {}
-
-void StringClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
-  const bool payload_only = payload_only_.load(std::memory_order_relaxed);
-  uint16_t outs[kBatchSize];
-  for (uint32_t i = 0; i < batch.n; ++i) {
-    ScanRegion r = scan_region(*batch.pkts[i], payload_only);
-    unsigned best = kDropOutput;
-    db_->scan(ctx.worker, r.data, r.len, [&](unsigned id, uint64_t, uint64_t) {
-      if (id < best) best = id;
-      return best == 0;   // nothing can beat string 0
-    });
-    outs[i] = static_cast<uint16_t>(best);
-  }
-  emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {
-    if (o != kDropOutput) stats_.add(ctx.worker, o, packets, bytes, ctx.now_ns);
-  });
-}
-
-nlohmann::json StringClassifierElement::read(std::string_view handle) const {
-  nlohmann::json v;
-  if (stats_.read_handle(handle, v)) return v;
-  if (handle == "payload_only") return payload_only_.load();
-  return Element::read(handle);
-}
-
-void StringClassifierElement::write(std::string_view handle, const nlohmann::json& value) {
-  if (stats_.write_handle(handle, value)) return;
-  if (handle == "payload_only") { payload_only_ = handle_bool(value, name(), handle); return; }
-  Element::write(handle, value);
-}
+StringClassifierElement::StringClassifierElement(const ElementArgs& args) : ScanClassifier(compile(args), args) {}
 
 OBI_REGISTER_ELEMENT(StringClassifier, StringClassifierElement);
 
