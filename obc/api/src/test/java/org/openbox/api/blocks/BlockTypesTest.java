@@ -46,7 +46,7 @@ class BlockTypesTest {
             ProcessingBlock b = (ProcessingBlock) ctors[0].newInstance(samples(ctors[0].getParameterTypes(), true));
             assertEquals(d.name(), b.type());
             Set<String> written = new TreeSet<>(keys(b.config()));
-            for (Method m : c.getDeclaredMethods()) {
+            for (Method m : c.getMethods()) {   // the generated setters and those of its Extension
                 if (!Modifier.isPublic(m.getModifiers()) || Modifier.isStatic(m.getModifiers()) || m.getReturnType() != c) {
                     continue;
                 }

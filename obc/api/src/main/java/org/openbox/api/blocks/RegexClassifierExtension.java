@@ -11,24 +11,10 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: payload_only, reset_counts.
  * <pre>new RegexClassifier("rc").pattern("^GET /admin", "(?i)cmd\\.exe")  // outputs 0, 1</pre>
  */
-public final class RegexClassifier extends ProcessingBlock {
+public abstract class RegexClassifierExtension extends ProcessingBlock {
 
-    public RegexClassifier(String name) {
+    RegexClassifierExtension(String name) {
         super(name);
-    }
-
-    /** Match only the payload after the recognised network layers. */
-    public RegexClassifier payloadOnly(boolean value) {
-        set("payload_only", value);
-        return this;
-    }
-
-    /** Adds to pattern: one regular expression per output, in priority order. */
-    public RegexClassifier pattern(String... values) {
-        for (String v : values) {
-            list("pattern").add(v);
-        }
-        return this;
     }
 
     @Override

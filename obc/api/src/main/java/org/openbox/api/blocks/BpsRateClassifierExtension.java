@@ -13,18 +13,10 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: reset_i, reset_all_counts.
  * <pre>new BpsRateClassifier("rate").rate("1 Mbps", "100 Mbps")  // outputs 0, 1, 2</pre>
  */
-public final class BpsRateClassifier extends ProcessingBlock {
+public abstract class BpsRateClassifierExtension extends ProcessingBlock {
 
-    public BpsRateClassifier(String name) {
+    BpsRateClassifierExtension(String name) {
         super(name);
-    }
-
-    /** Adds to rate: increasing bandwidths such as "384 kbps", "10 Mbps" or "1500 Bps". */
-    public BpsRateClassifier rate(String... values) {
-        for (String v : values) {
-            list("rate").add(v);
-        }
-        return this;
     }
 
     private static final Pattern BANDWIDTH = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([kKmMgG]?)(bps|Bps)\\s*");

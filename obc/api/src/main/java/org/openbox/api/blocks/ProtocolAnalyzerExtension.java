@@ -12,18 +12,10 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: reset_i, reset_all_counts.
  * <pre>new ProtocolAnalyzer("pa").protocols("http", "tcp")  // 0 none, 1 http, 2 tcp</pre>
  */
-public final class ProtocolAnalyzer extends ProcessingBlock {
+public abstract class ProtocolAnalyzerExtension extends ProcessingBlock {
 
-    public ProtocolAnalyzer(String name) {
+    ProtocolAnalyzerExtension(String name) {
         super(name);
-    }
-
-    /** Adds to protocols: protocol names to recognise, in priority order. */
-    public ProtocolAnalyzer protocols(String... values) {
-        for (String v : values) {
-            list("protocols").add(v);
-        }
-        return this;
     }
 
     /** Protocol names an OBI recognises. */

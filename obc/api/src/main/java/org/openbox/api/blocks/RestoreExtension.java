@@ -11,23 +11,10 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: reset.
  * <pre>new Restore("restore", "cache-key").protocol("http")</pre>
  */
-public final class Restore extends ProcessingBlock {
+public abstract class RestoreExtension extends ProcessingBlock {
 
-    public Restore(String name, String key) {
+    RestoreExtension(String name) {
         super(name);
-        set("key", key);
-    }
-
-    /** Offset in the packet where the restored content begins. */
-    public Restore offset(int value) {
-        set("offset", value);
-        return this;
-    }
-
-    /** Protocol whose header start gives the offset. */
-    public Restore protocol(String value) {
-        set("protocol", value);
-        return this;
     }
 
     @Override

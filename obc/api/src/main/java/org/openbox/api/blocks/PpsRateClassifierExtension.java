@@ -11,18 +11,10 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: reset_i, reset_all_counts.
  * <pre>new PpsRateClassifier("rate").rate(1000, 10000)  // outputs 0, 1, 2</pre>
  */
-public final class PpsRateClassifier extends ProcessingBlock {
+public abstract class PpsRateClassifierExtension extends ProcessingBlock {
 
-    public PpsRateClassifier(String name) {
+    PpsRateClassifierExtension(String name) {
         super(name);
-    }
-
-    /** Adds to rate: increasing rates in packets per second. */
-    public PpsRateClassifier rate(double... values) {
-        for (double v : values) {
-            list("rate").add(v);
-        }
-        return this;
     }
 
     @Override

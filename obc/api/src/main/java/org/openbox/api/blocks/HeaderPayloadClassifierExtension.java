@@ -23,11 +23,10 @@ import org.openbox.protocol.ProtocolException;
  * Header matches are parsed and regular expressions compiled (java.util.regex, a first check)
  * when a rule is added; a bad one throws naming block and rule.
  */
-public final class HeaderPayloadClassifier extends ProcessingBlock {
+public abstract class HeaderPayloadClassifierExtension extends ProcessingBlock {
 
-    public HeaderPayloadClassifier(String name) {
+    HeaderPayloadClassifierExtension(String name) {
         super(name);
-        list("match");
     }
 
     /** Adds a rule; its output port is the number of rules added before it. */
@@ -53,7 +52,7 @@ public final class HeaderPayloadClassifier extends ProcessingBlock {
             patterns.add(p.toJson());
         }
         list("match").add(rule);
-        return this;
+        return (HeaderPayloadClassifier) this;
     }
 
     /** A rule on the payload only. */
@@ -71,15 +70,4 @@ public final class HeaderPayloadClassifier extends ProcessingBlock {
         requireRules("match", "rules");
     }
 
-    /** Match payload patterns on the L4 payload only (default) or on the whole frame. */
-    public HeaderPayloadClassifier payloadOnly(boolean value) {
-        set("payload_only", value);
-        return this;
-    }
-
-    /** Prefilter on each rule's long literals before the full scan (default true; same result). */
-    public HeaderPayloadClassifier prefilter(boolean value) {
-        set("prefilter", value);
-        return this;
-    }
 }

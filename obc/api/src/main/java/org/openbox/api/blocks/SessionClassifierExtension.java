@@ -11,15 +11,15 @@ import org.openbox.api.match.SessionMatch;
  * Read handles: count_i, byte_count_i, rate_i, byte_rate_i. Write handles: reset_i, reset_all_counts.
  * <pre>new SessionClassifier("known").rule(SessionMatch.field("client", MatchField.IPV4_DST))  // output 1</pre>
  */
-public final class SessionClassifier extends ProcessingBlock {
+public abstract class SessionClassifierExtension extends ProcessingBlock {
 
-    public SessionClassifier(String name) {
+    SessionClassifierExtension(String name) {
         super(name);
     }
 
     /** Adds a rule; its output port is one more than the number of rules added before it. */
     public SessionClassifier rule(SessionMatch match) {
         list("match").add(match.toJson());
-        return this;
+        return (SessionClassifier) this;
     }
 }

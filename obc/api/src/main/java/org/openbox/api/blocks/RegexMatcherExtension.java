@@ -11,30 +11,10 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: payload_only, match_all, reset_counts.
  * <pre>new RegexMatcher("rm").pattern("evil", "worse").matchAll(false)  // 0 matched, 1 not</pre>
  */
-public final class RegexMatcher extends ProcessingBlock {
+public abstract class RegexMatcherExtension extends ProcessingBlock {
 
-    public RegexMatcher(String name) {
+    RegexMatcherExtension(String name) {
         super(name);
-    }
-
-    /** Match only the payload after the recognised network layers. */
-    public RegexMatcher payloadOnly(boolean value) {
-        set("payload_only", value);
-        return this;
-    }
-
-    /** A packet matches only if every pattern matches (otherwise any one suffices). */
-    public RegexMatcher matchAll(boolean value) {
-        set("match_all", value);
-        return this;
-    }
-
-    /** Adds to pattern: regular expressions to match against. */
-    public RegexMatcher pattern(String... values) {
-        for (String v : values) {
-            list("pattern").add(v);
-        }
-        return this;
     }
 
     @Override

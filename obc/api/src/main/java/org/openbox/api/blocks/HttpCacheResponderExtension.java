@@ -21,14 +21,13 @@ import org.openbox.protocol.ErrorSubtype;
  * <pre>new HttpCacheResponder("cache").entry("www.example.com", "/", "text/html", html).mss(1460)
  *     // 0 responses (towards the client), 1 the rest</pre>
  */
-public final class HttpCacheResponder extends ProcessingBlock {
+public abstract class HttpCacheResponderExtension extends ProcessingBlock {
 
     /** Largest whole response (status line, headers, body) of one entry, in bytes. */
     public static final int MAX_RESPONSE = 65535;
 
-    public HttpCacheResponder(String name) {
+    HttpCacheResponderExtension(String name) {
         super(name);
-        list("entries");
     }
 
     /**
@@ -46,19 +45,7 @@ public final class HttpCacheResponder extends ProcessingBlock {
             o.put("host", host);
         }
         o.put("path", path).put("content_type", contentType).put("body", Base64.getEncoder().encodeToString(body));
-        return this;
-    }
-
-    /** Largest TCP payload of one response segment (64..9000, default 1460). */
-    public HttpCacheResponder mss(int value) {
-        set("mss", value);
-        return this;
-    }
-
-    /** IPv4 TTL of the responses (1..255, default 64). */
-    public HttpCacheResponder ttl(int value) {
-        set("ttl", value);
-        return this;
+        return (HttpCacheResponder) this;
     }
 
     /** Number of entries so far. */
@@ -75,8 +62,6 @@ public final class HttpCacheResponder extends ProcessingBlock {
     @Override
     public void check() {
         requireRules("entries", "cached entries");
-        requireRange("mss", 64, 9000);
-        requireRange("ttl", 1, 255);
         for (int i = 0; i < entries(); i++) {
             JsonNode e = get("entries").get(i);
             String path = e.path("path").asText();

@@ -11,31 +11,14 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: reset_counts, reset.
  * <pre>new RandomEarlyDetectionQueue("red", 1000, 50, 500, 0.1)</pre>
  */
-public final class RandomEarlyDetectionQueue extends ProcessingBlock {
+public abstract class RandomEarlyDetectionQueueExtension extends ProcessingBlock {
 
-    public RandomEarlyDetectionQueue(String name, int capacity, double minThresh, double maxThresh, double maxP) {
+    RandomEarlyDetectionQueueExtension(String name) {
         super(name);
-        set("capacity", capacity);
-        set("min_thresh", minThresh);
-        set("max_thresh", maxThresh);
-        set("max_p", maxP);
-    }
-
-    /** -log2 of the averaging weight w_q; 0 uses the instantaneous length. */
-    public RandomEarlyDetectionQueue stability(double value) {
-        set("stability", value);
-        return this;
-    }
-
-    /** Gentle RED: between max_thresh and 2*max_thresh the drop probability rises linearly from max_p to 1. */
-    public RandomEarlyDetectionQueue gentle(boolean value) {
-        set("gentle", value);
-        return this;
     }
 
     @Override
     public void check() {
-        requireRange("capacity", 1, 1 << 20);
         if (get("min_thresh").asDouble() > get("max_thresh").asDouble()) {
             throw invalid(ErrorSubtype.BAD_BLOCK, "min_thresh must not exceed max_thresh");
         }

@@ -15,17 +15,16 @@ import org.openbox.protocol.match.MatchField;
  * Config: fields (field_map, required).
  * <pre>new SessionStore("remember").store(MatchField.IPV4_SRC, "client", "255.255.255.0")</pre>
  */
-public final class SessionStore extends ProcessingBlock {
+public abstract class SessionStoreExtension extends ProcessingBlock {
 
-    public SessionStore(String name) {
+    SessionStoreExtension(String name) {
         super(name);
-        set("fields", JsonNodeFactory.instance.objectNode());
     }
 
     /** Stores the whole value of {@code field} under {@code key}. */
     public SessionStore store(MatchField field, String key) {
         ((ObjectNode) get("fields")).put(field.name(), key);
-        return this;
+        return (SessionStore) this;
     }
 
     /** Stores the value of {@code field} ANDed with {@code mask} (of the field's syntax) under {@code key}. */
@@ -36,7 +35,7 @@ public final class SessionStore extends ProcessingBlock {
             throw invalid(ErrorSubtype.BAD_BLOCK, "mask of " + field + ": " + e.getMessage());
         }
         ((ObjectNode) get("fields")).putObject(field.name()).put("key", key).put("mask", mask);
-        return this;
+        return (SessionStore) this;
     }
 
     @Override

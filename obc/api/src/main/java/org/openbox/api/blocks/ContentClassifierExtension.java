@@ -12,18 +12,10 @@ import org.openbox.protocol.ErrorSubtype;
  * Write handles: reset_counts.
  * <pre>new ContentClassifier("cc").pattern("12/0800", "-")</pre>
  */
-public final class ContentClassifier extends ProcessingBlock {
+public abstract class ContentClassifierExtension extends ProcessingBlock {
 
-    public ContentClassifier(String name) {
+    ContentClassifierExtension(String name) {
         super(name);
-    }
-
-    /** Adds to pattern: one pattern per output: space-separated clauses "offset/value" or "offset/value%mask" (offset decimal, value and mask hex, '?' a don't-care nibble, a leading '!' negates a clause); "-" matches every packet. */
-    public ContentClassifier pattern(String... values) {
-        for (String v : values) {
-            list("pattern").add(v);
-        }
-        return this;
     }
 
     private static final Pattern CLAUSES = Pattern.compile(

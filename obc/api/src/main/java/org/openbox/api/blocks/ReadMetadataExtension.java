@@ -10,22 +10,20 @@ package org.openbox.api.blocks;
  * (output i). Write handles: reset_i, reset_all_counts, reset_counts.
  * <pre>new ReadMetadata("which-app", "app").value("ips").value("fw")  // outputs 1, 2; 0 otherwise</pre>
  */
-public final class ReadMetadata extends ProcessingBlock {
+public abstract class ReadMetadataExtension extends ProcessingBlock {
 
-    public ReadMetadata(String name, String key) {
+    ReadMetadataExtension(String name) {
         super(name);
-        set("key", key);
-        list("values");
     }
 
     public ReadMetadata value(String value) {
         list("values").add(value);
-        return this;
+        return (ReadMetadata) this;
     }
 
     public ReadMetadata value(long value) {
         list("values").add(value);
-        return this;
+        return (ReadMetadata) this;
     }
 
     @Override

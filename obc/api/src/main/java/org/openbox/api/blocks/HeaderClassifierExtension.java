@@ -19,18 +19,17 @@ import org.openbox.protocol.ProtocolException;
  *     .rule(Match.of())                                    // output 1: everything else</pre>
  * Each rule is parsed when added; a bad one throws BAD_HEADER_MATCH naming block and rule.
  */
-public final class HeaderClassifier extends ProcessingBlock {
+public abstract class HeaderClassifierExtension extends ProcessingBlock {
 
-    public HeaderClassifier(String name) {
+    HeaderClassifierExtension(String name) {
         super(name);
-        list("match");
     }
 
     /** Adds a rule; its output port is the number of rules added before it. */
     public HeaderClassifier rule(Match match) {
         parse(match, size("match"));
         list("match").add(match.toJson());
-        return this;
+        return (HeaderClassifier) this;
     }
 
     /**
@@ -44,7 +43,7 @@ public final class HeaderClassifier extends ProcessingBlock {
         for (String b : blocks) {
             a.add(b);
         }
-        return this;
+        return (HeaderClassifier) this;
     }
 
     /** Number of rules (and outputs) so far. */

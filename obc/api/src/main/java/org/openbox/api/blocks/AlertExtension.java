@@ -11,35 +11,22 @@ import org.openbox.protocol.ErrorSubtype;
  * Config: alerts (alert[], required), attach_packet (bool), packet_size (integer).
  * <pre>new Alert("a").alert("SSH from outside", 3).attachPacket(true)</pre>
  */
-public final class Alert extends ProcessingBlock {
+public abstract class AlertExtension extends ProcessingBlock {
 
-    public Alert(String name) {
+    AlertExtension(String name) {
         super(name);
-        list("alerts");
     }
 
     /** Adds an alert message with a severity 1 (lowest) .. 5 (highest). */
     public Alert alert(String message, int severity) {
         list("alerts").addObject().put("message", message).put("severity", severity);
-        return this;
+        return (Alert) this;
     }
 
     /** Adds an alert message on behalf of application {@code appId}. */
     public Alert alert(String message, int severity, String appId) {
         list("alerts").addObject().put("message", message).put("severity", severity).put("app_id", appId);
-        return this;
-    }
-
-    /** Attach the start of the packet to the alert. */
-    public Alert attachPacket(boolean value) {
-        set("attach_packet", value);
-        return this;
-    }
-
-    /** Bytes of the packet to attach; negative means the whole packet. */
-    public Alert packetSize(int value) {
-        set("packet_size", value);
-        return this;
+        return (Alert) this;
     }
 
     @Override

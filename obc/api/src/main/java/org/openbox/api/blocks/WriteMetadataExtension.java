@@ -12,21 +12,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * most 22 bytes). Read handles: count, full. Write handles: reset_counts.
  * <pre>new WriteMetadata("mark").value("app", "ips").value("mark", 3)</pre>
  */
-public final class WriteMetadata extends ProcessingBlock {
+public abstract class WriteMetadataExtension extends ProcessingBlock {
 
-    public WriteMetadata(String name) {
+    WriteMetadataExtension(String name) {
         super(name);
-        set("values", JsonNodeFactory.instance.objectNode());
     }
 
     public WriteMetadata value(String key, String value) {
         ((ObjectNode) get("values")).put(key, value);
-        return this;
+        return (WriteMetadata) this;
     }
 
     public WriteMetadata value(String key, long value) {
         ((ObjectNode) get("values")).put(key, value);
-        return this;
+        return (WriteMetadata) this;
     }
 
     @Override
