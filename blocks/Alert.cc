@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "common/block_spec.hh"
+
 #include "modify/config.hh"
 
 namespace obi {
@@ -10,7 +12,6 @@ using namespace modify;
 
 AlertElement::AlertElement(const ElementArgs& args) {
   ConfigReader c(args);
-  c.only({"alerts", "attach_packet", "packet_size"});
   if (!c.has("alerts")) c.fail("alerts", "required");
   const nlohmann::json& list = c.get("alerts");
   if (!list.is_array() || list.empty()) c.fail("alerts", "expected a non-empty array of alert objects");
@@ -110,6 +111,6 @@ void AlertElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out
   out.emit(0, batch, ctx);
 }
 
-OBI_REGISTER_ELEMENT(Alert, AlertElement);
+OBI_REGISTER_BLOCK(Alert, AlertElement);
 
 }  // namespace obi

@@ -15,11 +15,7 @@
 // Alert per rule reads the alert from the link it prefetched, not from this object.
 //
 // Ports:   1 input, 1 output.
-// Config:  alerts (array of {"message": string, "severity": 1..5 (default 1),
-//          "app_id": string (default "")}, at least one), attach_packet (bool, default
-//          false), packet_size (bytes attached when attach_packet; negative: the whole
-//          packet; default 64).
-// Handles: none.
+// Config keys, handles and port counts: blocks/catalogue/Alert.json.
 // Example: {"name": "warn", "type": "Alert", "config": {"alerts": [{"message": "telnet",
 //           "severity": 4, "app_id": "fw"}], "attach_packet": true, "packet_size": 128}}
 #pragma once

@@ -1,5 +1,7 @@
 #include "BpsRateClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/config.hh"
 #include "common/rate_config.hh"
 
@@ -28,6 +30,6 @@ std::vector<double> parse_rates(const ElementArgs& args) {
 BpsRateClassifierElement::BpsRateClassifierElement(const ElementArgs& args)
     : RateSplitterElement(args, parse_rates(args), true) {}
 
-OBI_REGISTER_ELEMENT(BpsRateClassifier, BpsRateClassifierElement);
+OBI_REGISTER_BLOCK(BpsRateClassifier, BpsRateClassifierElement);
 
 }  // namespace obi::blocks

@@ -6,9 +6,7 @@
 // Config:
 //   rate: array of increasing bandwidths, e.g. ["384 kbps", "10 Mbps", "2 MBps"]
 //         (bps = bits, Bps = bytes; k/M/G = 1e3/1e6/1e9; a bare number is bytes/s).
-// Read handles:  count_i, byte_count_i, rate_i, byte_rate_i (i = output; also arrays),
-//                input_rate (the measured rate, bytes/s).
-// Write handles: reset_i, reset_all_counts.
+// Config keys, handles and port counts: blocks/catalogue/BpsRateClassifier.json.
 // Example: {"type": "BpsRateClassifier", "name": "bw", "config": {"rate": ["1 Mbps", "100 Mbps"]}}
 #pragma once
 

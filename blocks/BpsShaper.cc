@@ -1,7 +1,9 @@
 #include "BpsShaper.hh"
 
+#include "common/block_spec.hh"
+
 namespace obi {
 
-OBI_REGISTER_ELEMENT(BpsShaper, BpsShaperElement);
+OBI_REGISTER_BLOCK(BpsShaper, BpsShaperElement);
 
 }  // namespace obi

@@ -9,9 +9,8 @@
 // downstream at once (a carried-over block keeps them), and so they are when the OBI stops.
 //
 // Ports:   1 input, 1 output.
-// Config:  rate (bytes/s, > 0, required); capacity (waiting packets per worker,
-//          default 1000; an extension of the spec).
-// Handles: read/write rate (takes effect at once); read length, drops, capacity.
+// Config keys, handles and port counts: blocks/catalogue/BpsShaper.json.
+// A write of rate takes effect at once.
 // Example: {"name": "limit", "type": "BpsShaper", "config": {"rate": 1250000}}
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "ContentClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include <sstream>
 
 #include "common/config.hh"
@@ -115,6 +117,6 @@ void ContentClassifierElement::write(std::string_view handle, const nlohmann::js
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(ContentClassifier, ContentClassifierElement);
+OBI_REGISTER_BLOCK(ContentClassifier, ContentClassifierElement);
 
 }  // namespace obi::blocks

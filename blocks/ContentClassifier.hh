@@ -8,8 +8,7 @@
 //     Ethernet frame), value and mask hex with an even number of digits, '?' a don't-care
 //     nibble, the mask as long as the value. A leading '!' negates a clause. "-" matches
 //     every packet. A clause that reaches past the end of the frame does not hold.
-// Read handles:  count, byte_count, rate, byte_rate (arrays), count_i ...
-// Write handles: reset_counts
+// Config keys, handles and port counts: blocks/catalogue/ContentClassifier.json.
 // Example: {"pattern": ["12/0806 20/0001", "12/0800 23/06", "12/0800 !23/06", "-"]}
 //          (ARP requests, IPv4 TCP, other IPv4, the rest)
 #pragma once
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "common/output_stats.hh"
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {
@@ -25,7 +25,7 @@ class ContentClassifierElement final : public Element {
  public:
   explicit ContentClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(patterns_.size()); }
+  uint16_t output_count() const override { return static_cast<uint16_t>(spec::ContentClassifier::kOutputs.ports(patterns_.size())); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

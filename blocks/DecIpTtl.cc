@@ -1,5 +1,7 @@
 #include "DecIpTtl.hh"
 
+#include "common/block_spec.hh"
+
 #include "modify/bytes.hh"
 #include "modify/checksum.hh"
 #include "modify/config.hh"
@@ -11,7 +13,6 @@ using namespace modify;
 DecIpTtlElement::DecIpTtlElement(const ElementArgs& args)
     : meters_{RateMeter(args.workers), RateMeter(args.workers)} {
   ConfigReader c(args);
-  c.only({"active"});
   active_.store(c.boolean("active", true));
 }
 
@@ -47,21 +48,33 @@ void DecIpTtlElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& 
 }
 
 nlohmann::json DecIpTtlElement::read(std::string_view h) const {
-  if (h == "active") return active_.load();
-  nlohmann::json a = nlohmann::json::array(), v;
-  for (const RateMeter& m : meters_) {
-    if (!m.read(h, v)) return Element::read(h);
-    a.push_back(v);
+  using Read = spec::DecIpTtl::Read;
+  auto id = spec::DecIpTtl::read_id(h);
+  if (!id) return Element::read(h);
+  switch (*id) {
+    case Read::kActive: return active_.load();
+    case Read::kCount: case Read::kByteCount: case Read::kRate: case Read::kByteRate: {
+      nlohmann::json a = nlohmann::json::array(), v;
+      for (const RateMeter& m : meters_) {
+        if (!m.read(h, v)) return Element::read(h);
+        a.push_back(v);
+      }
+      return a;
+    }
   }
-  return a;
+  return Element::read(h);
 }
 
 void DecIpTtlElement::write(std::string_view h, const nlohmann::json& v) {
-  if (h == "active") active_.store(parse_bool(v, handle_where(*this, h)));
-  else if (h == "reset_counts") { meters_[0].reset(); meters_[1].reset(); }
-  else Element::write(h, v);
+  using Write = spec::DecIpTtl::Write;
+  auto id = spec::DecIpTtl::write_id(h);
+  if (!id) return Element::write(h, v);
+  switch (*id) {
+    case Write::kActive: active_.store(parse_bool(v, handle_where(*this, h))); break;
+    case Write::kResetCounts: meters_[0].reset(); meters_[1].reset(); break;
+  }
 }
 
-OBI_REGISTER_ELEMENT(DecIpTtl, DecIpTtlElement);
+OBI_REGISTER_BLOCK(DecIpTtl, DecIpTtlElement);
 
 }  // namespace obi

@@ -7,14 +7,13 @@
 // every packet to output 0 unchanged.
 //
 // Ports:   1 input; output 0 (forwarded), output 1 (expired).
-// Config:  active (bool, default true).
-// Handles: read count, byte_count ([output 0, output 1]); rate, byte_rate (EWMA per
-//          second, same order); active.  Write active, reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/DecIpTtl.json.
 // Example: {"name": "ttl", "type": "DecIpTtl", "config": {"active": true}}
 #pragma once
 
 #include <atomic>
 
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/rate.hh"
 
@@ -24,7 +23,7 @@ class DecIpTtlElement final : public Element {
  public:
   explicit DecIpTtlElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return 2; }
+  uint16_t output_count() const override { return spec::DecIpTtl::kOutputs.count; }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

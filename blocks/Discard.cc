@@ -1,5 +1,7 @@
 #include "Discard.hh"
 
+#include "common/block_spec.hh"
+
 namespace obi::blocks {
 
 Discard::Discard(const ElementArgs& args) : count_(args.workers) {}
@@ -26,6 +28,6 @@ void Discard::write(std::string_view handle, const nlohmann::json& value) {
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(Discard, Discard);
+OBI_REGISTER_BLOCK(Discard, Discard);
 
 }  // namespace obi::blocks

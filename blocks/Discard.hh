@@ -1,12 +1,11 @@
 // Discard (spec 5.5): drops every packet it receives and counts them.
 //
 // Ports:   1 input, no outputs.
-// Config:  none.
-// Handles: read  count         packets dropped by this block since the last reset
-//          write reset_counts  set count to zero
+// Config keys, handles and port counts: blocks/catalogue/Discard.json.
 // Example: { "type": "Discard", "name": "drop", "config": {} }
 #pragma once
 
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {
@@ -14,7 +13,7 @@ namespace obi::blocks {
 class Discard final : public Element {
  public:
   explicit Discard(const ElementArgs& args);
-  uint16_t output_count() const override { return 0; }
+  uint16_t output_count() const override { return spec::Discard::kOutputs.count; }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

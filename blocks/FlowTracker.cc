@@ -1,5 +1,7 @@
 #include "FlowTracker.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/config.hh"
 
 namespace obi::blocks {
@@ -72,6 +74,6 @@ void FlowTrackerElement::write(std::string_view handle, const nlohmann::json& va
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(FlowTracker, FlowTrackerElement);
+OBI_REGISTER_BLOCK(FlowTracker, FlowTrackerElement);
 
 }  // namespace obi::blocks

@@ -6,9 +6,7 @@
 //   timeout:  seconds of inactivity after which a flow is forgotten (default 300)
 //   capacity: maximum flows tracked per worker (default 65536); flows beyond it are
 //             not tracked (counted in `untracked`)
-// Read handles:  flows (flows in the tables: entries not yet reclaimed), count (packets),
-//                new_flows (flows started), untracked (packets of flows that found no room)
-// Write handles: reset (zero count, new_flows and untracked)
+// Config keys, handles and port counts: blocks/catalogue/FlowTracker.json.
 // Example: {"type": "FlowTracker", "name": "ft", "config": {"timeout": 60}}
 // Packet metadata set on every IP packet (Packet::meta, engine/packet.hh), for the blocks
 // after this one:

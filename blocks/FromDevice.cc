@@ -1,5 +1,7 @@
 #include "FromDevice.hh"
 
+#include "common/block_spec.hh"
+
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <unistd.h>
@@ -150,6 +152,6 @@ void FromDevice::write(std::string_view handle, const nlohmann::json& value) {
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(FromDevice, FromDevice);
+OBI_REGISTER_BLOCK(FromDevice, FromDevice);
 
 }  // namespace obi::blocks

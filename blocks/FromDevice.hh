@@ -12,10 +12,7 @@
 //          checksum, TCP/UDP super-frames up to 64 KiB) are finished on receipt
 //          (io/offload.hh): checksums completed, super-frames cut into segments of the
 //          sender's segment size, so every block and ToDevice sees ordinary frames.
-// Handles: read  count, byte_count, rate, byte_rate, drops (frames the kernel or NIC
-//                dropped before the OBI got them, or that could not be finished, an
-//                integer), offloads (frames finished as above)
-//          write reset_counts (null)
+// Config keys, handles and port counts: blocks/catalogue/FromDevice.json.
 // Swaps: a FromDevice whose name, type and config are unchanged is carried into the new
 //          graph with its sockets, rings and counters. One rebuilt under the same name with
 //          another config on the same interface (e.g. promisc changed) shares its
@@ -29,6 +26,7 @@
 #include <memory>
 #include <string>
 
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/rate.hh"
 #include "io/afpacket.hh"
@@ -39,7 +37,7 @@ class FromDevice final : public Element {
  public:
   explicit FromDevice(const ElementArgs& args);
   ~FromDevice() override;
-  uint16_t input_count() const override { return 0; }
+  uint16_t input_count() const override { return spec::FromDevice::kInputs.count; }
   bool is_source() const override { return true; }
   bool poll(Batch& batch, Context& ctx) override;
   void push(uint16_t, Batch& batch, Context& ctx, const Outputs&) override { ctx.drop(batch); }

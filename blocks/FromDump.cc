@@ -1,5 +1,7 @@
 #include "FromDump.hh"
 
+#include "common/block_spec.hh"
+
 #include "engine/pool.hh"
 
 namespace obi::blocks {
@@ -86,6 +88,6 @@ void FromDump::write(std::string_view handle, const nlohmann::json& value) {
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(FromDump, FromDump);
+OBI_REGISTER_BLOCK(FromDump, FromDump);
 
 }  // namespace obi::blocks

@@ -4,9 +4,7 @@
 //          timing   (bool, false)       keep the capture's inter-packet delays (the first
 //                                       packet leaves at once)
 //          active   (bool, true)        when false, emit nothing until `active` is written
-// Handles: read  count, byte_count, rate, byte_rate (packets/bytes since the last reset,
-//                EWMA rates per second)
-//          write reset_counts (null), active (bool)
+// Config keys, handles and port counts: blocks/catalogue/FromDump.json.
 // Example: { "type": "FromDump", "name": "in",
 //            "config": { "filename": "trace.pcap", "timing": false } }
 //
@@ -18,6 +16,7 @@
 #include <atomic>
 #include <memory>
 
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/rate.hh"
 #include "io/pcap.hh"
@@ -27,7 +26,7 @@ namespace obi::blocks {
 class FromDump final : public Element {
  public:
   explicit FromDump(const ElementArgs& args);
-  uint16_t input_count() const override { return 0; }
+  uint16_t input_count() const override { return spec::FromDump::kInputs.count; }
   bool is_source() const override { return true; }
   bool poll(Batch& batch, Context& ctx) override;
   void push(uint16_t, Batch& batch, Context& ctx, const Outputs&) override { ctx.drop(batch); }

@@ -1,7 +1,9 @@
 #include "FrontDropQueue.hh"
 
+#include "common/block_spec.hh"
+
 namespace obi {
 
-OBI_REGISTER_ELEMENT(FrontDropQueue, FrontDropQueueElement);
+OBI_REGISTER_BLOCK(FrontDropQueue, FrontDropQueueElement);
 
 }  // namespace obi

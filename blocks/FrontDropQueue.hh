@@ -8,9 +8,8 @@
 // downstream at once (a carried-over block keeps them), and so they are when the OBI stops.
 //
 // Ports:   1 input, 1 output.
-// Config:  capacity (1..1048576, required).
-// Handles: read length, highwater_length, capacity, drops (packets dropped from the
-//          front); write reset_counts, reset (drop every queued packet).
+// Config keys, handles and port counts: blocks/catalogue/FrontDropQueue.json.
+// capacity is at most 1048576.
 // Example: {"name": "fq", "type": "FrontDropQueue", "config": {"capacity": 256}}
 #pragma once
 

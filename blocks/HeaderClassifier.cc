@@ -1,5 +1,7 @@
 #include "HeaderClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/config.hh"
 #include "common/match_config.hh"
 #include "common/split.hh"
@@ -168,6 +170,6 @@ std::string HeaderClassifierElement::settle(std::chrono::milliseconds timeout) c
   return mc_.engine();
 }
 
-OBI_REGISTER_ELEMENT(HeaderClassifier, HeaderClassifierElement);
+OBI_REGISTER_BLOCK(HeaderClassifier, HeaderClassifierElement);
 
 }  // namespace obi::blocks

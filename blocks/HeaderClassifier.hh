@@ -39,6 +39,7 @@
 
 #include "common/multi_classifier.hh"
 #include "common/output_stats.hh"
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/fusion.hh"
 
@@ -48,7 +49,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
  public:
   explicit HeaderClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(rules_.size()); }
+  uint16_t output_count() const override { return static_cast<uint16_t>(spec::HeaderClassifier::kOutputs.ports(rules_.size())); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   std::string settle(std::chrono::milliseconds timeout) const override;

@@ -1,5 +1,7 @@
 #include "HeaderPayloadClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -266,6 +268,6 @@ void HeaderPayloadClassifierElement::write(std::string_view handle, const nlohma
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(HeaderPayloadClassifier, HeaderPayloadClassifierElement);
+OBI_REGISTER_BLOCK(HeaderPayloadClassifier, HeaderPayloadClassifierElement);
 
 }  // namespace obi::blocks

@@ -16,9 +16,7 @@
 //     layers; false scans the whole frame.
 //   prefilter: bool, default true (extension): the two-stage scan below; false puts
 //     every pattern in the first stage (one scan per packet, for comparison).
-// Read handles:  count, byte_count, rate, byte_rate (arrays, one entry per rule), count_i ...,
-//                scans, second_scans (packets scanned by the first / second database)
-// Write handles: reset_counts
+// Config keys, handles and port counts: blocks/catalogue/HeaderPayloadClassifier.json.
 // Example (an IPS rule, then allow all other web traffic):
 //   {"match": [
 //     {"header_match": {"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": 80},
@@ -52,6 +50,7 @@
 #include "common/hs_database.hh"
 #include "common/output_stats.hh"
 #include "common/rule_classifier.hh"
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/fusion.hh"
 
@@ -61,7 +60,7 @@ class HeaderPayloadClassifierElement final : public Element, public HeaderLookup
  public:
   explicit HeaderPayloadClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(rules_.size()); }
+  uint16_t output_count() const override { return static_cast<uint16_t>(spec::HeaderPayloadClassifier::kOutputs.ports(rules_.size())); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

@@ -1,5 +1,7 @@
 #include "HttpCacheResponder.hh"
 
+#include "common/block_spec.hh"
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -114,7 +116,6 @@ std::string response_head(const std::string& content_type, size_t body_len) {
 
 HttpCacheResponderElement::HttpCacheResponderElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
-  c.only({"entries", "mss", "ttl"});
   mss_ = static_cast<uint32_t>(c.integer("mss", 1460, 64, 9000));
   ttl_ = static_cast<uint8_t>(c.integer("ttl", 64, 1, 255));
   if (!c.has("entries")) c.fail("entries", "required");
@@ -350,6 +351,6 @@ void HttpCacheResponderElement::write(std::string_view h, const json& v) {
   }
 }
 
-OBI_REGISTER_ELEMENT(HttpCacheResponder, HttpCacheResponderElement);
+OBI_REGISTER_BLOCK(HttpCacheResponder, HttpCacheResponderElement);
 
 }  // namespace obi

@@ -29,13 +29,8 @@
 // over several segments or followed by a pipelined one, and GETs no entry matches (misses).
 //
 // Ports:   1 input; output 0 = responses (towards the client), output 1 = the rest.
-// Config:  entries (object[], required): {"host": string (optional), "path": string
-//          starting with '/', "content_type": string (default application/octet-stream),
-//          "body": base64 string}; a whole response is at most 65535 bytes.
-//          mss (integer 64..9000, default 1460), ttl (integer 1..255, default 64).
-// Handles: read count (requests answered), byte_count (response frame bytes), segments,
-//          hits (per entry), misses, passed (packets on output 1), no_buffer.
-//          Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/HttpCacheResponder.json.
+// hits is per entry; passed counts the packets on output 1.
 // Example: {"name": "cache", "type": "HttpCacheResponder",
 //           "config": {"entries": [{"host": "www.example.com", "path": "/",
 //                                   "content_type": "text/html", "body": "PGh0bWw+PC9odG1sPg=="}],
@@ -50,6 +45,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi {
@@ -60,7 +56,7 @@ class HttpCacheResponderElement final : public Element {
 
   explicit HttpCacheResponderElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return 2; }
+  uint16_t output_count() const override { return spec::HttpCacheResponder::kOutputs.count; }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

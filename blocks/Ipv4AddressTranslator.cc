@@ -1,5 +1,7 @@
 #include "Ipv4AddressTranslator.hh"
 
+#include "common/block_spec.hh"
+
 #include <algorithm>
 
 #include "modify/bytes.hh"
@@ -41,8 +43,6 @@ void rewrite(Packet& p, const Headers& h, const FlowKey& from, const FlowKey& to
 Ipv4AddressTranslatorElement::Ipv4AddressTranslatorElement(const ElementArgs& args)
     : workers_(std::max(1u, args.workers)), w_(std::max(1u, args.workers)) {
   ConfigReader c(args);
-  c.only({"input_spec", "tcp_timeout", "tcp_done_timeout", "tcp_nodata_timeout", "tcp_guarantee",
-          "udp_timeout", "udp_streaming_timeout", "udp_guarantee", "reap_interval", "mapping_capacity"});
   if (!c.has("input_spec")) c.fail("input_spec", "required");
   const nlohmann::json& list = c.get("input_spec");
   if (!list.is_array() || list.empty() || list.size() > 64)
@@ -254,6 +254,6 @@ void Ipv4AddressTranslatorElement::write(std::string_view h, const nlohmann::jso
   worker_limit_.store(static_cast<uint32_t>((cap + workers_ - 1) / workers_));
 }
 
-OBI_REGISTER_ELEMENT(Ipv4AddressTranslator, Ipv4AddressTranslatorElement);
+OBI_REGISTER_BLOCK(Ipv4AddressTranslator, Ipv4AddressTranslatorElement);
 
 }  // namespace obi

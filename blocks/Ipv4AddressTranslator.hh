@@ -36,14 +36,10 @@
 // table only if the input steers it there; run NAT graphs with one worker otherwise.
 //
 // Ports:   one input per input_spec; outputs: the largest output named, plus one.
-// Config:  input_spec (array of strings, required); tcp_timeout (86400 s),
-//          tcp_done_timeout (240), tcp_nodata_timeout (300), tcp_guarantee (5),
-//          udp_timeout (300), udp_streaming_timeout (udp_timeout), udp_guarantee (5),
-//          reap_interval (900), mapping_capacity (flows, default 65536).
-// Handles: read mappings_count (flows, each holding a forward and a reply mapping),
-//          length (same), mapping_failures, capacity ("CAPACITY 0"), tcp_mappings,
-//          udp_mappings (one line per mapping, the relevant output starred);
-//          write capacity (at most the configured mapping_capacity).
+// Config keys, handles and port counts: blocks/catalogue/Ipv4AddressTranslator.json.
+// Read capacity answers "CAPACITY 0"; tcp_mappings / udp_mappings give one line per
+// mapping, the relevant output starred; write capacity takes at most the configured
+// mapping_capacity.
 // Example: {"name": "nat", "type": "Ipv4AddressTranslator", "config": {"input_spec":
 //           ["pattern 192.0.2.1 1024-65535 - - 0 1", "drop"], "udp_timeout": 60}}
 #pragma once

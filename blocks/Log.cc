@@ -1,5 +1,7 @@
 #include "Log.hh"
 
+#include "common/block_spec.hh"
+
 #include "modify/config.hh"
 
 namespace obi {
@@ -8,7 +10,6 @@ using namespace modify;
 
 LogElement::LogElement(const ElementArgs& args) {
   ConfigReader c(args);
-  c.only({"message", "severity", "attach_packet", "packet_size", "app_id"});
   message_ = c.required_string("message");
   severity_ = int(c.integer("severity", 1, 1, 5));
   if (c.has("app_id")) app_id_ = parse_string(c.get("app_id"), c.where("app_id"));
@@ -29,6 +30,6 @@ void LogElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) 
   out.emit(0, batch, ctx);
 }
 
-OBI_REGISTER_ELEMENT(Log, LogElement);
+OBI_REGISTER_BLOCK(Log, LogElement);
 
 }  // namespace obi

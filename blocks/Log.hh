@@ -9,11 +9,7 @@
 // through: Element::passes_through), so the block costs no push or batch split of its own.
 //
 // Ports:   1 input, 1 output.
-// Config:  message (string, required), severity (1..5, default 1), attach_packet (bool,
-//          default false), packet_size (bytes attached when attach_packet; negative: the
-//          whole packet; default 64), app_id (string, default ""; set by the controller
-//          when it merges graphs, so the log reaches its application).
-// Handles: none.
+// Config keys, handles and port counts: blocks/catalogue/Log.json.
 // Example: {"name": "trace", "type": "Log", "config": {"message": "new flow", "severity": 2}}
 #pragma once
 

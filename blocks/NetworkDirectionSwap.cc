@@ -1,5 +1,7 @@
 #include "NetworkDirectionSwap.hh"
 
+#include "common/block_spec.hh"
+
 #include <algorithm>
 
 #include "modify/bytes.hh"
@@ -25,7 +27,6 @@ inline void swap_bytes(uint8_t* a, uint8_t* b, unsigned n) { std::swap_ranges(a,
 
 NetworkDirectionSwapElement::NetworkDirectionSwapElement(const ElementArgs& args) {
   ConfigReader c(args);
-  c.only({"ethernet", "ipv4", "ipv6", "tcp", "udp"});
   uint8_t bits = 0;
   for (int i = 0; i < 5; ++i)
     if (c.boolean(kLayerNames[i], false)) bits |= uint8_t(1u << i);
@@ -67,6 +68,6 @@ void NetworkDirectionSwapElement::write(std::string_view h, const nlohmann::json
   layers_.store(bits);
 }
 
-OBI_REGISTER_ELEMENT(NetworkDirectionSwap, NetworkDirectionSwapElement);
+OBI_REGISTER_BLOCK(NetworkDirectionSwap, NetworkDirectionSwapElement);
 
 }  // namespace obi

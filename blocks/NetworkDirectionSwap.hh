@@ -8,8 +8,7 @@
 // the flow hash is symmetric, so nothing else needs updating.
 //
 // Ports:   1 input, 1 output.
-// Config:  ethernet, ipv4, ipv6, tcp, udp (bool, default false).
-// Handles: read/write ethernet, ipv4, ipv6, tcp, udp.
+// Config keys, handles and port counts: blocks/catalogue/NetworkDirectionSwap.json.
 // Example: {"name": "back", "type": "NetworkDirectionSwap",
 //           "config": {"ethernet": true, "ipv4": true, "tcp": true}}
 #pragma once

@@ -1,5 +1,7 @@
 #include "NetworkHeaderFieldsRewriter.hh"
 
+#include "common/block_spec.hh"
+
 #include "modify/bytes.hh"
 #include "modify/checksum.hh"
 #include "modify/config.hh"
@@ -42,8 +44,6 @@ void write_mac(uint8_t* p, uint64_t mac) {
 
 NetworkHeaderFieldsRewriterElement::NetworkHeaderFieldsRewriterElement(const ElementArgs& args) {
   ConfigReader c(args);
-  c.only({"eth_dst", "eth_src", "eth_type", "ipv4_proto", "ipv4_src", "ipv4_dst", "ipv4_dscp",
-          "ipv4_ecn", "ipv4_ttl", "tcp_src", "tcp_dst", "udp_src", "udp_dst"});
   bool any = false;
   for (int f = 0; f < kFieldCount; ++f) {
     if (!c.has(kFields[f].name)) continue;
@@ -154,6 +154,6 @@ void NetworkHeaderFieldsRewriterElement::write(std::string_view h, const nlohman
   any_.store(any);
 }
 
-OBI_REGISTER_ELEMENT(NetworkHeaderFieldsRewriter, NetworkHeaderFieldsRewriterElement);
+OBI_REGISTER_BLOCK(NetworkHeaderFieldsRewriter, NetworkHeaderFieldsRewriterElement);
 
 }  // namespace obi

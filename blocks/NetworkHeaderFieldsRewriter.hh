@@ -10,11 +10,9 @@
 // are patched incrementally (RFC 1624); a zero UDP checksum ("none") stays zero.
 //
 // Ports:   1 input, 1 output.
-// Config:  eth_dst, eth_src ("aa:bb:cc:dd:ee:ff"), eth_type (0..0xffff), ipv4_proto
-//          (0..255), ipv4_src, ipv4_dst ("10.0.0.1"), ipv4_dscp (0..63), ipv4_ecn (0..3),
-//          ipv4_ttl (0..255), tcp_src, tcp_dst, udp_src, udp_dst (0..65535); all optional.
-// Handles: read/write every config field (same syntax; read gives null for a field that
-//          is not set, writing null stops rewriting that field).
+// Config keys, handles and port counts: blocks/catalogue/NetworkHeaderFieldsRewriter.json.
+// Each config field is also a read/write handle of the same syntax: a read gives null
+// for a field that is not set, writing null stops rewriting that field.
 // Example: {"name": "rw", "type": "NetworkHeaderFieldsRewriter",
 //           "config": {"ipv4_dst": "10.0.0.5", "tcp_dst": 8080, "ipv4_dscp": 46}}
 #pragma once

@@ -1,5 +1,7 @@
 #include "PpsRateClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include <cstdlib>
 
 #include "common/config.hh"
@@ -34,6 +36,6 @@ std::vector<double> parse_rates(const ElementArgs& args) {
 PpsRateClassifierElement::PpsRateClassifierElement(const ElementArgs& args)
     : RateSplitterElement(args, parse_rates(args), false) {}
 
-OBI_REGISTER_ELEMENT(PpsRateClassifier, PpsRateClassifierElement);
+OBI_REGISTER_BLOCK(PpsRateClassifier, PpsRateClassifierElement);
 
 }  // namespace obi::blocks

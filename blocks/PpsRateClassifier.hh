@@ -5,9 +5,7 @@
 // output i while rate[i-1] <= rate < rate[i], output n at or above rate[n-1].
 // Config:
 //   rate: array of increasing numbers (packets per second; numeric strings accepted).
-// Read handles:  count_i, byte_count_i, rate_i, byte_rate_i (i = output; also arrays),
-//                input_rate (the measured rate, packets/s).
-// Write handles: reset_i, reset_all_counts.
+// Config keys, handles and port counts: blocks/catalogue/PpsRateClassifier.json.
 // Example: {"type": "PpsRateClassifier", "name": "pps", "config": {"rate": [1000, 100000]}}
 #pragma once
 

@@ -1,7 +1,9 @@
 #include "PpsShaper.hh"
 
+#include "common/block_spec.hh"
+
 namespace obi {
 
-OBI_REGISTER_ELEMENT(PpsShaper, PpsShaperElement);
+OBI_REGISTER_BLOCK(PpsShaper, PpsShaperElement);
 
 }  // namespace obi

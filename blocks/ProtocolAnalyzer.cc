@@ -1,5 +1,7 @@
 #include "ProtocolAnalyzer.hh"
 
+#include "common/block_spec.hh"
+
 #include <cstring>
 
 #include "common/config.hh"
@@ -132,6 +134,6 @@ void ProtocolAnalyzerElement::write(std::string_view handle, const nlohmann::jso
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(ProtocolAnalyzer, ProtocolAnalyzerElement);
+OBI_REGISTER_BLOCK(ProtocolAnalyzer, ProtocolAnalyzerElement);
 
 }  // namespace obi::blocks

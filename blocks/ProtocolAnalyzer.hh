@@ -15,8 +15,7 @@
 //   dns    UDP or TCP port 53
 // A flow recognised by payload is tagged (per worker, bounded table, 300 s idle), so its
 // later packets (ACKs, body segments, odd ports) count as that protocol too.
-// Read handles:  count_i, byte_count_i, rate_i, byte_rate_i (i = output; also arrays).
-// Write handles: reset_i, reset_all_counts.
+// Config keys, handles and port counts: blocks/catalogue/ProtocolAnalyzer.json.
 // Example: {"type": "ProtocolAnalyzer", "name": "pa", "config": {"protocols": ["http", "https", "tcp", "udp"]}}
 //          (output 1 HTTP, 2 HTTPS, 3 other TCP, 4 UDP, 0 the rest)
 #pragma once
@@ -26,6 +25,7 @@
 
 #include "common/flow_table.hh"
 #include "common/output_stats.hh"
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {
@@ -36,7 +36,7 @@ class ProtocolAnalyzerElement final : public Element {
 
   explicit ProtocolAnalyzerElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(list_.size() + 1); }
+  uint16_t output_count() const override { return static_cast<uint16_t>(spec::ProtocolAnalyzer::kOutputs.ports(list_.size())); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

@@ -1,7 +1,9 @@
 #include "Queue.hh"
 
+#include "common/block_spec.hh"
+
 namespace obi {
 
-OBI_REGISTER_ELEMENT(Queue, QueueElement);
+OBI_REGISTER_BLOCK(Queue, QueueElement);
 
 }  // namespace obi

@@ -8,9 +8,8 @@
 // downstream at once (a carried-over block keeps them), and so they are when the OBI stops.
 //
 // Ports:   1 input, 1 output.
-// Config:  capacity (1..1048576, required).
-// Handles: read length, highwater_length, drops, capacity; write reset_counts (drops and
-//          high-water mark to zero), reset (drop every queued packet).
+// Config keys, handles and port counts: blocks/catalogue/Queue.json.
+// capacity is at most 1048576.
 // Example: {"name": "q", "type": "Queue", "config": {"capacity": 1000}}
 #pragma once
 

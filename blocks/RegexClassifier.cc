@@ -1,5 +1,7 @@
 #include "RegexClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/config.hh"
 #include "common/split.hh"
 
@@ -22,6 +24,6 @@ nlohmann::json RegexClassifierElement::read(std::string_view handle) const {
   return ScanClassifier::read(handle == "paylaod_only" ? "payload_only" : handle);
 }
 
-OBI_REGISTER_ELEMENT(RegexClassifier, RegexClassifierElement);
+OBI_REGISTER_BLOCK(RegexClassifier, RegexClassifierElement);
 
 }  // namespace obi::blocks

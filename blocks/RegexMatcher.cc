@@ -1,5 +1,7 @@
 #include "RegexMatcher.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/config.hh"
 #include "common/scan_region.hh"
 #include "common/split.hh"
@@ -53,6 +55,6 @@ void RegexMatcherElement::write(std::string_view handle, const nlohmann::json& v
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(RegexMatcher, RegexMatcherElement);
+OBI_REGISTER_BLOCK(RegexMatcher, RegexMatcherElement);
 
 }  // namespace obi::blocks

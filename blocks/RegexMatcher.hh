@@ -5,9 +5,7 @@
 //   pattern       array of regular expressions (Hyperscan/PCRE syntax, no back-references)
 //   payload_only  bool, default false: scan only the payload after the network layers
 //   match_all     bool, default false: a packet matches only if every pattern matches
-// Read handles:  count, byte_count, rate, byte_rate ([matched, unmatched]),
-//                payload_only, match_all
-// Write handles: payload_only, match_all (bool), reset_counts
+// Config keys, handles and port counts: blocks/catalogue/RegexMatcher.json.
 // Example:
 //   {"type": "RegexMatcher", "name": "m", "config": {"pattern": ["GET /admin", "(?i)passwd"],
 //    "payload_only": true}}
@@ -20,6 +18,7 @@
 
 #include "common/hs_database.hh"
 #include "common/output_stats.hh"
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {
@@ -28,7 +27,7 @@ class RegexMatcherElement final : public Element {
  public:
   explicit RegexMatcherElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return 2; }
+  uint16_t output_count() const override { return spec::RegexMatcher::kOutputs.count; }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

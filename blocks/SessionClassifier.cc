@@ -1,5 +1,7 @@
 #include "SessionClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -128,6 +130,6 @@ void SessionClassifierElement::write(std::string_view handle, const nlohmann::js
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(SessionClassifier, SessionClassifierElement);
+OBI_REGISTER_BLOCK(SessionClassifier, SessionClassifierElement);
 
 }  // namespace obi::blocks

@@ -16,8 +16,7 @@
 //          writes): {"key": "K", "is_field": true, "value": "IPV4_DST"}; an object of
 //          exactly the members key (a string), value and optionally is_field is read so.
 //          A key the session does not hold fails the rule.
-// Read handles: count_i, byte_count_i, rate_i, byte_rate_i (i = output), also as arrays.
-// Write handles: reset_i, reset_all_counts.
+// Config keys, handles and port counts: blocks/catalogue/SessionClassifier.json.
 // Example (after SessionStore {"IPV4_SRC": "client"}):
 //   {"match": [{"client": {"is_field": true, "value": "IPV4_DST"}},
 //              {"client": {"is_field": false, "value": "10.0.0.0%255.0.0.0"}}]}
@@ -28,6 +27,7 @@
 
 #include "common/output_stats.hh"
 #include "common/session_storage.hh"
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {
@@ -36,7 +36,7 @@ class SessionClassifierElement final : public Element {
  public:
   explicit SessionClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(rules_.size() + 1); }
+  uint16_t output_count() const override { return static_cast<uint16_t>(spec::SessionClassifier::kOutputs.ports(rules_.size())); }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;

@@ -1,5 +1,7 @@
 #include "SessionStore.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/config.hh"
 
 namespace obi::blocks {
@@ -75,6 +77,6 @@ nlohmann::json SessionStoreElement::read(std::string_view handle) const {
   return Element::read(handle);
 }
 
-OBI_REGISTER_ELEMENT(SessionStore, SessionStoreElement);
+OBI_REGISTER_BLOCK(SessionStore, SessionStoreElement);
 
 }  // namespace obi::blocks

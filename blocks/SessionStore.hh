@@ -7,9 +7,7 @@
 //   fields: map from a header field name (spec 4.1 fields) to a session key, or to
 //           {"key": K, "mask": M} with M of the field's syntax; the stored value is
 //           field & mask (a full mask by default). A field the packet lacks is not stored.
-// Read handles: count (packets whose values were stored), full (packets whose session
-//               could not be stored: the table or the entry's key slots were full).
-// Write handles: none.
+// Config keys, handles and port counts: blocks/catalogue/SessionStore.json.
 // Example:
 //   {"type": "SessionStore", "name": "remember", "config": {"fields": {
 //     "IPV4_SRC": {"key": "client", "mask": "255.255.255.0"}, "TCP_SRC": "client_port"}}}

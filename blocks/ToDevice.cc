@@ -1,5 +1,7 @@
 #include "ToDevice.hh"
 
+#include "common/block_spec.hh"
+
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
@@ -102,6 +104,6 @@ nlohmann::json ToDevice::read(std::string_view handle) const {
   return Element::read(handle);
 }
 
-OBI_REGISTER_ELEMENT(ToDevice, ToDevice);
+OBI_REGISTER_BLOCK(ToDevice, ToDevice);
 
 }  // namespace obi::blocks

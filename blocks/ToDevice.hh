@@ -6,10 +6,7 @@
 //                                      ring and sent with one sendto; sendmmsg where the
 //                                      kernel refuses the ring) or "dpdk:N" (TX queue w of
 //                                      DPDK port N for worker w)
-// Handles: read count (packets sent), drops (packets the device or the ring would not
-//          take, frames longer than the MTU allows among them), send_calls (sendto/sendmmsg
-//          system calls made, 0 for DPDK: send_calls /
-//          count is the system calls per packet); none of them is in the spec
+// Config keys, handles and port counts: blocks/catalogue/ToDevice.json.
 // Example: { "type": "ToDevice", "name": "out", "config": { "devname": "veth0" } }
 #pragma once
 
@@ -17,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 #include "io/afpacket.hh"
 
@@ -28,7 +26,7 @@ class ToDevice final : public Element {
  public:
   explicit ToDevice(const ElementArgs& args);
   ~ToDevice() override;
-  uint16_t output_count() const override { return 0; }
+  uint16_t output_count() const override { return spec::ToDevice::kOutputs.count; }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   void activate() override;
   void deactivate() override;

@@ -1,5 +1,7 @@
 #include "ToDump.hh"
 
+#include "common/block_spec.hh"
+
 #include <chrono>
 
 #include "engine/pool.hh"
@@ -101,6 +103,6 @@ nlohmann::json ToDump::read(std::string_view handle) const {
   return Element::read(handle);
 }
 
-OBI_REGISTER_ELEMENT(ToDump, ToDump);
+OBI_REGISTER_BLOCK(ToDump, ToDump);
 
 }  // namespace obi::blocks

@@ -3,8 +3,7 @@
 //
 // Config:  filename (string, required)  pcap file to create (truncated if it exists);
 //                                       microsecond timestamps, LINKTYPE_ETHERNET
-// Handles: read  count (packets accepted), written (packets in the file so far); neither is in
-//                the spec, both help tests and tools
+// Config keys, handles and port counts: blocks/catalogue/ToDump.json.
 // Example: { "type": "ToDump", "name": "out", "config": { "filename": "out.pcap" } }
 //
 // Workers copy packets into their own single-producer ring; one writer thread drains the
@@ -21,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/block_spec.hh"
 #include "engine/element.hh"
 #include "io/pcap.hh"
 
@@ -30,7 +30,7 @@ class ToDump final : public Element {
  public:
   explicit ToDump(const ElementArgs& args);
   ~ToDump() override;
-  uint16_t output_count() const override { return 0; }
+  uint16_t output_count() const override { return spec::ToDump::kOutputs.count; }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   void activate() override;
   void deactivate() override;

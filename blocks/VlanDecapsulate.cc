@@ -1,5 +1,7 @@
 #include "VlanDecapsulate.hh"
 
+#include "common/block_spec.hh"
+
 #include <cstring>
 
 #include "modify/bytes.hh"
@@ -8,8 +10,7 @@
 namespace obi {
 
 VlanDecapsulateElement::VlanDecapsulateElement(const ElementArgs& args) {
-  modify::ConfigReader c(args);
-  c.only({});
+  modify::ConfigReader c(args);   // refuses a config that is not an object
 }
 
 void VlanDecapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
@@ -25,6 +26,6 @@ void VlanDecapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Ou
   out.emit(0, batch, ctx);
 }
 
-OBI_REGISTER_ELEMENT(VlanDecapsulate, VlanDecapsulateElement);
+OBI_REGISTER_BLOCK(VlanDecapsulate, VlanDecapsulateElement);
 
 }  // namespace obi

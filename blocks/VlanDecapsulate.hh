@@ -6,7 +6,7 @@
 // removed per block: QinQ frames need two blocks to become untagged.
 //
 // Ports:   1 input, 1 output.
-// Config:  none.  Handles: none.
+// Config keys, handles and port counts: blocks/catalogue/VlanDecapsulate.json.
 // Example: {"name": "untag", "type": "VlanDecapsulate", "config": {}}
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "VlanEncapsulate.hh"
 
+#include "common/block_spec.hh"
+
 #include <cstring>
 
 #include "modify/bytes.hh"
@@ -12,7 +14,6 @@ using modify::parse_integer;
 
 VlanEncapsulateElement::VlanEncapsulateElement(const ElementArgs& args) {
   modify::ConfigReader c(args);
-  c.only({"vlan_vid", "vlan_dei", "vlan_pcp", "ethertype"});
   uint32_t vid = static_cast<uint32_t>(c.required_integer("vlan_vid", 0, 4095));
   uint32_t dei = static_cast<uint32_t>(c.integer("vlan_dei", 0, 0, 1));
   uint32_t pcp = static_cast<uint32_t>(c.integer("vlan_pcp", 0, 0, 7));
@@ -36,27 +37,36 @@ void VlanEncapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Ou
 }
 
 nlohmann::json VlanEncapsulateElement::read(std::string_view h) const {
+  using Read = spec::VlanEncapsulate::Read;
   uint32_t t = tag_.load(std::memory_order_relaxed);
-  if (h == "vlan_vid") return t & 0xfff;
-  if (h == "vlan_pcp") return (t >> 13) & 7;
-  if (h == "vlan_dei") return (t >> 12) & 1;
-  if (h == "vlan_tci") return t & 0xffff;
-  if (h == "ethertype") return t >> 16;
+  auto id = spec::VlanEncapsulate::read_id(h);
+  if (!id) return Element::read(h);
+  switch (*id) {
+    case Read::kVlanVid: return t & 0xfff;
+    case Read::kVlanPcp: return (t >> 13) & 7;
+    case Read::kVlanDei: return (t >> 12) & 1;
+    case Read::kVlanTci: return t & 0xffff;
+    case Read::kEthertype: return t >> 16;
+  }
   return Element::read(h);
 }
 
 void VlanEncapsulateElement::write(std::string_view h, const nlohmann::json& v) {
+  using Write = spec::VlanEncapsulate::Write;
+  auto id = spec::VlanEncapsulate::write_id(h);
+  if (!id) return Element::write(h, v);
   uint32_t t = tag_.load(std::memory_order_relaxed);
   auto w = handle_where(*this, h);
-  if (h == "vlan_vid") t = (t & ~0xfffu) | uint32_t(parse_integer(v, w, 0, 4095));
-  else if (h == "vlan_pcp") t = (t & ~(7u << 13)) | uint32_t(parse_integer(v, w, 0, 7)) << 13;
-  else if (h == "vlan_dei") t = (t & ~(1u << 12)) | uint32_t(parse_integer(v, w, 0, 1)) << 12;
-  else if (h == "vlan_tci") t = (t & 0xffff0000u) | uint32_t(parse_integer(v, w, 0, 0xffff));
-  else if (h == "ethertype") t = (t & 0xffffu) | uint32_t(parse_integer(v, w, 0x600, 0xffff)) << 16;
-  else return Element::write(h, v);
+  switch (*id) {
+    case Write::kVlanVid: t = (t & ~0xfffu) | uint32_t(parse_integer(v, w, 0, 4095)); break;
+    case Write::kVlanPcp: t = (t & ~(7u << 13)) | uint32_t(parse_integer(v, w, 0, 7)) << 13; break;
+    case Write::kVlanDei: t = (t & ~(1u << 12)) | uint32_t(parse_integer(v, w, 0, 1)) << 12; break;
+    case Write::kVlanTci: t = (t & 0xffff0000u) | uint32_t(parse_integer(v, w, 0, 0xffff)); break;
+    case Write::kEthertype: t = (t & 0xffffu) | uint32_t(parse_integer(v, w, 0x600, 0xffff)) << 16; break;
+  }
   tag_.store(t, std::memory_order_relaxed);
 }
 
-OBI_REGISTER_ELEMENT(VlanEncapsulate, VlanEncapsulateElement);
+OBI_REGISTER_BLOCK(VlanEncapsulate, VlanEncapsulateElement);
 
 }  // namespace obi

@@ -6,10 +6,8 @@
 // exhausted (never with the pool's 128-byte headroom and fewer than 32 stacked tags).
 //
 // Ports:   1 input, 1 output.
-// Config:  vlan_vid (0..4095, required), vlan_dei (0..1, default 0),
-//          vlan_pcp (0..7, default 0), ethertype (TPID, default 0x8100).
-// Handles: read/write vlan_vid, vlan_pcp, vlan_tci (PCP<<13 | DEI<<12 | VID), ethertype;
-//          read/write vlan_dei as well. A write takes effect on the next batch.
+// Config keys, handles and port counts: blocks/catalogue/VlanEncapsulate.json.
+// A handle write takes effect on the next batch; vlan_tci is PCP<<13 | DEI<<12 | VID.
 // Example: {"name": "tag", "type": "VlanEncapsulate",
 //           "config": {"vlan_vid": 100, "vlan_pcp": 3, "ethertype": "0x88a8"}}
 #pragma once

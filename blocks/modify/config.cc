@@ -188,14 +188,6 @@ std::string ConfigReader::required_string(std::string_view field) const {
   return parse_string(get(field), where(field));
 }
 
-void ConfigReader::only(std::initializer_list<std::string_view> known) const {
-  for (auto it = config_.begin(); it != config_.end(); ++it) {
-    bool ok = false;
-    for (std::string_view k : known) ok = ok || it.key() == k;
-    if (!ok) fail(it.key(), "unknown field");
-  }
-}
-
 Where handle_where(const Element& e, std::string_view handle) {
   return Where{ErrorSubtype::ILLEGAL_ARGUMENT,
                "block '" + e.name() + "' (" + e.type() + "): handle '" + std::string(handle) + "'"};

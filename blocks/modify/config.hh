@@ -55,8 +55,6 @@ class ConfigReader {
   bool boolean(std::string_view field, bool def) const;
   std::string required_string(std::string_view field) const;
 
-  // Rejects any field not in `known` (catches typos such as "vlan_id").
-  void only(std::initializer_list<std::string_view> known) const;
 
   const std::string& block() const { return block_; }
 

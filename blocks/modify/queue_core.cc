@@ -9,7 +9,6 @@ namespace obi::modify {
 QueueCore::QueueCore(const ElementArgs& args, bool drop_front)
     : drop_front_(drop_front), slots_(args.workers) {
   ConfigReader c(args);
-  c.only({"capacity"});
   capacity_ = static_cast<uint32_t>(c.required_integer("capacity", 1, 1 << 20));
   for (unsigned w = 0; w < slots_.size(); ++w) slots_[w].ring.init(capacity_);
 }

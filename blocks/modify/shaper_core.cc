@@ -18,7 +18,6 @@ double checked_rate(double r, const Where& w) {
 ShaperCore::ShaperCore(const ElementArgs& args, bool bytes)
     : bytes_(bytes), bucket_(1), slots_(args.workers) {
   ConfigReader c(args);
-  c.only({"rate", "capacity"});
   bucket_.set_rate(checked_rate(c.required_number("rate"), c.where("rate")));
   capacity_ = static_cast<uint32_t>(c.integer("capacity", 1000, 1, 1 << 20));
   for (unsigned w = 0; w < slots_.size(); ++w) slots_[w].ring.init(capacity_);
