@@ -1,5 +1,7 @@
 #include "DecapsulateMetadata.hh"
 
+#include "common/block_spec.hh"
+
 #include <string_view>
 
 #include "modify/bytes.hh"
@@ -12,7 +14,6 @@ using namespace modify;
 
 DecapsulateMetadataElement::DecapsulateMetadataElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
-  c.only({});
 }
 
 DecapsulateMetadataElement::Outcome DecapsulateMetadataElement::decapsulate(Packet& p, bool& full) {
@@ -86,6 +87,6 @@ void DecapsulateMetadataElement::write(std::string_view h, const nlohmann::json&
   else Element::write(h, v);
 }
 
-OBI_REGISTER_ELEMENT(DecapsulateMetadata, DecapsulateMetadataElement);
+OBI_REGISTER_BLOCK(DecapsulateMetadata, DecapsulateMetadataElement);
 
 }  // namespace obi

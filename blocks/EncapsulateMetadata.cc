@@ -1,5 +1,7 @@
 #include "EncapsulateMetadata.hh"
 
+#include "common/block_spec.hh"
+
 #include <cstring>
 
 #include "modify/bytes.hh"
@@ -13,7 +15,6 @@ using namespace modify;
 
 EncapsulateMetadataElement::EncapsulateMetadataElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
-  c.only({"spi", "si", "keys"});
   spi_ = static_cast<uint32_t>(c.required_integer("spi", 0, 0xffffff));
   si_ = static_cast<uint8_t>(c.integer("si", 255, 0, 255));
   if (c.has("keys")) {
@@ -109,6 +110,6 @@ void EncapsulateMetadataElement::write(std::string_view h, const nlohmann::json&
   else Element::write(h, v);
 }
 
-OBI_REGISTER_ELEMENT(EncapsulateMetadata, EncapsulateMetadataElement);
+OBI_REGISTER_BLOCK(EncapsulateMetadata, EncapsulateMetadataElement);
 
 }  // namespace obi

@@ -1,5 +1,7 @@
 #include "GzipCompressor.hh"
 
+#include "common/block_spec.hh"
+
 #include <zlib.h>
 
 #include <cstring>
@@ -25,7 +27,6 @@ struct GzipCompressorElement::Deflater {
 
 GzipCompressorElement::GzipCompressorElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
-  c.only({"level", "min_size"});
   level_ = static_cast<int>(c.integer("level", 6, 1, 9));
   min_size_ = static_cast<uint32_t>(c.integer("min_size", 256, 0, 9000));
   for (unsigned w = 0; w < (args.workers ? args.workers : 1); ++w) {
@@ -92,6 +93,6 @@ void GzipCompressorElement::write(std::string_view h, const nlohmann::json& v) {
   else Element::write(h, v);
 }
 
-OBI_REGISTER_ELEMENT(GzipCompressor, GzipCompressorElement);
+OBI_REGISTER_BLOCK(GzipCompressor, GzipCompressorElement);
 
 }  // namespace obi

@@ -1,5 +1,7 @@
 #include "GzipDecompressor.hh"
 
+#include "common/block_spec.hh"
+
 #include <zlib.h>
 
 #include <cstring>
@@ -23,7 +25,6 @@ struct GzipDecompressorElement::Inflater {
 
 GzipDecompressorElement::GzipDecompressorElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
-  c.only({"max_size"});
   max_size_ = static_cast<uint32_t>(c.integer("max_size", 8192, 64, 9000));
   for (unsigned w = 0; w < (args.workers ? args.workers : 1); ++w) {
     auto z = std::make_unique<Inflater>();
@@ -98,6 +99,6 @@ void GzipDecompressorElement::write(std::string_view h, const nlohmann::json& v)
   else Element::write(h, v);
 }
 
-OBI_REGISTER_ELEMENT(GzipDecompressor, GzipDecompressorElement);
+OBI_REGISTER_BLOCK(GzipDecompressor, GzipDecompressorElement);
 
 }  // namespace obi

@@ -1,5 +1,7 @@
 #include "RandomEarlyDetectionQueue.hh"
 
+#include "common/block_spec.hh"
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,7 +13,6 @@ using namespace modify;
 
 RandomEarlyDetectionQueueElement::RandomEarlyDetectionQueueElement(const ElementArgs& args) : slots_(args.workers) {
   ConfigReader c(args);
-  c.only({"capacity", "min_thresh", "max_thresh", "max_p", "stability", "gentle"});
   capacity_ = static_cast<uint32_t>(c.required_integer("capacity", 1, 1 << 20));
   min_thresh_ = c.required_number("min_thresh");
   max_thresh_ = c.required_number("max_thresh");
@@ -136,6 +137,6 @@ void RandomEarlyDetectionQueueElement::write(std::string_view h, const nlohmann:
   }
 }
 
-OBI_REGISTER_ELEMENT(RandomEarlyDetectionQueue, RandomEarlyDetectionQueueElement);
+OBI_REGISTER_BLOCK(RandomEarlyDetectionQueue, RandomEarlyDetectionQueueElement);
 
 }  // namespace obi

@@ -1,5 +1,7 @@
 #include "ReadMetadata.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/split.hh"
 #include "modify/config.hh"
 #include "modify/meta_config.hh"
@@ -27,7 +29,6 @@ std::vector<MetaValue> parse_values(const ConfigReader& c) {
 ReadMetadataElement::ReadMetadataElement(const ElementArgs& args)
     : stats_(1, 1) {
   ConfigReader c(args);
-  c.only({"key", "values"});
   if (!c.has("key")) c.fail("key", "required");
   key_ = parse_meta_key(c.get("key"), c.where("key"));
   values_ = parse_values(c);
@@ -61,6 +62,6 @@ void ReadMetadataElement::write(std::string_view handle, const nlohmann::json& v
   Element::write(handle, value);
 }
 
-OBI_REGISTER_ELEMENT(ReadMetadata, ReadMetadataElement);
+OBI_REGISTER_BLOCK(ReadMetadata, ReadMetadataElement);
 
 }  // namespace obi

@@ -1,5 +1,7 @@
 #include "StringClassifier.hh"
 
+#include "common/block_spec.hh"
+
 #include "common/config.hh"
 #include "common/split.hh"
 
@@ -29,6 +31,6 @@ std::unique_ptr<HsDatabase> compile(const ElementArgs& args) {
 
 StringClassifierElement::StringClassifierElement(const ElementArgs& args) : ScanClassifier(compile(args), args) {}
 
-OBI_REGISTER_ELEMENT(StringClassifier, StringClassifierElement);
+OBI_REGISTER_BLOCK(StringClassifier, StringClassifierElement);
 
 }  // namespace obi::blocks

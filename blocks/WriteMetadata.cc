@@ -1,5 +1,7 @@
 #include "WriteMetadata.hh"
 
+#include "common/block_spec.hh"
+
 #include "modify/config.hh"
 #include "modify/meta_config.hh"
 
@@ -9,7 +11,6 @@ using namespace modify;
 
 WriteMetadataElement::WriteMetadataElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
-  c.only({"values"});
   if (!c.has("values")) c.fail("values", "required");
   const nlohmann::json& v = c.get("values");
   if (!v.is_object() || v.empty()) c.fail("values", "expected a non-empty object of keys and values");
@@ -47,6 +48,6 @@ void WriteMetadataElement::write(std::string_view h, const nlohmann::json& v) {
   else Element::write(h, v);
 }
 
-OBI_REGISTER_ELEMENT(WriteMetadata, WriteMetadataElement);
+OBI_REGISTER_BLOCK(WriteMetadata, WriteMetadataElement);
 
 }  // namespace obi

@@ -75,6 +75,14 @@ std::map<std::string, json> sample_configs() {
       {"ToDump", {{"filename", (std::filesystem::temp_directory_path() / "blocks_spec_out.pcap").string()}}},
       {"VlanDecapsulate", json::object()},
       {"VlanEncapsulate", {{"vlan_vid", 5}}},
+      {"DecapsulateMetadata", json::object()},
+      {"EncapsulateMetadata", {{"spi", 42}, {"si", 7}, {"keys", {"app"}}}},
+      {"GzipCompressor", {{"level", 9}, {"min_size", 512}}},
+      {"GzipDecompressor", {{"max_size", 4096}}},
+      {"RandomEarlyDetectionQueue", {{"capacity", 1000}, {"min_thresh", 50.0}, {"max_thresh", 500.0}, {"max_p", 0.1}}},
+      {"ReadMetadata", {{"key", "app"}, {"values", {"ips", 3}}}},
+      {"StringClassifier", {{"strings", {"cmd.exe", "/etc/passwd"}}}},
+      {"WriteMetadata", {{"values", {{"app", "ips"}, {"mark", 3}}}}},
   };
 }
 
