@@ -8,8 +8,7 @@
 // in `malformed`; metadata that finds no free entry is counted in `full`.
 //
 // Ports:   1 input, 1 output.
-// Config:  none.
-// Handles: read count (packets decapsulated), malformed, full.  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/DecapsulateMetadata.json.
 // Example: {"name": "from_obi1", "type": "DecapsulateMetadata", "config": {}}
 #pragma once
 

@@ -7,10 +7,7 @@
 // buffer allows then is dropped and counted in `dropped`.
 //
 // Ports:   1 input, 1 output.
-// Config:  spi (integer, required, 0..16777215); si (integer, default 255, 0..255);
-//          keys (string array, optional): the keys to carry (absent keys are skipped);
-//          every key when not given.
-// Handles: read count (packets encapsulated), dropped.  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/EncapsulateMetadata.json.
 // Example: {"name": "to_obi2", "type": "EncapsulateMetadata", "config": {"spi": 42, "keys": ["app"]}}
 #pragma once
 

@@ -2,10 +2,8 @@
 // bidirectional IP flows (5-tuple) that pass, each worker in its own bounded table.
 //
 // Ports: 1 input, 1 output; packets pass through unchanged.
-// Config:
-//   timeout:  seconds of inactivity after which a flow is forgotten (default 300)
-//   capacity: maximum flows tracked per worker (default 65536); flows beyond it are
-//             not tracked (counted in `untracked`)
+// Each worker tracks at most `capacity` flows; flows beyond it are not tracked (counted
+// in `untracked`).
 // Config keys, handles and port counts: blocks/catalogue/FlowTracker.json.
 // Example: {"type": "FlowTracker", "name": "ft", "config": {"timeout": 60}}
 // Packet metadata set on every IP packet (Packet::meta, engine/packet.hh), for the blocks

@@ -1,13 +1,10 @@
 // FromDevice (spec 5.1): reads packets from a network interface. A source: no inputs,
 // one output.
 //
-// Config:  devname (string, required)  a Linux interface ("eth0", "veth1"), read through
-//                                      AF_PACKET with a TPACKET_V3 ring per worker
-//                                      (kernel fanout by flow hash), or "dpdk:N" for
-//                                      DPDK ethdev port N (RX queue w for worker w, RSS)
-//          sniffer (bool, true)        AF_PACKET always leaves frames to the host stack
-//                                      too, so false behaves like true (documented gap)
-//          promisc (bool, false)       put the interface in promiscuous mode
+// devname is a Linux interface ("eth0", "veth1"), read through AF_PACKET with a
+// TPACKET_V3 ring per worker (kernel fanout by flow hash), or "dpdk:N": DPDK ethdev port N,
+// RX queue w for worker w (RSS). AF_PACKET always leaves frames to the host stack too, so
+// sniffer false behaves like true.
 // Offloads: frames a veth/virtio sender left for the device to finish (partial TCP/UDP
 //          checksum, TCP/UDP super-frames up to 64 KiB) are finished on receipt
 //          (io/offload.hh): checksums completed, super-frames cut into segments of the

@@ -1,9 +1,6 @@
 // FromDump (spec 5.2): reads packets from a pcap file. A source: no inputs, one output.
 //
-// Config:  filename (string, required)  classic pcap file with Ethernet frames
-//          timing   (bool, false)       keep the capture's inter-packet delays (the first
-//                                       packet leaves at once)
-//          active   (bool, true)        when false, emit nothing until `active` is written
+// The file is a classic pcap of Ethernet frames.
 // Config keys, handles and port counts: blocks/catalogue/FromDump.json.
 // Example: { "type": "FromDump", "name": "in",
 //            "config": { "filename": "trace.pcap", "timing": false } }

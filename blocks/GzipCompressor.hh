@@ -13,8 +13,7 @@
 // block is built; the data path allocates nothing.
 //
 // Ports:   1 input, 1 output.
-// Config:  level (integer, default 6, 1..9); min_size (integer, default 256, 0..9000).
-// Handles: read count (packets compressed), incompressible.  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/GzipCompressor.json.
 // Example: {"name": "gzip", "type": "GzipCompressor", "config": {"level": 6, "min_size": 512}}
 #pragma once
 

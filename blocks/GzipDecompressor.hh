@@ -16,8 +16,7 @@
 // when the block is built; the data path allocates nothing.
 //
 // Ports:   1 input, 1 output.
-// Config:  max_size (integer, default 8192, 64..9000): largest decompressed body.
-// Handles: read count (packets decompressed), failures, oversize.  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/GzipDecompressor.json.
 // Example: {"name": "gunzip", "type": "GzipDecompressor", "config": {"max_size": 8192}}
 #pragma once
 

@@ -14,15 +14,7 @@
 //          (Packet::pre). The targets are resolved by the graph compiler (BAD_BLOCK
 //          for an unknown name or a block of another type). A hint: results, outputs and
 //          counters are the same with or without it.
-// Read handles: count, byte_count, rate, byte_rate (arrays, one entry per rule),
-//               count_i ... (one rule), no_match,
-//               engine (the structure answering lookups),
-//               flow_cache ({"entries": per worker, "hits", "misses", "bypassed"}: the
-//               per-worker exact-match caches in front of the rte_acl lookup, summed;
-//               common/flow_cache.hh),
-//               fused ({"sets": rules per rule set, "targets": [{"name", "outputs",
-//               "sets"}]}: what this block's lookup answers for the blocks after it).
-// Write handles: reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/HeaderClassifier.json.
 // Example:
 //   {"type": "HeaderClassifier", "name": "fw", "config": {"match": [
 //     {"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": "[80,8080]"},

@@ -19,11 +19,7 @@
 // report the largest average and high-water mark.
 //
 // Ports:   1 input; output 0 (released packets), output 1 (dropped packets).
-// Config:  capacity (integer, 1..1048576, required); min_thresh, max_thresh (numbers,
-//          required, 0 <= min_thresh <= max_thresh <= capacity); max_p (0..1, required);
-//          stability (0..30, default 4); gentle (bool, default true).
-// Handles: read length, highwater_length, capacity, min_thresh, max_thresh, drops,
-//          avg_queue_size.  Write reset_counts, reset (drop every queued packet).
+// Config keys, handles and port counts: blocks/catalogue/RandomEarlyDetectionQueue.json.
 // Example: {"name": "red", "type": "RandomEarlyDetectionQueue",
 //           "config": {"capacity": 1000, "min_thresh": 100, "max_thresh": 500, "max_p": 0.1}}
 #pragma once

@@ -5,11 +5,7 @@
 // key or with a value not listed.
 //
 // Ports:   1 input; outputs 0 (no match) and 1..n (one per value).
-// Config:  key (string, required, 1..15 bytes); values (array, required, non-empty):
-//          integers or strings of at most 22 bytes.
-// Handles: read count, byte_count, rate, byte_rate (arrays over the outputs) and
-//          count_i, byte_count_i, rate_i, byte_rate_i (output i, 0 = no match).
-//          Write reset_i, reset_all_counts, reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/ReadMetadata.json.
 // Example: {"name": "by_app", "type": "ReadMetadata", "config": {"key": "app", "values": ["ips", "fw"]}}
 #pragma once
 

@@ -3,12 +3,8 @@
 // Ports: 1 input; one output per pattern. A packet leaves on the output of the first
 // pattern (in list order, not by position in the packet) that matches anywhere in the
 // scanned bytes; a packet that matches no pattern is dropped.
-// Config:
-//   pattern       array of regular expressions (Hyperscan/PCRE syntax)
-//   payload_only  bool, default false: scan only the payload after the network layers
-// Read handles:  count_i, byte_count_i, rate_i, byte_rate_i (also as arrays count, ...),
-//                payload_only
-// Write handles: payload_only (bool), reset_counts
+// The patterns are Hyperscan (PCRE-like) expressions.
+// Config keys, handles and port counts: blocks/catalogue/RegexClassifier.json.
 // Example:
 //   {"type": "RegexClassifier", "name": "rc", "config": {"pattern": ["^GET ", "^POST ", ".*"],
 //    "payload_only": true}}

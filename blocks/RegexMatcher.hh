@@ -1,10 +1,8 @@
 // RegexMatcher (spec 5.8): matches packets against a set of regular expressions.
 //
 // Ports: 1 input; output 0 matched packets, output 1 unmatched packets.
-// Config:
-//   pattern       array of regular expressions (Hyperscan/PCRE syntax, no back-references)
-//   payload_only  bool, default false: scan only the payload after the network layers
-//   match_all     bool, default false: a packet matches only if every pattern matches
+// The patterns are Hyperscan (PCRE-like) expressions, without back-references; with
+// match_all a packet matches only if every pattern does.
 // Config keys, handles and port counts: blocks/catalogue/RegexMatcher.json.
 // Example:
 //   {"type": "RegexMatcher", "name": "m", "config": {"pattern": ["GET /admin", "(?i)passwd"],

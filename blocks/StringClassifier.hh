@@ -6,13 +6,8 @@
 // Ports: 1 input; one output per string. A packet leaves on the output of the first
 // string (in list order, not by position in the packet) found anywhere in the scanned
 // bytes; a packet that holds none is dropped.
-// Config:
-//   strings           array of non-empty strings (any bytes, including regex metacharacters)
-//   case_insensitive  bool, default false: ASCII letters match either case
-//   payload_only      bool, default false: scan only the payload after the network layers
-// Read handles:  count, byte_count, rate, byte_rate (arrays), count_i, byte_count_i,
-//                rate_i, byte_rate_i, payload_only
-// Write handles: payload_only (bool), reset_counts, reset_all_counts, reset_i
+// The strings are literals: any bytes, regex metacharacters included.
+// Config keys, handles and port counts: blocks/catalogue/StringClassifier.json.
 // Example:
 //   {"type": "StringClassifier", "name": "words", "config": {"strings": ["cmd.exe", "/etc/passwd"],
 //    "case_insensitive": true, "payload_only": true}}

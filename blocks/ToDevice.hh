@@ -1,11 +1,10 @@
 // ToDevice (spec 5.3): sends packets out of a network interface. A sink: one input,
 // no outputs.
 //
-// Config:  devname (string, required)  a Linux interface (AF_PACKET socket per worker with
-//                                      a TPACKET_V2 transmit ring: a batch copied into the
-//                                      ring and sent with one sendto; sendmmsg where the
-//                                      kernel refuses the ring) or "dpdk:N" (TX queue w of
-//                                      DPDK port N for worker w)
+// devname is a Linux interface, sent to through an AF_PACKET socket per worker with a
+// TPACKET_V2 transmit ring (a batch copied into the ring and sent with one sendto;
+// sendmmsg where the kernel refuses the ring), or "dpdk:N": TX queue w of DPDK port N for
+// worker w.
 // Config keys, handles and port counts: blocks/catalogue/ToDevice.json.
 // Example: { "type": "ToDevice", "name": "out", "config": { "devname": "veth0" } }
 #pragma once

@@ -1,8 +1,8 @@
 // ToDump (spec 5.4): writes every packet it receives to a pcap file. A sink: one input,
 // no outputs.
 //
-// Config:  filename (string, required)  pcap file to create (truncated if it exists);
-//                                       microsecond timestamps, LINKTYPE_ETHERNET
+// The file is created (truncated if it exists) as a classic pcap: microsecond time
+// stamps, LINKTYPE_ETHERNET.
 // Config keys, handles and port counts: blocks/catalogue/ToDump.json.
 // Example: { "type": "ToDump", "name": "out", "config": { "filename": "out.pcap" } }
 //

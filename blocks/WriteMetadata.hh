@@ -5,9 +5,7 @@
 // is counted in `full`.
 //
 // Ports:   1 input, 1 output.
-// Config:  values (object, required): 1..4 keys of 1..15 bytes, each value an integer or
-//          a string of at most 22 bytes.
-// Handles: read count (packets written), full.  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/WriteMetadata.json.
 // Example: {"name": "tag", "type": "WriteMetadata", "config": {"values": {"app": "ips", "mark": 3}}}
 #pragma once
 

@@ -186,7 +186,7 @@ Packet* PacketPool::alloc_copy(const uint8_t* bytes, uint32_t len) {
   Packet* p = alloc();
   if (!p) return nullptr;
   if (len > kMaxFrame) len = kMaxFrame;
-  std::memcpy(p->data, bytes, len);
+  if (len) std::memcpy(p->data, bytes, len);   // an empty frame may come without a buffer
   p->len = len;
   return p;
 }
