@@ -5,9 +5,9 @@ application reload timed from the POST /api/apps/NAME/reload to the moment the O
 workers run the new graph.
 
   bench/live.py [--apps firewall[,ips|,firewall2]] [--fw-fw two-sets|split] [--rules FILE]
-                [--reloads N] [--pcap P]
-                (defaults: firewall, ../shared/data/fw-4560.classbench, 6 reloads,
-                 ../shared/data/fw-4560.trace.pcap)
+                [--reloads N] [--warmup W] [--pcap P]
+                (defaults: firewall, ../shared/data/fw-4560.classbench, 6 reloads after
+                 1 warm-up reload, ../shared/data/fw-4560.trace.pcap)
 
 The firewall alerts on every ClassBench rule of FILE (default allow: one HeaderClassifier
 and one Alert per rule); with ips also the IPS on snort-web.rules, merged into one graph by
@@ -29,7 +29,8 @@ controller's answer, which waits for the OBI's), the OBI's own parts from its lo
 graph was live (all its threads; on a loaded machine the figure to compare, as wall-clock
 times stretch with the load). The controller's part (reload: rules read, graphs built and
 merged, the request serialised and sent) is "controller_ms" = live_ms - obi_live_ms. Then
-a summary line with the medians. Work files and logs: build/live/.
+a summary line with the medians of the N reloads after the W warm-up ones (printed with
+"warmup": true and a reload number <= 0). Work files and logs: build/live/.
 """
 import argparse
 import json
@@ -94,6 +95,8 @@ def main():
     ap.add_argument("--fw-fw", choices=["two-sets", "split"], default="two-sets",
                     help="with firewall2: the second firewall's rules (see above)")
     ap.add_argument("--reloads", type=int, default=6)
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="first reloads printed but left out of the medians (the JIT compiles the reload path)")
     ap.add_argument("--pcap", default=os.path.join(data, "fw-4560.trace.pcap"))
     args = ap.parse_args()
     apps = [a for a in args.apps.split(",") if a]
@@ -155,7 +158,7 @@ def main():
         names = apps + (["firewall2"] if "firewall2" in args.apps.split(",") else [])
         say("controller %s, OBI 5 running %s (%d firewall rules)" % (base, "+".join(names), len(rules)))
         rows = []
-        for i in range(args.reloads):
+        for i in range(args.warmup + args.reloads):
             time.sleep(1.0)
             write_rules(i % 2 == 0)
             seen = len(live_lines(obi_log))
@@ -169,14 +172,17 @@ def main():
                      children=children)
             cpu1 = cpu_seconds(procs[0].pid)
             m = live_lines(obi_log)[seen]
-            row = {"reload": i + 1, "apps": names, "live_ms": round((float(m.group(2)) - t0) * 1000, 1),
+            row = {"reload": i + 1 - args.warmup, "apps": names, "live_ms": round((float(m.group(2)) - t0) * 1000, 1),
                    "controller_cpu_ms": round((cpu1 - cpu0) * 1000, 1),
                    "reload_ms": round((t1 - t0) * 1000, 1), "obi_live_ms": float(m.group(3)),
                    "obi_parse_ms": float(m.group(4)), "obi_queued_ms": float(m.group(5)),
                    "obi_compile_ms": float(m.group(6)), "obi_activate_ms": float(m.group(7)),
                    "obi_switch_ms": float(m.group(8))}
             row["controller_ms"] = round(row["live_ms"] - row["obi_live_ms"], 1)
-            rows.append(row)
+            if i >= args.warmup:
+                rows.append(row)
+            else:
+                row["warmup"] = True
             print(json.dumps(row), flush=True)
         keys = ["live_ms", "reload_ms", "controller_ms", "controller_cpu_ms", "obi_live_ms", "obi_parse_ms", "obi_compile_ms",
                 "obi_switch_ms"]
