@@ -26,8 +26,10 @@ new graph: the OBI's "live at" wall-clock time, same host), "reload_ms" (POST ->
 controller's answer, which waits for the OBI's), the OBI's own parts from its log line
 (request received -> live "obi_live_ms", "obi_parse_ms", "obi_compile_ms", ...), and
 "controller_cpu_ms", the CPU time the controller process used from the POST until the
-graph was live (all its threads; on a loaded machine the figure to compare, as wall-clock
-times stretch with the load). The controller's part (reload: rules read, graphs built and
+graph was live (all its threads), "controller_idle_cpu_ms", what it uses in as long a time
+between reloads (the rate measured over the second before the POST: the OBI's alerts,
+keep-alives), and "reload_cpu_ms", the difference: the reload's own CPU time, the figure
+to compare on a loaded machine, as wall-clock times stretch with the load. The controller's part (reload: rules read, graphs built and
 merged, the request serialised and sent) is "controller_ms" = live_ms - obi_live_ms. Then
 a summary line with the medians of the N reloads after the W warm-up ones (printed with
 "warmup": true and a reload number <= 0). Work files and logs: build/live/.
@@ -159,33 +161,37 @@ def main():
         say("controller %s, OBI 5 running %s (%d firewall rules)" % (base, "+".join(names), len(rules)))
         rows = []
         for i in range(args.warmup + args.reloads):
+            idle0, tidle0 = cpu_seconds(procs[0].pid), time.time()
             time.sleep(1.0)
             write_rules(i % 2 == 0)
             seen = len(live_lines(obi_log))
             cpu0 = cpu_seconds(procs[0].pid)
             t0 = time.time()
+            idle_rate = (cpu0 - idle0) / (t0 - tidle0)   # the controller's CPU seconds per second between reloads
             r = http_json(base + "/api/apps/firewall/reload", data={}, timeout=120)
             t1 = time.time()
             if not r.get("ok"):
                 sys.exit("live: reload refused: %s" % r)
             wait_for("the OBI's new graph", lambda: len(live_lines(obi_log)) > seen, 30, who="live",
                      children=children)
-            cpu1 = cpu_seconds(procs[0].pid)
+            cpu1, tcpu1 = cpu_seconds(procs[0].pid), time.time()
             m = live_lines(obi_log)[seen]
             row = {"reload": i + 1 - args.warmup, "apps": names, "live_ms": round((float(m.group(2)) - t0) * 1000, 1),
                    "controller_cpu_ms": round((cpu1 - cpu0) * 1000, 1),
+                   "controller_idle_cpu_ms": round(idle_rate * (tcpu1 - t0) * 1000, 1),
                    "reload_ms": round((t1 - t0) * 1000, 1), "obi_live_ms": float(m.group(3)),
                    "obi_parse_ms": float(m.group(4)), "obi_queued_ms": float(m.group(5)),
                    "obi_compile_ms": float(m.group(6)), "obi_activate_ms": float(m.group(7)),
                    "obi_switch_ms": float(m.group(8))}
             row["controller_ms"] = round(row["live_ms"] - row["obi_live_ms"], 1)
+            row["reload_cpu_ms"] = round(row["controller_cpu_ms"] - row["controller_idle_cpu_ms"], 1)
             if i >= args.warmup:
                 rows.append(row)
             else:
                 row["warmup"] = True
             print(json.dumps(row), flush=True)
-        keys = ["live_ms", "reload_ms", "controller_ms", "controller_cpu_ms", "obi_live_ms", "obi_parse_ms", "obi_compile_ms",
-                "obi_switch_ms"]
+        keys = ["live_ms", "reload_ms", "controller_ms", "controller_cpu_ms", "reload_cpu_ms", "obi_live_ms",
+                "obi_parse_ms", "obi_compile_ms", "obi_switch_ms"]
         summary = {"summary": "median", "apps": names, "rules": len(rules), "reloads": len(rows),
                    "load_average": round(os.getloadavg()[0], 1)}
         summary.update({k: round(statistics.median(r[k] for r in rows), 1) for k in keys})
