@@ -333,7 +333,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         String ownName;
         try {
             freshName = fresh.name();
-            ownName = fresh == e.app() ? freshName : e.app().name();   // an instance runs under another name
+            // the name it had when registered: an instance (openbox.instances) runs under another one
+            ownName = fresh == e.app() ? name : e.app().name();
         } catch (RuntimeException ex) {
             throw new IllegalArgumentException("name() failed: " + ex, ex);
         }
