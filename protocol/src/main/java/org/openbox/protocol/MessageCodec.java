@@ -127,6 +127,43 @@ public final class MessageCodec {
         }
     }
 
+    /**
+     * The JSON text of a message as UTF-8 bytes, the same text as {@link #encode}, written
+     * straight from the message (no intermediate tree and no String): what a large
+     * SetProcessingGraphRequest is sent as.
+     */
+    public byte[] encodeBytes(Message m) {
+        byte[] fields;
+        try {
+            fields = mapper.writeValueAsBytes(m);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode " + m.type(), e);
+        }
+        // {"type":"T" then the record's own object, whose opening brace is dropped
+        byte[] head = ("{\"type\":" + quoted(m.type())).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (fields.length < 2 || fields[0] != '{') {
+            throw new IllegalStateException("cannot encode " + m.type() + ": not a JSON object");
+        }
+        boolean empty = fields[1] == '}';
+        byte[] out = new byte[head.length + fields.length - (empty ? 1 : 0)];
+        System.arraycopy(head, 0, out, 0, head.length);
+        if (empty) {
+            out[head.length] = '}';
+        } else {
+            out[head.length] = ',';
+            System.arraycopy(fields, 1, out, head.length + 1, fields.length - 1);
+        }
+        return out;
+    }
+
+    private String quoted(String text) {
+        try {
+            return mapper.writeValueAsString(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The JSON object of a message: "type" first, then its fields in snake_case. */
     public ObjectNode toJson(Message m) {
         ObjectNode out = mapper.createObjectNode();

@@ -13,7 +13,7 @@ import org.openbox.protocol.message.Message;
 
 /**
  * Runs every vector under protocol/vectors/messages: a valid one decodes and encodes back to
- * equal JSON, and both satisfy the message's schema; an invalid one is rejected with exactly the error type and subtype it names.
+ * equal JSON (the same text by {@link MessageCodec#encode} and {@link MessageCodec#encodeBytes}), and both satisfy the message's schema; an invalid one is rejected with exactly the error type and subtype it names.
  * The directory names the message type the body is posted as.
  */
 class MessageVectorTest {
@@ -42,9 +42,14 @@ class MessageVectorTest {
                 try {
                     Message m = codec.decode(pathType, body);
                     JsonNode want = v.has("encoded") ? v.get("encoded") : v.get("message");
-                    JsonNode got = Vectors.MAPPER.readTree(codec.encode(m));
+                    String text = codec.encode(m);
+                    JsonNode got = Vectors.MAPPER.readTree(text);
                     if (!Vectors.jsonEquals(want, got)) {
                         failures.add(name + ": re-encoded as " + got + "\n    expected " + want);
+                    }
+                    String bytes = new String(codec.encodeBytes(m), StandardCharsets.UTF_8);
+                    if (!bytes.equals(text)) {
+                        failures.add(name + ": encodeBytes gave " + bytes + "\n    encode gave " + text);
                     }
                     String dirType = file.getParent().getFileName().toString();
                     String problems = Schemas.problems(schemas.message(dirType), v.get("message"))

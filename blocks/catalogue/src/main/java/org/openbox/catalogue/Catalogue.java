@@ -111,6 +111,11 @@ public final class Catalogue {
         return Optional.ofNullable(type == null ? null : blocks.get(type));
     }
 
+    /** True when {@code other} describes the same block types, descriptor for descriptor. */
+    public boolean sameTypes(Catalogue other) {
+        return other == this || other != null && other.blocks.equals(blocks);
+    }
+
     /** Every descriptor, ordered by name. */
     public Collection<BlockDescriptor> all() {
         return blocks.values();

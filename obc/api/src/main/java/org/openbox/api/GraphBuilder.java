@@ -126,7 +126,7 @@ public final class GraphBuilder {
             list.add(t != null ? t.toBlock() : e.getValue());
         }
         checker.check(new Graph(list, connectors));
-        return new ProcessingGraph(list, connectors);
+        return new ProcessingGraph(list, connectors, checker.catalogue());
     }
 
     /** The packaged catalogue, loaded once (immutable). */

@@ -3,6 +3,7 @@ package org.openbox.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Optional;
+import org.openbox.catalogue.Catalogue;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
 import org.openbox.protocol.graph.Graph;
@@ -16,9 +17,20 @@ import org.openbox.protocol.graph.Graph;
 public final class ProcessingGraph {
 
     private final Graph graph;
+    private final Catalogue checkedWith;
 
-    ProcessingGraph(List<Block> blocks, List<Connector> connectors) {
+    ProcessingGraph(List<Block> blocks, List<Connector> connectors, Catalogue checkedWith) {
         this.graph = new Graph(blocks, connectors);
+        this.checkedWith = checkedWith;
+    }
+
+    /**
+     * True when {@link GraphBuilder#build()} checked this graph against a catalogue with the
+     * same block types as {@code catalogue}: checking it again against {@code catalogue}
+     * (with {@link GraphChecker}'s default limits) finds nothing new.
+     */
+    public boolean checkedAgainst(Catalogue catalogue) {
+        return catalogue != null && (catalogue == checkedWith || checkedWith.sameTypes(catalogue));
     }
 
     public List<Block> blocks() {

@@ -1,6 +1,7 @@
 package org.openbox.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -158,6 +159,14 @@ class GraphBuilderTest {
         ProcessingGraph g = new GraphBuilder(extended).chain(new FromDump("in", "x.pcap"),
                 new CustomBlock("Sampler", "s").arg("one_in", IntNode.valueOf(10)), new Discard("d")).build();
         assertEquals(3, g.blocks().size());
+        // checked against the extended types: not against the packaged ones, which lack Sampler
+        assertTrue(g.checkedAgainst(extended));
+        assertTrue(g.checkedAgainst(Catalogue.load().with(extended.find("Sampler").orElseThrow())));
+        assertFalse(g.checkedAgainst(Catalogue.load()));
+        ProcessingGraph plain = new GraphBuilder().chain(new FromDump("in", "x.pcap"), new Discard("d")).build();
+        assertTrue(plain.checkedAgainst(Catalogue.load()), "an equal catalogue loaded again has the same types");
+        assertFalse(plain.checkedAgainst(extended));
+        assertFalse(plain.checkedAgainst(null));
         fails(ErrorSubtype.BAD_BLOCK, () -> new GraphBuilder(extended).chain(new FromDump("in", "x.pcap"),
                 new CustomBlock("Sampler", "s")).build(), "one_in");
     }

@@ -15,7 +15,7 @@ import org.springframework.core.type.filter.AnnotationTypeFilter;
  * The {@code openbox.*} property names the controller understands: the components of its
  * {@code @ConfigurationProperties(prefix = "openbox")} records (found on the classpath, so a
  * new record is known at once), plus the per-application families {@code openbox.apps.NAME.KEY},
- * {@code openbox.app.NAME.config} and {@code openbox.failure-mode.NAME}. Names compare as Spring's
+ * {@code openbox.app.NAME.config}, {@code openbox.failure-mode.NAME} and {@code openbox.instances.NAME}. Names compare as Spring's
  * relaxed binding does ({@code alert-history}, {@code alertHistory}, {@code alert_history}).
  * A record with prefix {@code openbox.GROUP} contributes {@code GROUP.COMPONENT} names
  * ({@code openbox.limits.max-body}, {@code openbox.tls.enabled}).
@@ -25,7 +25,7 @@ final class ControllerPropertyNames {
 
     private static final String PREFIX = "openbox.";
     /** Families of names taking a free NAME segment (application names). */
-    private static final Set<String> FAMILIES = Set.of("apps", "app", "failuremode");
+    private static final Set<String> FAMILIES = Set.of("apps", "app", "failuremode", "instances");
 
     /** relaxed name -> written name (kebab case) of each property; maps are families. */
     private final Map<String, String> properties = new TreeMap<>();
@@ -121,7 +121,7 @@ final class ControllerPropertyNames {
     private String unknown(String name) {
         return "unknown property '" + name + "' (openbox properties: "
                 + String.join(", ", new TreeSet<>(properties.values())) + ", and per application: apps.NAME.KEY,"
-                + " app.NAME.config, failure-mode.NAME"
+                + " app.NAME.config, failure-mode.NAME, instances.NAME"
                 + extraFamilies.values().stream().map(f -> ", " + f + ".NAME").reduce("", String::concat) + ")";
     }
 

@@ -1,9 +1,11 @@
 package org.openbox.api.blocks;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.openbox.api.match.Match;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
+import org.openbox.protocol.match.HeaderMatchParser;
 
 /**
  * Classifies packets by header fields: output i for the first matching rule i (rules in
@@ -27,8 +29,9 @@ public abstract class HeaderClassifierExtension extends ProcessingBlock {
 
     /** Adds a rule; its output port is the number of rules added before it. */
     public HeaderClassifier rule(Match match) {
-        parse(match, size("match"));
-        list("match").add(match.toJson());
+        ObjectNode json = match.toJson();
+        parse(json, size("match"));
+        list("match").add(json);
         return (HeaderClassifier) this;
     }
 
@@ -51,9 +54,9 @@ public abstract class HeaderClassifierExtension extends ProcessingBlock {
         return size("match");
     }
 
-    private void parse(Match match, int index) {
+    private void parse(ObjectNode match, int index) {
         try {
-            match.parse();
+            HeaderMatchParser.parse(match);
         } catch (ProtocolException e) {
             throw invalid(ErrorSubtype.BAD_HEADER_MATCH, "rule " + index + ": " + e.getMessage());
         }

@@ -10,7 +10,6 @@ import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.handles.HandleRouter;
 import org.openbox.controller.isolation.FailurePolicy;
 import org.openbox.controller.isolation.StateStore;
-import org.openbox.protocol.graph.Graph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -82,7 +81,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             catalog.add(new AppEntry(f.source(), null, f.source(), 0, List.of(), AppState.REFUSED, f.error()));
         }
         for (AppLoader.Found f : d.apps()) {
-            register(f.app(), f.source());
+            register(f.app(), f.source(), f.name());
         }
         gate.verify(catalog.all());
         if (props.autostart()) {
@@ -99,10 +98,18 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
 
     /** Adds an application (STOPPED when valid, REFUSED otherwise); returns its entry. */
     public AppEntry register(Application app, String source) {
+        return register(app, source, null);
+    }
+
+    /**
+     * Adds an application under {@code instanceName} (null: its own {@link Application#name()}),
+     * STOPPED when valid, REFUSED otherwise; returns its entry.
+     */
+    public AppEntry register(Application app, String source, String instanceName) {
         String name;
         int priority;
         try {
-            name = app.name();
+            name = instanceName != null ? instanceName : app.name();
             priority = app.priority();
         } catch (RuntimeException e) {
             name = app.getClass().getName();
@@ -227,9 +234,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
                 if (s == null || s.location() == null || s.graph() == null) {
                     throw new IllegalArgumentException("location and graph are required");
                 }
-                Graph g = s.graph().toGraph();
-                validator.validate(g, types);
-                out.add(new PlacedGraph(s.location(), g));
+                validator.validate(s.graph(), types);
+                out.add(new PlacedGraph(s.location(), s.graph().toGraph()));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("invalid graph in statement " + i + ": " + e.getMessage(), e);
             }
@@ -324,15 +330,18 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         // a Spring bean is Spring's to build (it may have injected collaborators): it re-reads itself
         Application fresh = e.source().startsWith("bean:") ? e.app() : newInstance(e.app());
         String freshName;
+        String ownName;
         try {
             freshName = fresh.name();
+            // the name it had when registered: an instance (openbox.instances) runs under another one
+            ownName = fresh == e.app() ? name : e.app().name();
         } catch (RuntimeException ex) {
             throw new IllegalArgumentException("name() failed: " + ex, ex);
         }
-        if (!name.equals(freshName)) {
-            throw new IllegalArgumentException("the reloaded application is named '" + freshName + "', not '" + name + "'");
+        if (!ownName.equals(freshName)) {
+            throw new IllegalArgumentException("the reloaded application is named '" + freshName + "', not '" + ownName + "'");
         }
-        String problem = loader.configure(fresh);   // settings and rule files as they are now
+        String problem = loader.configure(fresh, name);   // settings and rule files as they are now
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }

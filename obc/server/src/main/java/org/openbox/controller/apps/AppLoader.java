@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
@@ -32,6 +34,12 @@ import org.springframework.stereotype.Component;
  * same class found twice is loaded once. A jar that cannot be loaded becomes a failure
  * entry instead of stopping the others.
  *
+ * <p>{@code openbox.instances.NAME=APP} runs one more instance of application APP under the
+ * name NAME: a new object of APP's class (it needs a public no-argument constructor) with
+ * its own settings ({@code openbox.apps.NAME.*}, {@code openbox.app.NAME.config}), e.g. two
+ * firewalls with different rule files. An instance name already taken or an unknown APP
+ * is a failure entry naming the property.
+ *
  * <p>Every application found is then configured ({@link Application#configure}) with its
  * settings from {@link AppSettingsSource}; settings it does not accept or a rule file it
  * cannot read make a failure entry naming the application, the key or the file:line. An
@@ -43,8 +51,16 @@ public class AppLoader implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(AppLoader.class);
 
-    /** An application instance and where it came from. */
-    public record Found(Application app, String source) {}
+    /**
+     * An application instance, where it came from and the name it runs under: its own
+     * {@link Application#name()}, or the instance name of {@code openbox.instances.NAME}.
+     */
+    public record Found(Application app, String source, String name) {
+
+        public Found(Application app, String source) {
+            this(app, source, nameOf(app));
+        }
+    }
 
     /** A provider that could not be instantiated. */
     public record LoadFailure(String source, String error) {}
@@ -84,10 +100,11 @@ public class AppLoader implements DisposableBean {
                 }
             }
         }
+        addInstances(found, failures);
         List<Found> configured = new ArrayList<>();
         Set<String> names = new TreeSet<>();
         for (Found f : found) {
-            names.add(nameOf(f.app()));
+            names.add(f.name());
         }
         for (String unknown : settings.namesWithSettings()) {
             if (!names.contains(unknown)) {
@@ -97,24 +114,71 @@ public class AppLoader implements DisposableBean {
             }
         }
         for (Found f : found) {
-            String problem = configure(f.app());
+            String problem = configure(f.app(), f.name());
             if (problem == null) {
                 configured.add(f);
             } else {
-                failures.add(new LoadFailure(nameOf(f.app()), problem));
+                failures.add(new LoadFailure(f.name(), problem));
             }
         }
         return new Discovery(configured, failures);
     }
 
+    /** Adds the instances of {@code openbox.instances.NAME=APP} (a new object of APP's class each). */
+    private void addInstances(List<Found> found, List<LoadFailure> failures) {
+        Map<String, String> instances = settings.instances();
+        if (instances.isEmpty()) {
+            return;
+        }
+        Map<String, Found> byName = new LinkedHashMap<>();
+        for (Found f : found) {
+            byName.putIfAbsent(f.name(), f);
+        }
+        for (Map.Entry<String, String> i : instances.entrySet()) {
+            String name = i.getKey();
+            String of = i.getValue() == null ? "" : i.getValue().strip();
+            String property = "openbox.instances." + name;
+            Found base = byName.get(of);
+            if (!VALID_NAME.matcher(name).matches()) {
+                failures.add(new LoadFailure(property, property + ": instance name '" + name
+                        + "' is not letters, digits, '-' and '_'"));
+            } else if (byName.containsKey(name)) {
+                failures.add(new LoadFailure(property, property + ": the name '" + name + "' is already used by "
+                        + byName.get(name).source()));
+            } else if (instances.containsKey(of)) {
+                failures.add(new LoadFailure(property, property + "=" + of + ": '" + of
+                        + "' is itself an instance; name the application it is an instance of"));
+            } else if (base == null) {
+                failures.add(new LoadFailure(property, property + "=" + of + ": no application is named '" + of
+                        + "' (applications: " + String.join(", ", new TreeSet<>(byName.keySet())) + ")"));
+            } else if (base.source().startsWith("bean:")) {
+                failures.add(new LoadFailure(property, property + "=" + of + ": '" + of
+                        + "' is a Spring bean, which runs once"));
+            } else {
+                try {
+                    Application app = base.app().getClass().getConstructor().newInstance();
+                    Found f = new Found(app, base.source(), name);
+                    found.add(f);
+                    byName.put(name, f);
+                } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                    failures.add(new LoadFailure(property, property + "=" + of + ": cannot build another instance of "
+                            + base.app().getClass().getName() + " (a public no-argument constructor is needed): "
+                            + causes(e)));
+                }
+            }
+        }
+    }
+
+    /** What an instance name may be (it appears in block names, URLs and property names). */
+    private static final Pattern VALID_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+
     /**
-     * Gives {@code app} its settings, read now (at load and at every reload); returns the
-     * problem, or null when it accepted them.
+     * Gives {@code app}, running under {@code name}, the settings of that name, read now (at
+     * load and at every reload); returns the problem, or null when it accepted them.
      */
-    String configure(Application app) {
-        String name;
+    String configure(Application app, String name) {
         try {
-            name = app.name();
+            app.name();
         } catch (RuntimeException e) {
             return "app " + app.getClass().getName() + ": name() failed: " + e;
         }
@@ -132,7 +196,7 @@ public class AppLoader implements DisposableBean {
         }
     }
 
-    private static String nameOf(Application app) {
+    static String nameOf(Application app) {
         try {
             String n = app.name();
             return n == null || n.isBlank() ? app.getClass().getName() : n;

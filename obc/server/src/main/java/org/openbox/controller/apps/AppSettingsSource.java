@@ -22,7 +22,8 @@ import org.springframework.stereotype.Component;
  * {@code OPENBOX_APPS_FIREWALL_RULES_FILE}) and {@code --openbox.apps.NAME.KEY=...} flags,
  * over the application's properties file ({@code openbox.app.NAME.config}, else
  * {@code NAME.properties} in the working directory). A key given in both takes the Spring
- * property's value (see {@link AppSettings}).
+ * property's value (see {@link AppSettings}). {@code openbox.instances.NAME=APP} names
+ * extra instances of an application ({@link AppLoader}); each has its own settings under NAME.
  */
 @Component
 public class AppSettingsSource {
@@ -42,6 +43,15 @@ public class AppSettingsSource {
                 .orElse(Map.of()));
         String file = env.getProperty(AppSettings.configProperty(name));
         return AppSettings.load(name, file, props);
+    }
+
+    /**
+     * The extra application instances, {@code openbox.instances.NAME=APP}: instance name ->
+     * the name of the application it is another instance of, in name order.
+     */
+    public Map<String, String> instances() {
+        return new TreeMap<>(Binder.get(env).bind("openbox.instances", Bindable.mapOf(String.class, String.class))
+                .orElse(Map.of()));
     }
 
     /**

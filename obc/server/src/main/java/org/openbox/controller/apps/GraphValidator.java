@@ -1,6 +1,7 @@
 package org.openbox.controller.apps;
 
 import org.openbox.api.GraphChecker;
+import org.openbox.api.ProcessingGraph;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.protocol.graph.Graph;
 import org.springframework.stereotype.Component;
@@ -23,6 +24,17 @@ public class GraphValidator {
 
     public void validate(Graph graph) {
         checker.check(graph);
+    }
+
+    /**
+     * As {@link #validate(Graph, Catalogue)}, for a graph the application built: one that
+     * {@link org.openbox.api.GraphBuilder} already checked against the same block types is
+     * not checked again (the same check would parse every header match once more).
+     */
+    public void validate(ProcessingGraph graph, Catalogue catalogue) {
+        if (!graph.checkedAgainst(catalogue)) {
+            validate(graph.toGraph(), catalogue);
+        }
     }
 
     /** As {@link #validate(Graph)}, against {@code catalogue} (e.g. one extended by custom modules). */

@@ -86,7 +86,7 @@ public final class ObiClient {
         HttpRequest request = HttpRequest.newBuilder(base.resolve("/message/" + m.type()))
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(codec.encode(m)))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(codec.encodeBytes(m)))
                 .build();
         metrics.messageSent(m.type());
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import javax.tools.JavaCompiler;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openbox.api.Application;
 import org.openbox.controller.OpenboxProperties;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /** Applications from jars in the application directory, each in its own class loader. */
 class AppLoaderTest {
@@ -27,6 +30,7 @@ class AppLoaderTest {
     private static final String SOURCE = """
             package jarapp;
             import java.util.List;
+import java.util.Map;
             import org.openbox.api.*;
             import org.openbox.api.blocks.*;
             public class JarApp extends Application {
@@ -60,10 +64,17 @@ class AppLoaderTest {
     }
 
     private static AppLoader loader(Path dir) {
+        return loader(dir, Map.of());
+    }
+
+    /** A loader whose environment holds {@code properties} (as flags would). */
+    private static AppLoader loader(Path dir, Map<String, Object> properties) {
+        StandardEnvironment env = new StandardEnvironment();
+        env.getPropertySources().addFirst(new MapPropertySource("flags", properties));
         OpenboxProperties props = new OpenboxProperties(Duration.ofSeconds(10), null, Duration.ofMillis(100),
                 Duration.ofSeconds(5), dir, null, 3636, 100, 10000, false, true, null);
         return new AppLoader(new StaticListableBeanFactory().getBeanProvider(Application.class), props,
-                new AppSettingsSource(new org.springframework.core.env.StandardEnvironment()));
+                new AppSettingsSource(env));
     }
 
     @Test
@@ -106,5 +117,51 @@ class AppLoaderTest {
     void missingDirectoryIsReported() {
         AppLoader.Discovery d = loader(tmp.resolve("nowhere")).discover();
         assertThat(d.failures()).anySatisfy(f -> assertThat(f.error()).contains("does not exist"));
+    }
+
+    @Test
+    void anInstanceIsANewObjectOfTheClassUnderItsOwnNameWithItsOwnSettings() throws Exception {
+        Path dir = buildJar("good", "jarapp.JarApp\n");
+        AppLoader loader = loader(dir, Map.of("openbox.instances.jarred2", "jarred"));
+        try {
+            AppLoader.Discovery d = loader.discover();
+            assertThat(d.failures()).isEmpty();
+            AppLoader.Found first = d.apps().stream().filter(f -> f.name().equals("jarred")).findFirst().orElseThrow();
+            AppLoader.Found second = d.apps().stream().filter(f -> f.name().equals("jarred2")).findFirst().orElseThrow();
+            assertThat(second.app()).isNotSameAs(first.app());
+            assertThat(second.app().getClass()).isSameAs(first.app().getClass());
+            assertThat(second.source()).isEqualTo(first.source());
+        } finally {
+            loader.destroy();
+        }
+        // the instance reads the settings of its own name: a key the class does not accept refuses it alone
+        loader = loader(dir, Map.of("openbox.instances.jarred2", "jarred", "openbox.apps.jarred2.colour", "red"));
+        try {
+            AppLoader.Discovery d = loader.discover();
+            assertThat(d.apps()).extracting(AppLoader.Found::name).contains("jarred").doesNotContain("jarred2");
+            assertThat(d.failures()).singleElement().satisfies(f -> {
+                assertThat(f.source()).isEqualTo("jarred2");
+                assertThat(f.error()).contains("colour");
+            });
+        } finally {
+            loader.destroy();
+        }
+    }
+
+    @Test
+    void anInstanceOfAnUnknownApplicationOrUnderATakenNameIsAFailureNamingTheProperty() throws Exception {
+        Path dir = buildJar("good", "jarapp.JarApp\n");
+        AppLoader loader = loader(dir, Map.of("openbox.instances.other", "nosuchapp",
+                "openbox.instances.jarred", "jarred", "openbox.instances.third", "other"));
+        try {
+            AppLoader.Discovery d = loader.discover();
+            assertThat(d.apps()).extracting(AppLoader.Found::name).containsExactly("jarred");
+            assertThat(d.failures()).extracting(AppLoader.LoadFailure::error).anySatisfy(e -> assertThat(e)
+                    .startsWith("openbox.instances.other=nosuchapp: no application is named 'nosuchapp'"))
+                    .anySatisfy(e -> assertThat(e).startsWith("openbox.instances.jarred: the name 'jarred' is already used"))
+                    .anySatisfy(e -> assertThat(e).startsWith("openbox.instances.third=other: 'other' is itself an instance"));
+        } finally {
+            loader.destroy();
+        }
     }
 }

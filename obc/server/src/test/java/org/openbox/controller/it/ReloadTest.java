@@ -30,6 +30,7 @@ import org.springframework.beans.factory.annotation.Autowired;
  * Reload of an application loaded like a ServiceLoader one (public no-argument
  * constructor): a new instance reads its settings again, is started, the old one stopped,
  * and the OBI gets the new graph; when the OBI refuses it, the old instance and graph stay.
+ * An instance registered under another name than its own reloads under that name.
  */
 class ReloadTest extends ControllerTestBase {
 
@@ -62,6 +63,7 @@ class ReloadTest extends ControllerTestBase {
     void clear() {
         System.clearProperty(PORT);
         lifecycle.stop("portblocker");
+        lifecycle.stop("portblocker-b");
     }
 
     /** The port as the merged graph spells it (decimal or hex). */
@@ -108,5 +110,25 @@ class ReloadTest extends ControllerTestBase {
         given().get("/api/apps").then().body("find { it.name == 'portblocker' }.state", org.hamcrest.Matchers.equalTo("RUNNING"));
 
         given().post("/api/apps/nosuch/reload").then().statusCode(404);
+
+        // another instance of the class under its own name runs beside it and reloads under that name
+        System.setProperty(PORT, "7101");
+        if (catalog.get("portblocker-b").isEmpty()) {
+            lifecycle.register(new PortBlocker(), "jar:test", "portblocker-b");
+        }
+        assertThat(lifecycle.start("portblocker-b").ok()).isTrue();
+        PortBlocker firstB = (PortBlocker) catalog.get("portblocker-b").orElseThrow().app();
+        await().atMost(WAIT).until(() -> has(lastGraph(obi), 7101) && has(lastGraph(obi), 7002));
+        System.setProperty(PORT, "7102");
+        given().post("/api/apps/portblocker-b/reload").then().statusCode(200);
+        PortBlocker secondB = (PortBlocker) catalog.get("portblocker-b").orElseThrow().app();
+        assertThat(secondB).isNotSameAs(firstB);
+        assertThat(firstB.stopped).isTrue();
+        assertThat(secondB.context).isNotNull();
+        assertThat(catalog.get("portblocker").orElseThrow().app()).isSameAs(second);
+        await().atMost(WAIT).until(() -> has(lastGraph(obi), 7102) && !has(lastGraph(obi), 7101)
+                && has(lastGraph(obi), 7002));
+        given().get("/api/apps").then().body("find { it.name == 'portblocker-b' }.state",
+                org.hamcrest.Matchers.equalTo("RUNNING"));
     }
 }
