@@ -4,6 +4,10 @@
     gen ns: iogen send g0 ==== i0 [OBI: FromDevice i0 -> graph -> ToDevice o0] o0 ==== s0 (sink ns: iogen sink)
             iogen send g1 ============================================================ s1 (the generator alone)
 
+    --io memif: iogen (DPDK, lcore G) --memif A--> [OBI: FromDevice dpdk:0 -> graph -> ToDevice dpdk:1] --memif B--> iogen
+                (the same iogen thread sends on A and counts what comes back on B; the OBI on lcore O)
+    the generator alone: iogen --memif A--> iogen sink (on lcore O)
+
 The OBI runs as a process (in the dut namespace), in a container (docker, the veth ends
 i0/o0 created in the container's own network namespace) or in a qemu guest (virtio-net on
 the taps vm-in/vm-out of the vm namespace; iogen sends on vm-in and reads vm-out there).
@@ -71,8 +75,11 @@ class Bench:
             self.fw_rules = next(b for b in json.load(f)["blocks"] if b["type"] == "HeaderClassifier")
 
     # ------------------------------------------------------------------ pieces
-    def graph(self, kind, rx, tx):
-        blocks = [{"type": "FromDevice", "name": "in", "config": {"devname": rx}},
+    def graph(self, kind, rx, tx, rx_ring=None):
+        fd = {"devname": rx}
+        if rx_ring:
+            fd["rx_ring"] = rx_ring
+        blocks = [{"type": "FromDevice", "name": "in", "config": fd},
                   {"type": "ToDevice", "name": "out", "config": {"devname": tx}}]
         if kind == "passthrough":
             return {"blocks": blocks, "connectors": [{"src": "in", "src_port": 0, "dst": "out", "dst_port": 0}]}
@@ -205,16 +212,20 @@ class Bench:
     def process(self):
         self.veths(self.dut)
         eal = "--no-huge -m 1024 --no-pci --no-shconf --file-prefix %s " % self.P
-        ios = {"afpacket": ("i0", "o0", None),
+        ios = {"afpacket": ("i0", "o0", None, None),
+               "afpacket-frame": ("i0", "o0", None, "frame"),
                "dpdk-afpacket": ("dpdk:0", "dpdk:1", eal + "--vdev=net_af_packet0,iface=i0,blocksz=131072,framesz=2048,framecnt=512 "
-                                                      "--vdev=net_af_packet1,iface=o0")}
+                                                      "--vdev=net_af_packet1,iface=o0", None)}
         for io in self.a.io:
-            rx, tx, dpdk = ios[io]
+            if io == "memif":
+                continue
+            rx, tx, dpdk, rx_ring = ios[io]
             for kind in self.a.graphs:
                 gpath = os.path.join(self.a.work, "process-%s-%s.json" % (kind, io))
                 with open(gpath, "w") as f:
-                    json.dump(self.graph(kind, rx, tx), f)
-                cmd = [self.a.obi, "run", "--graph", gpath, "--workers", "1"] + (["--dpdk", dpdk] if dpdk else [])
+                    json.dump(self.graph(kind, rx, tx, rx_ring), f)
+                cmd = [self.a.obi, "run", "--graph", gpath, "--workers", "1"] + (["--dpdk", dpdk] if dpdk else []) \
+                    + (["--busy-poll"] if self.a.busy_poll else [])
                 log_path = os.path.join(self.a.work, "process-%s-%s.log" % (kind, io))
                 with open(log_path, "w") as log:
                     obi = subprocess.Popen(ns_cmd(self.dut, *cmd), stdout=log, stderr=subprocess.STDOUT)
@@ -239,6 +250,122 @@ class Bench:
                     row["where"] = self.where(perf_out)
                 self.emit(row)
         self.drop_veths()
+        if "memif" in self.a.io:
+            self.memif()
+
+    # ------------------------------------------------------------------ DPDK memif
+    def pinned(self, core, *cmd):
+        return ns_cmd(self.dut, "taskset", "-c", str(core), *cmd)
+
+    def memif_sockets_up(self, names, proc, what, timeout=30):
+        """Waits until the memif servers listen on their (abstract) control sockets."""
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            if proc.poll() is not None:
+                return False
+            unix = subprocess.run(ns_cmd(self.dut, "cat", "/proc/net/unix"), capture_output=True, text=True).stdout
+            if all(("@" + n) in unix or (" " + n) in unix for n in names):
+                return True
+            time.sleep(0.1)
+        raise SystemExit("io: %s did not open its memif sockets within %d s" % (what, timeout))
+
+    def memif_gen(self, *args, seconds):
+        return self.iogen_cmd(self.pinned(self.a.cores[0], self.a.iogen, "memif", "--lcore", str(self.a.cores[0]), *args),
+                              seconds)
+
+    def iogen_cmd(self, cmd, seconds):
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = p.communicate(timeout=seconds + 40)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise SystemExit("io: %s did not stop" % " ".join(cmd))
+        if p.returncode != 0:
+            raise SystemExit("io: %s failed: %s" % (" ".join(cmd[-12:]), err.strip()))
+        return json.loads(out.strip().splitlines()[-1])
+
+    def memif(self):
+        gen_core, obi_core = self.a.cores
+        sa, sb = "/run/%s-memif-a.sock" % self.P, "/run/%s-memif-b.sock" % self.P
+        busy0, _ = system_times()
+        # the generator alone: iogen into an iogen sink (memif server) on the OBI's core
+        sink = subprocess.Popen(self.pinned(obi_core, self.a.iogen, "memif", "--rx", sa, "--server", "--lcore", str(obi_core),
+                                            "--seconds", str(self.a.seconds + 60)),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            if not self.memif_sockets_up([sa], sink, "the iogen sink"):
+                raise SystemExit("io: the iogen sink exited: %s" % sink.communicate()[1].strip())
+            busy0, _ = system_times()
+            g = self.memif_gen("--tx", sa, "--pcap", self.trace, "--seconds", str(self.a.seconds), seconds=self.a.seconds)
+            busy1, _ = system_times()
+        finally:
+            sink.send_signal(2)
+            out, err = sink.communicate(timeout=30)
+        k = json.loads(out.strip().splitlines()[-1]) if sink.returncode == 0 else None
+        if not k:
+            raise SystemExit("io: the iogen sink failed: %s" % err.strip())
+        secs = g["seconds"]
+        row = {"deploy": "none (generator into the sink)", "graph": "-", "io": "memif", "gen_mode": "dpdk",
+               "seconds": secs, "offered": g["sent"], "forwarded": k["received"],
+               "offered_mpps": round(g["sent"] / secs / 1e6, 4), "forwarded_mpps": round(k["received"] / secs / 1e6, 4),
+               "forwarded_share": round(k["received"] / g["sent"], 4) if g["sent"] else 0,
+               "gen_ns_per_pkt": round(g["cpu_s"] / g["sent"] * 1e9) if g["sent"] else 0,
+               "sink_ns_per_pkt": round(k["cpu_s"] / k["received"] * 1e9) if k["received"] else 0,
+               "gen_tx_full": g["tx_full"], "machine_busy_cpus": round((busy1 - busy0) / secs, 2)}
+        self.emit(row)
+        self.memif_mpps = row["offered_mpps"]
+        for kind in self.a.graphs:
+            gpath = os.path.join(self.a.work, "process-%s-memif.json" % kind)
+            with open(gpath, "w") as f:
+                json.dump(self.graph(kind, "dpdk:0", "dpdk:1"), f)
+            eal = ("--no-huge -m 1024 --no-pci --no-shconf --no-telemetry --file-prefix %s-obi -l %d --log-level *:error "
+                   "--vdev=net_memif0,id=0,role=server,socket=%s --vdev=net_memif1,id=0,role=server,socket=%s"
+                   % (self.P, obi_core, sa, sb))
+            cmd = [self.a.obi, "run", "--graph", gpath, "--workers", "1", "--dpdk", eal] \
+                + (["--busy-poll"] if self.a.busy_poll else [])
+            log_path = os.path.join(self.a.work, "process-%s-memif.log" % kind)
+            with open(log_path, "w") as log:
+                obi = subprocess.Popen(self.pinned(obi_core, *cmd), stdout=log, stderr=subprocess.STDOUT)
+            try:
+                if not self.memif_sockets_up([sa, sb], obi, "the OBI"):
+                    raise SystemExit("io: the OBI exited (%d)" % obi.wait())
+                t0 = time.time()
+                while True:   # until the graph forwards (compiled, ports started, peers connected)
+                    w = self.memif_gen("--tx", sa, "--rx", sb, "--pcap", self.trace, "--rate", "2000", "--seconds", "0.3", seconds=1)
+                    if w["received"] > 100:
+                        break
+                    if obi.poll() is not None or time.time() - t0 > 60:
+                        raise SystemExit("io: the OBI (%s, memif) forwarded nothing" % kind)
+                obi0 = cpu_ticks(obi.pid)
+                busy0, soft0 = system_times()
+                g = self.memif_gen("--tx", sa, "--rx", sb, "--pcap", self.trace, "--seconds", str(self.a.seconds),
+                                   seconds=self.a.seconds)
+                busy1, soft1 = system_times()
+                obi_s = cpu_ticks(obi.pid) - obi0
+                secs = g["seconds"]
+                row = {"deploy": "process", "graph": kind, "io": "memif", "gen_mpps": self.memif_mpps, "seconds": secs,
+                       "offered": g["sent"], "forwarded": g["received"],
+                       "offered_mpps": round(g["sent"] / secs / 1e6, 4), "forwarded_mpps": round(g["received"] / secs / 1e6, 4),
+                       "forwarded_share": round(g["received"] / g["sent"], 4) if g["sent"] else 0,
+                       "gen_ns_per_pkt": round(g["cpu_s"] / g["sent"] * 1e9) if g["sent"] else 0,
+                       "gen_tx_full": g["tx_full"], "machine_busy_cpus": round((busy1 - busy0) / secs, 2),
+                       "obi_cpus": round(obi_s / secs, 2),
+                       "obi_ns_per_pkt": round(obi_s / g["received"] * 1e9) if g["received"] else 0}
+                lat = self.memif_gen("--tx", sa, "--rx", sb, "--pcap", self.trace, "--stamp", "--rate", str(self.a.lat_rate),
+                                     "--seconds", str(self.a.lat_seconds), "--warmup", "0.5", seconds=self.a.lat_seconds)
+                row.update({"lat_rate": self.a.lat_rate, "lat_sent": lat["sent"], "lat_timed": lat["timed"],
+                            "p50_us": lat["p50_us"], "p90_us": lat["p90_us"], "p99_us": lat["p99_us"],
+                            "p999_us": lat["p999_us"], "max_us": lat["max_us"], "lat_lost": lat["lost_seq"]})
+            except SystemExit as e:
+                obi.kill()
+                obi.wait()
+                tail = open(log_path).read().strip().splitlines()[-3:]
+                self.emit({"deploy": "process", "graph": kind, "io": "memif", "error": "%s: %s" % (e, " | ".join(tail))})
+                continue
+            obi.send_signal(2)
+            obi.wait(30)
+            row.update(self.summary(open(log_path).read()))
+            self.emit(row)
 
     def container(self):
         for kind in self.a.graphs:
@@ -370,7 +497,9 @@ def main():
     ap.add_argument("--prefix", required=True)
     ap.add_argument("--deploy", default="process,container,vm")
     ap.add_argument("--graphs", default="passthrough,firewall")
-    ap.add_argument("--io", default="afpacket,dpdk-afpacket")
+    ap.add_argument("--io", default="afpacket,afpacket-frame,dpdk-afpacket,memif")
+    ap.add_argument("--cores", default="")
+    ap.add_argument("--busy-poll", action="store_true")
     ap.add_argument("--seconds", type=float, default=4)
     ap.add_argument("--lat-seconds", type=float, default=3)
     ap.add_argument("--lat-rate", type=int, default=2000)
@@ -386,8 +515,15 @@ def main():
         if g not in ("passthrough", "firewall"):
             raise SystemExit("io: --graphs: unknown graph '%s' (passthrough, firewall)" % g)
     for i in a.io:
-        if i not in ("afpacket", "dpdk-afpacket"):
-            raise SystemExit("io: --io: unknown I/O '%s' (afpacket, dpdk-afpacket)" % i)
+        if i not in ("afpacket", "afpacket-frame", "dpdk-afpacket", "memif"):
+            raise SystemExit("io: --io: unknown I/O '%s' (afpacket, afpacket-frame, dpdk-afpacket, memif)" % i)
+    allowed = sorted(os.sched_getaffinity(0))
+    try:
+        a.cores = [int(c) for c in a.cores.split(",")] if a.cores else allowed[:2]
+    except ValueError:
+        raise SystemExit("io: --cores: two CPU numbers, e.g. 0,1")
+    if len(a.cores) != 2 or a.cores[0] == a.cores[1] or any(c not in allowed for c in a.cores):
+        raise SystemExit("io: --cores: two different CPUs of %s (the generator's and the OBI's)" % allowed)
     if not (0.5 <= a.seconds <= 120 and 0.5 <= a.lat_seconds <= 120 and 1 <= a.lat_rate <= 1000000):
         raise SystemExit("io: --seconds and --lat-seconds are 0.5..120, --lat-rate 1..1000000")
     b = Bench(a)

@@ -5,13 +5,21 @@
 # own TPACKET_V2 transmit ring, one sendto per batch of 32) and measured at the far side.
 #
 #   ./openbox bench io [--deploy LIST] [--graphs LIST] [--io LIST] [--seconds S]
-#                      [--lat-seconds S] [--lat-rate PPS] [--perf] [--json]
+#                      [--lat-seconds S] [--lat-rate PPS] [--cores G,O] [--busy-poll]
+#                      [--perf] [--json]
 #
 #   --deploy LIST      process,container,vm (default all three)
 #   --graphs LIST      passthrough,firewall (default both)
-#   --io LIST          I/O of the process deployment: afpacket (FromDevice/ToDevice),
-#                      dpdk-afpacket (DPDK's af_packet poll-mode driver on the same
-#                      veths); default both. The container and the guest use afpacket.
+#   --io LIST          I/O of the process deployment: afpacket (FromDevice/ToDevice,
+#                      TPACKET_V3 block receive ring), afpacket-frame (the same with
+#                      FromDevice's per-frame ring, rx_ring "frame"), dpdk-afpacket (DPDK's
+#                      af_packet poll-mode driver on the same veths), memif (DPDK net_memif
+#                      ports to and from iogen as a DPDK process, no veth, no hugepages);
+#                      default all four. The container and the guest use afpacket.
+#   --cores G,O        CPUs of the memif generator and of the memif OBI (default: the
+#                      first two this process may use); each is pinned to its own
+#   --busy-poll        the OBIs of the process deployment run with obi run --busy-poll
+#                      (an idle worker never sleeps)
 #   --seconds S        length of each rate measurement (default 4)
 #   --lat-seconds S    length of each latency measurement (default 3)
 #   --lat-rate PPS     fixed rate of the latency measurement (default 2000 frames/s)
@@ -25,6 +33,9 @@
 # printed with every row. Latency: iogen stamps each frame (a 16-byte trailer: sequence
 # number, send time) at the fixed rate; iogen sink reads the sink veth and takes the
 # kernel's receive time stamp minus the stamp; p50/p90/p99/p99.9 over the frames.
+# memif: iogen memif sends the trace on one memif port and counts (and times, with
+# --stamp: receive time minus stamp, both taken by its one busy-polling thread) what the
+# OBI forwards back on a second; its rate alone is measured into an iogen sink.
 #
 # Everything lives in namespaces of its own (iob<PID>-gen, -dut, -sink, -vm) and is
 # removed on exit, also on failure or Ctrl-C (trap): the OBIs, the container (and a
@@ -42,9 +53,9 @@ ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --deploy) [ $# -ge 2 ] || { echo "io.sh: --deploy needs a value" >&2; exit 2; }; DEPLOY=$2; shift 2 ;;
-    --graphs|--io|--seconds|--lat-seconds|--lat-rate)
+    --graphs|--io|--seconds|--lat-seconds|--lat-rate|--cores)
       [ $# -ge 2 ] || { echo "io.sh: $1 needs a value" >&2; exit 2; }; ARGS+=("$1" "$2"); shift 2 ;;
-    --perf|--json) ARGS+=("$1"); shift ;;
+    --perf|--json|--busy-poll) ARGS+=("$1"); shift ;;
     -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) echo "io.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -84,6 +95,7 @@ cleanup() {
     for pid in $(ip netns pids "$P-$n" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
     ip netns del "$P-$n" 2>/dev/null || true
   done
+  rm -f /run/"$P"-memif-*.sock   # memif control sockets, when not abstract
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

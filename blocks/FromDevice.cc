@@ -20,6 +20,12 @@ FromDevice::FromDevice(const ElementArgs& a) : workers_(a.workers), meter_(a.wor
     throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): config 'devname' must be a non-empty string");
   devname_ = dn->get<std::string>();
   promisc_ = a.config.value("promisc", false);
+  auto rr = a.config.find("rx_ring");
+  if (rr != a.config.end()) {
+    if (!rr->is_string() || (*rr != "block" && *rr != "frame"))
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): config 'rx_ring' must be \"block\" or \"frame\"");
+    ring_ = *rr == "frame" ? io::RxRing::kFrame : io::RxRing::kBlock;
+  }
   if (devname_.rfind("dpdk:", 0) == 0) {
     if (!io::parse_dpdk_devname(devname_, port_))
       throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): devname '" + devname_ + "' is not dpdk:<port>");
@@ -62,7 +68,7 @@ void FromDevice::activate() {
     try {
       for (unsigned w = 0; w < workers_; ++w) {
         rx_.push_back(std::make_shared<io::AfPacketRx>());
-        rx_.back()->open(devname_, promisc_, workers_ > 1 ? group : -1);
+        rx_.back()->open(devname_, promisc_, workers_ > 1 ? group : -1, ring_);
       }
     } catch (const std::exception& e) {
       rx_.clear();
@@ -89,7 +95,7 @@ void FromDevice::deactivate() {
 
 void FromDevice::take_over(Element& previous) {
   auto* old = dynamic_cast<FromDevice*>(&previous);
-  if (!old || dpdk_ || old->dpdk_ || old->devname_ != devname_ || old->workers_ != workers_) return;
+  if (!old || dpdk_ || old->dpdk_ || old->devname_ != devname_ || old->workers_ != workers_ || old->ring_ != ring_) return;
   if (!old->active_.load() || old->rx_.size() != workers_) return;
   adopted_ = old->rx_;   // each worker polls ring w in the old graph, then in this one
   predecessor_ = old;

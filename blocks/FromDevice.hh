@@ -2,9 +2,13 @@
 // one output.
 //
 // devname is a Linux interface ("eth0", "veth1"), read through AF_PACKET with a
-// TPACKET_V3 ring per worker (kernel fanout by flow hash), or "dpdk:N": DPDK ethdev port N,
+// receive ring per worker (kernel fanout by flow hash), or "dpdk:N": DPDK ethdev port N,
 // RX queue w for worker w (RSS). AF_PACKET always leaves frames to the host stack too, so
-// sniffer false behaves like true.
+// sniffer false behaves like true. rx_ring picks the AF_PACKET ring: "block" (default;
+// TPACKET_V3, frames packed in blocks the kernel hands over when full or 1 ms after their
+// first frame: deepest, cheapest per frame) or "frame" (TPACKET_V2: each frame handed
+// over at once, so a lone frame does not wait for the block timer; 2048 frames deep,
+// frames over 16 KiB counted as drops); DPDK ports ignore it.
 // Offloads: frames a veth/virtio sender left for the device to finish (partial TCP/UDP
 //          checksum, TCP/UDP super-frames up to 64 KiB) are finished on receipt
 //          (io/offload.hh): checksums completed, super-frames cut into segments of the
@@ -17,7 +21,9 @@
 //          the frames already in the rings are read by the new graph; its count and rates
 //          start at 0, its drops (the rings') go on. A DPDK port and its RX queues stay configured for the life of the process,
 //          so a rebuilt FromDevice reads on from the same queues.
+//          A rebuilt FromDevice with another rx_ring opens new sockets instead.
 // Example: { "type": "FromDevice", "name": "in", "config": { "devname": "veth1" } }
+//          { "type": "FromDevice", "name": "in", "config": { "devname": "veth1", "rx_ring": "frame" } }
 #pragma once
 
 #include <memory>
@@ -47,6 +53,7 @@ class FromDevice final : public Element {
  private:
   std::string devname_;
   bool promisc_;
+  io::RxRing ring_ = io::RxRing::kBlock;
   bool dpdk_ = false;
   uint16_t port_ = 0;
   uint16_t queues_ = 0;

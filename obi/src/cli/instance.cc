@@ -64,7 +64,7 @@ int instance(const std::vector<std::string>& argv) {
                    "max-body-mib", "http-threads", "http-timeout-ms", "http-keepalive-ms", "cert", "key", "ca", "pki", "max-blocks",
                    "max-depth", "max-rules", "max-patterns", "max-pattern-kib", "graph-budget-s", "send-queue-mib",
                    "module-trust"},
-            {"quiet", "insecure", "allow-unsigned-modules"});
+            {"quiet", "insecure", "allow-unsigned-modules", "busy-poll"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
   if (args.has("dpid")) {
@@ -80,6 +80,7 @@ int instance(const std::vector<std::string>& argv) {
   o.controller = args.get("controller", o.tls ? "https://127.0.0.1:3637" : o.controller);
   o.workers = args.get_unsigned("workers", 0, 1, 1024);
   o.eal_args = split_words(args.get("dpdk"));
+  o.busy_poll = args.has("busy-poll");
   o.devices = device_map_arg(args);
   o.max_body_bytes = std::size_t{args.get_unsigned("max-body-mib", 64, 1, 4096)} << 20;
   o.http_threads = args.get_unsigned("http-threads", o.http_threads, 1, 1024);

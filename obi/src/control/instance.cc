@@ -109,6 +109,7 @@ RuntimeOptions runtime_options(const InstanceOptions& o) {
   r.workers = o.workers;
   r.devices = o.devices;
   r.eal_args = o.eal_args;
+  r.busy_poll = o.busy_poll;
   r.limits = o.limits;
   return r;
 }

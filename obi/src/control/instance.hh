@@ -33,6 +33,7 @@ struct InstanceOptions {
   std::shared_ptr<const control::Tls> tls;          // null: plain HTTP both ways
   unsigned workers = 0;                             // 0: one per core
   std::vector<std::string> eal_args;                // DPDK EAL arguments (--dpdk)
+  bool busy_poll = false;                           // idle workers never sleep (--busy-poll)
   std::map<std::string, std::string> devices;       // graph device names -> this OBI's devices
                                                     // (--device-map; see obi::DeviceMap)
   // Hard limits of the REST server (untrusted input). A body nesting arrays/objects deeper

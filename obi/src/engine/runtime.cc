@@ -121,7 +121,7 @@ void Runtime::Impl::worker_main(Worker& w) {
       w.in_bytes.store(in_bytes, std::memory_order_relaxed);
       w.busy_ns.store(busy, std::memory_order_relaxed);
       idle = 0;
-    } else if (++idle > 64) {
+    } else if (++idle > 64 && !opt.busy_poll) {
       // Nothing to do: back off so idle workers leave the (shared) cores alone.
       std::this_thread::sleep_for(std::chrono::microseconds(idle > 1024 ? 1000 : 50));
     }

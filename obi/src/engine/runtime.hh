@@ -33,6 +33,10 @@ struct RuntimeOptions {
   std::vector<std::string> eal_args;    // DPDK EAL arguments; empty: DPDK not initialised
   uint32_t pool_packets = 4096;         // packet buffers per worker
   uint32_t event_ring = 4096;           // alert/log slots per worker
+  // An idle worker (64 empty rounds) sleeps 50 us per round, 1 ms after 1024, leaving
+  // shared cores to others at the price of up to that much latency for the next frame;
+  // busy_poll: it never sleeps (lowest latency, one core per worker at 100 %).
+  bool busy_poll = false;
   // Device names of graphs bound to this OBI's devices: "in" -> "veth1", "dpdk:0" or
   // "pcap:FILE" (FromDevice reads / ToDevice writes that pcap file).
   std::map<std::string, std::string> devices;

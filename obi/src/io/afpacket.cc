@@ -41,7 +41,7 @@ int interface_index(const std::string& ifname) {
 
 AfPacketRx::~AfPacketRx() { close(); }
 
-void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group) {
+void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group, RxRing kind) {
   int ifindex = interface_index(ifname);
   fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
   if (fd_ < 0) sys_fail("AF_PACKET socket on " + ifname);
@@ -50,24 +50,42 @@ void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group)
     // before the ring: each frame then carries a virtio_net_hdr saying which checksum and
     // segmentation work its sender left to the device (veth, virtio, ...)
     if (setsockopt(fd_, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof one) < 0) sys_fail("PACKET_VNET_HDR on " + ifname);
-    int v = TPACKET_V3;
-    if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) < 0) sys_fail("TPACKET_V3 on " + ifname);
-    tpacket_req3 req{};
-    // 256 blocks of 32 KiB: a block is handed over at the latest 1 ms after its first
-    // frame, so at low rates each block holds few frames and the ring's depth in time is
-    // about one block per ms; 256 of them bridge a worker that is off the CPU for a
-    // quarter of a second (a busy machine, graph swaps) where 8 blocks of 1 MiB overflowed
-    // after 8 ms. A block holds the largest frame: a 64 KiB TCP/UDP super-frame that a
-    // veth or virtio sender left unsegmented (32 MiB in all).
-    block_size_ = 1u << 17;
-    block_nr_ = 256;
-    req.tp_block_size = block_size_;
-    req.tp_block_nr = block_nr_;
-    req.tp_frame_size = 2048;
-    req.tp_frame_nr = block_size_ / 2048 * block_nr_;
-    req.tp_retire_blk_tov = 1;   // ms: hand a partly filled block over quickly
-    if (setsockopt(fd_, SOL_PACKET, PACKET_RX_RING, &req, sizeof req) < 0) sys_fail("RX ring on " + ifname);
-    ring_size_ = std::size_t(block_size_) * block_nr_;
+    ring_kind_ = kind;
+    if (kind == RxRing::kFrame) {
+      // one frame per slot, handed over as soon as the kernel wrote it: 2048 slots of
+      // 16 KiB (32 MiB, as the block ring); a frame that does not fit a slot (a super-frame
+      // over 16 KiB) is cut by the kernel and counted in drops
+      int v = TPACKET_V2;
+      if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) < 0) sys_fail("TPACKET_V2 on " + ifname);
+      tpacket_req req{};
+      frame_size_ = 1u << 14;
+      frame_nr_ = 2048;
+      req.tp_block_size = 1u << 17;
+      req.tp_block_nr = frame_nr_ / (req.tp_block_size / frame_size_);
+      req.tp_frame_size = frame_size_;
+      req.tp_frame_nr = frame_nr_;
+      if (setsockopt(fd_, SOL_PACKET, PACKET_RX_RING, &req, sizeof req) < 0) sys_fail("RX ring on " + ifname);
+      ring_size_ = std::size_t(frame_size_) * frame_nr_;
+    } else {
+      int v = TPACKET_V3;
+      if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) < 0) sys_fail("TPACKET_V3 on " + ifname);
+      tpacket_req3 req{};
+      // 256 blocks of 32 KiB: a block is handed over at the latest 1 ms after its first
+      // frame, so at low rates each block holds few frames and the ring's depth in time is
+      // about one block per ms; 256 of them bridge a worker that is off the CPU for a
+      // quarter of a second (a busy machine, graph swaps) where 8 blocks of 1 MiB overflowed
+      // after 8 ms. A block holds the largest frame: a 64 KiB TCP/UDP super-frame that a
+      // veth or virtio sender left unsegmented (32 MiB in all).
+      block_size_ = 1u << 17;
+      block_nr_ = 256;
+      req.tp_block_size = block_size_;
+      req.tp_block_nr = block_nr_;
+      req.tp_frame_size = 2048;
+      req.tp_frame_nr = block_size_ / 2048 * block_nr_;
+      req.tp_retire_blk_tov = 1;   // ms: hand a partly filled block over quickly
+      if (setsockopt(fd_, SOL_PACKET, PACKET_RX_RING, &req, sizeof req) < 0) sys_fail("RX ring on " + ifname);
+      ring_size_ = std::size_t(block_size_) * block_nr_;
+    }
     void* m = mmap(nullptr, ring_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, fd_, 0);
     if (m == MAP_FAILED) m = mmap(nullptr, ring_size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (m == MAP_FAILED) sys_fail("mapping the RX ring of " + ifname);
@@ -114,8 +132,57 @@ void AfPacketRx::close() {
   fd_ = -1;
 }
 
+// One frame of the ring into the batch (offloads finished, a super-frame as its
+// segments); false when the frame must stay for the next poll (pool empty, or the batch
+// filled before its last segment).
+bool AfPacketRx::take(const uint8_t* frame, uint32_t snaplen, uint32_t len, uint64_t ts, Batch& batch, Context& ctx) {
+  OffloadInfo info = read_vnet_hdr(frame - kVnetHdrLen);
+  if (snaplen < len) {
+    bump(unfinished_);   // cut by the ring: cannot be forwarded whole
+  } else if (!info.needs_csum && info.gso_type == 0 && len <= kMaxFrame) {
+    Packet* p = ctx.pool->alloc();
+    if (!p) return false;   // pool empty: keep the frame for the next poll
+    std::memcpy(p->data, frame, len);
+    p->len = len;
+    p->timestamp_ns = ts;
+    p->flow_hash = flow_hash(*p);
+    batch.add(p);
+  } else {
+    // finished here: checksum completed, super-frame cut into segments, as many per
+    // poll as the batch takes (the frame stays in the ring until its last segment)
+    OffloadedFrame f(frame, len, info, kMaxFrame);
+    if (!f.valid()) {
+      bump(unfinished_);
+    } else {
+      while (segment_ < f.segments() && batch.n < kBatchSize) {
+        Packet* p = ctx.pool->alloc();
+        if (!p) return false;
+        p->len = f.write_segment(segment_++, p->data);
+        p->timestamp_ns = ts;
+        p->flow_hash = flow_hash(*p);
+        batch.add(p);
+      }
+      if (segment_ < f.segments()) return false;   // batch full
+      bump(finished_);
+    }
+    segment_ = 0;
+  }
+  return true;
+}
+
 void AfPacketRx::poll(Batch& batch, Context& ctx) {
   if (fd_ < 0) return;
+  if (ring_kind_ == RxRing::kFrame) {
+    while (batch.n < kBatchSize) {
+      auto* h = reinterpret_cast<tpacket2_hdr*>(ring_ + std::size_t(block_) * frame_size_);
+      if (!(__atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) return;
+      const uint8_t* frame = reinterpret_cast<const uint8_t*>(h) + h->tp_mac;
+      if (!take(frame, h->tp_snaplen, h->tp_len, uint64_t(h->tp_sec) * 1000000000ull + h->tp_nsec, batch, ctx)) return;
+      __atomic_store_n(&h->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+      block_ = block_ + 1 == frame_nr_ ? 0 : block_ + 1;
+    }
+    return;
+  }
   while (batch.n < kBatchSize) {
     auto* bd = reinterpret_cast<tpacket_block_desc*>(ring_ + std::size_t(block_) * block_size_);
     if (left_ == 0) {
@@ -129,39 +196,8 @@ void AfPacketRx::poll(Batch& batch, Context& ctx) {
       }
     }
     auto* h = reinterpret_cast<tpacket3_hdr*>(next_);
-    const uint8_t* frame = next_ + h->tp_mac;
-    uint32_t len = h->tp_snaplen;
-    OffloadInfo info = read_vnet_hdr(frame - kVnetHdrLen);
-    if (len < h->tp_len) {
-      bump(unfinished_);   // cut by the ring: cannot be forwarded whole
-    } else if (!info.needs_csum && info.gso_type == 0 && len <= kMaxFrame) {
-      Packet* p = ctx.pool->alloc();
-      if (!p) return;   // pool empty: keep the frame for the next poll
-      std::memcpy(p->data, frame, len);
-      p->len = len;
-      p->timestamp_ns = uint64_t(h->tp_sec) * 1000000000ull + h->tp_nsec;
-      p->flow_hash = flow_hash(*p);
-      batch.add(p);
-    } else {
-      // finished here: checksum completed, super-frame cut into segments, as many per
-      // poll as the batch takes (the frame stays in the ring until its last segment)
-      OffloadedFrame f(frame, len, info, kMaxFrame);
-      if (!f.valid()) {
-        bump(unfinished_);
-      } else {
-        while (segment_ < f.segments() && batch.n < kBatchSize) {
-          Packet* p = ctx.pool->alloc();
-          if (!p) return;
-          p->len = f.write_segment(segment_++, p->data);
-          p->timestamp_ns = uint64_t(h->tp_sec) * 1000000000ull + h->tp_nsec;
-          p->flow_hash = flow_hash(*p);
-          batch.add(p);
-        }
-        if (segment_ < f.segments()) return;   // batch full
-        bump(finished_);
-      }
-      segment_ = 0;
-    }
+    if (!take(next_ + h->tp_mac, h->tp_snaplen, h->tp_len, uint64_t(h->tp_sec) * 1000000000ull + h->tp_nsec, batch, ctx))
+      return;
     next_ += h->tp_next_offset;
     if (--left_ == 0) {
       __atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);

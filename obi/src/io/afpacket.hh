@@ -1,7 +1,15 @@
 // Linux AF_PACKET sockets for FromDevice / ToDevice.
 //
-// AfPacketRx: one socket per worker with a memory-mapped TPACKET_V3 receive ring
-// (256 blocks of 32 KiB, 8 MiB, blocks retired after 1 ms); the sockets of one FromDevice join a
+// AfPacketRx: one socket per worker with a memory-mapped receive ring, of one of two kinds:
+//   RxRing::kBlock (default): TPACKET_V3, 256 blocks of 128 KiB (32 MiB) packed with
+//     frames; the kernel hands a block over when it is full or 1 ms (its shortest timer)
+//     after its first frame, so a frame at a low rate waits up to 1 ms; deep (hundreds of
+//     thousands of small frames) and the cheapest per frame at high rates.
+//   RxRing::kFrame: TPACKET_V2, 2048 slots of 16 KiB (32 MiB), one frame each, handed over
+//     as soon as the kernel has written it: no timer wait, but only 2048 frames of depth
+//     (2 ms at 1 Mpps) and a frame over 16 KiB (a veth/virtio super-frame with GSO on)
+//     is cut and counted in drops.
+// The sockets of one FromDevice join a
 // PACKET_FANOUT group in hash mode, so the kernel gives each worker whole flows.
 // Outgoing frames of the host are ignored (PACKET_IGNORE_OUTGOING), so a ToDevice on the
 // same interface does not loop back into the graph.
@@ -31,6 +39,8 @@ namespace obi::io {
 // Interface index; throws std::runtime_error naming the interface when it does not exist.
 int interface_index(const std::string& ifname);
 
+enum class RxRing { kBlock, kFrame };
+
 class AfPacketRx {
  public:
   AfPacketRx() = default;
@@ -39,7 +49,7 @@ class AfPacketRx {
   AfPacketRx& operator=(const AfPacketRx&) = delete;
 
   // Throws std::runtime_error with the reason (interface missing, no permission, ...).
-  void open(const std::string& ifname, bool promisc, int fanout_group);
+  void open(const std::string& ifname, bool promisc, int fanout_group, RxRing kind = RxRing::kBlock);
   void close();
   bool is_open() const { return fd_ >= 0; }
   // Turns promiscuous mode of this socket on or off (control thread; the ring and the
@@ -55,15 +65,20 @@ class AfPacketRx {
   uint64_t drops();
   // Frames whose checksum or segmentation was finished here (worker thread's count).
   uint64_t offloads_finished() const { return finished_.load(std::memory_order_relaxed); }
+  RxRing kind() const { return ring_kind_; }
 
  private:
+  bool take(const uint8_t* frame, uint32_t snaplen, uint32_t len, uint64_t ts, Batch& batch, Context& ctx);
+
   int fd_ = -1;
   int ifindex_ = 0;
   bool promisc_ = false;
   uint8_t* ring_ = nullptr;
   std::size_t ring_size_ = 0;
   uint32_t block_size_ = 0, block_nr_ = 0;
-  uint32_t block_ = 0;          // current block
+  RxRing ring_kind_ = RxRing::kBlock;
+  uint32_t frame_size_ = 0, frame_nr_ = 0;   // kFrame: slot size and count
+  uint32_t block_ = 0;          // current block (kFrame: current slot)
   uint32_t left_ = 0;           // packets left in the current block (0: not started)
   uint8_t* next_ = nullptr;     // next packet header in the current block
   uint64_t drops_ = 0;
