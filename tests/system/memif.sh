@@ -49,7 +49,7 @@ EAL="--no-huge -m 512 --no-pci --no-shconf --no-telemetry --file-prefix $P --log
 EAL+=" --vdev=net_memif0,id=0,role=server,socket=$A --vdev=net_memif1,id=0,role=server,socket=$B"
 
 failures=0
-check() {   # check WHAT CONDITION-AS-PYTHON-EXPRESSION over the JSON in $WORK/*.json
+check() {   # check WHAT 'STATEMENT; ...; CONDITION' (Python) over the results in $WORK
   if python3 - "$WORK" "$2" <<'PY'
 import json, os, re, sys
 work, expr = sys.argv[1], sys.argv[2]
@@ -65,7 +65,11 @@ def summary(name):
         sys.exit("no summary in " + name)
     return {"in": int(m.group(1)), "in_bytes": int(m.group(2)), "out": int(m.group(3)), "out_bytes": int(m.group(4)),
             "fd_count": int(fd.group(1)), "td_count": int(td.group(1)), "td_drops": int(td.group(2))}
-sys.exit(0 if eval(expr) else 1)
+env = {"j": j, "summary": summary}
+*stmts, last = expr.split("; ")   # assignments, then the condition
+for st in stmts:
+    exec(st, env)
+sys.exit(0 if eval(last, env) else 1)
 PY
   then echo "memif: ok   $1" >&2
   else echo "memif: FAIL $1 ($2)" >&2; failures=$((failures + 1)); fi
