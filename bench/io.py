@@ -311,7 +311,7 @@ class Bench:
                "forwarded_share": round(k["received"] / g["sent"], 4) if g["sent"] else 0,
                "gen_ns_per_pkt": round(g["cpu_s"] / g["sent"] * 1e9) if g["sent"] else 0,
                "sink_ns_per_pkt": round(k["cpu_s"] / k["received"] * 1e9) if k["received"] else 0,
-               "gen_tx_full": g["tx_full"], "machine_busy_cpus": round((busy1 - busy0) / secs, 2)}
+               "gen_waiting": round(g["tx_full"] / g["tx_bursts"], 3) if g["tx_bursts"] else 0, "machine_busy_cpus": round((busy1 - busy0) / secs, 2)}
         self.emit(row)
         self.memif_mpps = row["offered_mpps"]
         for kind in self.a.graphs:
@@ -348,7 +348,7 @@ class Bench:
                        "offered_mpps": round(g["sent"] / secs / 1e6, 4), "forwarded_mpps": round(g["received"] / secs / 1e6, 4),
                        "forwarded_share": round(g["received"] / g["sent"], 4) if g["sent"] else 0,
                        "gen_ns_per_pkt": round(g["cpu_s"] / g["sent"] * 1e9) if g["sent"] else 0,
-                       "gen_tx_full": g["tx_full"], "machine_busy_cpus": round((busy1 - busy0) / secs, 2),
+                       "gen_waiting": round(g["tx_full"] / g["tx_bursts"], 3) if g["tx_bursts"] else 0, "machine_busy_cpus": round((busy1 - busy0) / secs, 2),
                        "obi_cpus": round(obi_s / secs, 2),
                        "obi_ns_per_pkt": round(obi_s / g["received"] * 1e9) if g["received"] else 0}
                 lat = self.memif_gen("--tx", sa, "--rx", sb, "--pcap", self.trace, "--stamp", "--rate", str(self.a.lat_rate),
@@ -471,8 +471,8 @@ class Bench:
         base = {r["graph"] + "/" + r["io"]: r for r in self.rows if r.get("deploy") == "process" and "error" not in r}
         print()
         print("| deployment | graph | I/O | generator alone Mpps | offered Mpps | forwarded Mpps | share | "
-              "fwd vs process | generator ns/pkt | OBI CPUs | OBI ns/pkt | p50 us | p90 us | p99 us | p99.9 us | p50 vs process | p99 vs process |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "fwd vs process | generator ns/pkt | generator waiting | OBI CPUs | OBI ns/pkt | p50 us | p90 us | p99 us | p99.9 us | p50 vs process | p99 vs process |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in self.rows:
             if "error" in r:
                 print("| %s | %s | %s | %s |" % (r["deploy"], r["graph"], r["io"], r["error"]))
@@ -481,10 +481,10 @@ class Bench:
             def ratio(k):
                 return "%.2fx" % (r[k] / b[k]) if b and b.get(k) and r["deploy"] != "process" and k in r else "-"
             gen = r.get("gen_mpps", r["forwarded_mpps"] if r.get("gen_mode") == "ring" else r["offered_mpps"])
-            print("| %s | %s | %s | %.3f | %.3f | %.3f | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            print("| %s | %s | %s | %.3f | %.3f | %.3f | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 r["deploy"] + (" (%s)" % r["gen_mode"] if "gen_mode" in r else ""), r["graph"], r["io"], gen,
                 r["offered_mpps"], r["forwarded_mpps"], 100 * r["forwarded_share"], ratio("forwarded_mpps"),
-                r["gen_ns_per_pkt"], r.get("obi_cpus", "-"), r.get("obi_ns_per_pkt", "-"), r.get("p50_us", "-"), r.get("p90_us", "-"), r.get("p99_us", "-"),
+                r["gen_ns_per_pkt"], "%.0f %%" % (100 * r["gen_waiting"]) if "gen_waiting" in r else "-", r.get("obi_cpus", "-"), r.get("obi_ns_per_pkt", "-"), r.get("p50_us", "-"), r.get("p90_us", "-"), r.get("p99_us", "-"),
                 r.get("p999_us", "-"), ratio("p50_us"), ratio("p99_us")))
 
 

@@ -36,6 +36,8 @@
 # memif: iogen memif sends the trace on one memif port and counts (and times, with
 # --stamp: receive time minus stamp, both taken by its one busy-polling thread) what the
 # OBI forwards back on a second; its rate alone is measured into an iogen sink.
+# "generator waiting": the share of iogen's send attempts that the peer's ring did not
+# take whole; near 100 % the generator is waiting for the OBI (or the sink), not the limit.
 #
 # Everything lives in namespaces of its own (iob<PID>-gen, -dut, -sink, -vm) and is
 # removed on exit, also on failure or Ctrl-C (trap): the OBIs, the container (and a

@@ -33,9 +33,10 @@
 //   the trailer above (CLOCK_MONOTONIC) and the latency of each stamped frame is its
 //   receive time (rx burst returned) minus its stamp; --warmup as for sink. --verify adds
 //   an order-independent digest of the frames' bytes sent and received. Prints one JSON
-//   line: {"sent", "sent_bytes", "tx_full", "received", "received_bytes", "seconds",
+//   line: {"sent", "sent_bytes", "tx_bursts", "tx_full", "received", "received_bytes", "seconds",
 //   "mpps", "rx_mpps", "cpu_s", ...latency fields as sink..., "sent_digest",
-//   "received_digest"} (tx_full: bursts the peer's ring did not take whole; cpu_s: CPU
+//   "received_digest"} (tx_bursts: send attempts; tx_full: those the peer's ring did
+//   not take whole, i.e. the generator waiting for its peer; cpu_s: CPU
 //   time of the sending/receiving loop, after the set-up).
 //
 // send/sink need CAP_NET_RAW (run them in the namespace of IF). Bounded: all stop after S
@@ -403,7 +404,7 @@ int memif(const Options& o) {
   std::vector<uint64_t> lat;
   lat.reserve(1u << 22);   // bounded: at most 4 Mi latencies kept (the rest counted only)
   std::vector<uint8_t> scratch;
-  uint64_t sent = 0, sent_bytes = 0, tx_full = 0, received = 0, received_bytes = 0, stamped = 0;
+  uint64_t sent = 0, sent_bytes = 0, tx_full = 0, tx_bursts = 0, received = 0, received_bytes = 0, stamped = 0;
   uint64_t sent_digest = 0, received_digest = 0, seq_lo = UINT64_MAX, seq_hi = 0, seq_seen = 0;
   uint32_t seq = 0;
   std::size_t next = 0;
@@ -482,6 +483,7 @@ int memif(const Options& o) {
         burst[i] = m;
       }
       uint16_t n = rte_eth_tx_burst(txp, 0, burst, uint16_t(want));
+      ++tx_bursts;
       for (uint32_t i = n; i < want; ++i) rte_mbuf_refcnt_update(burst[i], -1);
       if (n < want) ++tx_full;
       for (uint16_t i = 0; i < n; ++i) {
@@ -501,11 +503,11 @@ int memif(const Options& o) {
   uint64_t lost = seq_seen ? (seq_hi - seq_lo + 1) - std::min(seq_hi - seq_lo + 1, seq_seen) : 0;
   double mx = lat.empty() ? 0 : double(*std::max_element(lat.begin(), lat.end())) / 1000.0;
   double p50 = percentile(lat, 0.50), p90 = percentile(lat, 0.90), p99 = percentile(lat, 0.99), p999 = percentile(lat, 0.999);
-  std::printf("{\"sent\": %llu, \"sent_bytes\": %llu, \"tx_full\": %llu, \"received\": %llu, \"received_bytes\": %llu, "
+  std::printf("{\"sent\": %llu, \"sent_bytes\": %llu, \"tx_bursts\": %llu, \"tx_full\": %llu, \"received\": %llu, \"received_bytes\": %llu, "
               "\"seconds\": %.3f, \"mpps\": %.4f, \"rx_mpps\": %.4f, \"cpu_s\": %.3f, \"stamped\": %llu, \"timed\": %zu, "
               "\"p50_us\": %.1f, \"p90_us\": %.1f, \"p99_us\": %.1f, \"p999_us\": %.1f, \"max_us\": %.1f, \"lost_seq\": %llu, "
               "\"sent_digest\": \"%016llx\", \"received_digest\": \"%016llx\"}\n",
-              (unsigned long long)sent, (unsigned long long)sent_bytes, (unsigned long long)tx_full,
+              (unsigned long long)sent, (unsigned long long)sent_bytes, (unsigned long long)tx_bursts, (unsigned long long)tx_full,
               (unsigned long long)received, (unsigned long long)received_bytes, secs, double(sent) / secs / 1e6,
               double(received) / secs / 1e6, cpu, (unsigned long long)stamped, timed, p50, p90, p99, p999, mx,
               (unsigned long long)lost, (unsigned long long)sent_digest, (unsigned long long)received_digest);

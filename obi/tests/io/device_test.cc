@@ -367,8 +367,9 @@ TEST(Device, BadRxRingIsBadBlock) {
   RuntimeOptions o;
   o.workers = 1;
   Runtime rt(o);
-  json g = loop_graph(tmp("none.pcap"), "va", "vb", tmp("none_out.pcap"));
-  g["blocks"][2]["config"]["rx_ring"] = "fast";
+  json g = {{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"rx_ring", "fast"}}}},
+                        {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "va"}}}}}},
+            {"connectors", {{{"src", "rx"}, {"dst", "tx"}}}}};
   try {
     rt.set_graph(g);
     FAIL();
