@@ -17,7 +17,7 @@
 #                      ports to and from iogen as a DPDK process, no veth, no hugepages);
 #                      default all four. The container and the guest use afpacket.
 #   --cores G,O        CPUs of the memif generator and of the memif OBI (default: the
-#                      first two this process may use); each is pinned to its own
+#                      first two this process may use), each process pinned to its CPU
 #   --busy-poll        the OBIs of the process deployment run with obi run --busy-poll
 #                      (an idle worker never sleeps)
 #   --seconds S        length of each rate measurement (default 4)
@@ -43,7 +43,7 @@
 # removed on exit, also on failure or Ctrl-C (trap): the OBIs, the container (and a
 # private dockerd started for the run: --bridge=none --iptables=false
 # --ip-forward=false, state under build/bench-io/docker), qemu. A full run takes about
-# 5 minutes (the guest boots under TCG when KVM cannot run it, announced in the output).
+# 6-7 minutes (the guest boots under TCG when KVM cannot run it, announced in the output).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${OPENBOX_DATA:-$ROOT/../shared/data}"
