@@ -1,6 +1,7 @@
 #include "lib/acl_classifier.hh"
 
 #include "lib/flow_cache.hh"
+#include "lib/headers.hh"
 
 #include <rte_acl.h>
 #include <rte_errno.h>
@@ -533,7 +534,7 @@ uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
   const bool ip = (h.eth_type == kEthIpv4 || h.eth_type == kEthIpv6) && h.l3 != kNoOffset;
   const bool v4 = h.eth_type == kEthIpv4 && h.l3 != kNoOffset && h.l3 + 20u <= p.len;
   const bool l4 = ip && h.l4 != kNoOffset && h.l4 + 4u <= p.len;
-  static constexpr uint8_t kL4Proto[3] = {6, 17, 132};
+  static constexpr uint8_t kL4Proto[3] = {kIpProtoTcp, kIpProtoUdp, kIpProtoSctp};
   for (const Extract& e : extracts_) {
     switch (e.kind) {
       case kProto:
@@ -583,13 +584,13 @@ uint32_t AclClassifier::build_key_5tuple(Packet& p, uint8_t* key) const {
   if ((h.eth_type != kEthIpv4 && h.eth_type != kEthIpv6) || h.l3 == kNoOffset) return layers;
   layers |= 1u << P_IP;
   if (proto_off_ >= 0) key[proto_off_] = h.ip_proto;
-  if (h.eth_type == kEthIpv4 && h.l3 + 20u <= p.len) {
+  if (const auto ip = hdr::ipv4(p, h)) {
     layers |= 1u << P_IPV4;
-    if (v4_off_[0] >= 0) std::memcpy(key + v4_off_[0], p.data + h.l3 + 12, 4);
-    if (v4_off_[1] >= 0) std::memcpy(key + v4_off_[1], p.data + h.l3 + 16, 4);
+    if (v4_off_[0] >= 0) std::memcpy(key + v4_off_[0], ip.src_bytes(), 4);   // network order, as the ACL wants
+    if (v4_off_[1] >= 0) std::memcpy(key + v4_off_[1], ip.dst_bytes(), 4);
   }
-  if (h.l4 != kNoOffset && h.l4 + 4u <= p.len) {
-    const int l4 = h.ip_proto == 6 ? 0 : h.ip_proto == 17 ? 1 : h.ip_proto == 132 ? 2 : -1;
+  if (h.l4 != kNoOffset && h.l4 + 4u <= p.len) {   // the two ports of TCP, UDP and SCTP
+    const int l4 = h.ip_proto == kIpProtoTcp ? 0 : h.ip_proto == kIpProtoUdp ? 1 : h.ip_proto == kIpProtoSctp ? 2 : -1;
     if (l4 >= 0) {
       layers |= 1u << (P_TCP + l4);
       if (ports_off_[l4] >= 0) std::memcpy(key + ports_off_[l4], p.data + h.l4, 4);

@@ -102,7 +102,7 @@ TEST(RegexClassifier, FirstPatternInListOrderWins) {
   EXPECT_THROW(h.read("count_3"), openbox::ProtocolError);
   h.write("reset_counts", nullptr);
   EXPECT_EQ(h.read("count_0"), 0);
-  EXPECT_EQ(config_error("RegexClassifier", {{"pattern", {"a", "b{2,1}"}}}, "pattern 1"),
+  EXPECT_EQ(config_error("RegexClassifier", {{"pattern", {"a", "b{2,1}"}}}, "field 'pattern[1]'"),
             openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
 }
 

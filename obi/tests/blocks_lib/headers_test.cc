@@ -19,7 +19,7 @@ namespace {
 
 class HeaderViews : public ::testing::Test {
  protected:
-  Packet& packet(const Bytes& b) { return *testing::make_packet(pool_, b); }
+  Packet& packet(const Bytes& b) { return *obi::testing::make_packet(pool_, b); }
   PacketPool pool_{64};
 };
 
@@ -31,7 +31,7 @@ Bytes ipv4_with_options() {
   f.dst_port = 443;
   f.tcp_flags = 0x12;   // SYN+ACK
   f.payload = "hello";
-  Bytes b = testing::build(f);
+  Bytes b = obi::testing::build(f);
   const uint8_t options[8] = {0x94, 0x04, 0, 0, 0x01, 0x01, 0x01, 0x00};   // router alert, NOPs, end
   b.insert(b.begin() + 14 + 20, options, options + 8);
   b[14] = 0x47;
@@ -50,7 +50,7 @@ Bytes ipv6_with_extensions() {
   f.src_port = 5353;
   f.dst_port = 53;
   f.payload = "q";
-  Bytes b = testing::build(f);
+  Bytes b = obi::testing::build(f);
   const size_t l3 = 14, ext = l3 + 40;
   uint8_t hop[8] = {60, 0, 1, 4, 0, 0, 0, 0};                  // next: destination options
   uint8_t dst[16] = {kIpProtoUdp, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};   // next: UDP
@@ -115,7 +115,7 @@ TEST_F(HeaderViews, VlanTagsAndInnerIpv4) {
   Frame f;
   f.vlans = {0x6064, 0x0007};   // PCP 3, VID 100; then VID 7
   f.proto = kIpProtoUdp;
-  Packet& p = packet(testing::build(f));
+  Packet& p = packet(obi::testing::build(f));
   const Headers& h = p.headers();
   auto eth = hdr::ethernet(p);
   ASSERT_TRUE(eth);
@@ -140,7 +140,7 @@ TEST_F(HeaderViews, Icmp) {
   f.proto = kIpProtoIcmp;
   f.icmp_type = 3;
   f.icmp_code = 1;
-  Packet& p = packet(testing::build(f));
+  Packet& p = packet(obi::testing::build(f));
   auto i = hdr::icmp(p, p.headers());
   ASSERT_TRUE(i);
   EXPECT_EQ(i.type(), 3);
