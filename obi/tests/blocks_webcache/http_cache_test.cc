@@ -292,7 +292,7 @@ TEST(HttpCacheResponder, ConfigErrorsNameTheField) {
       {config({"just a string"}), "field 'entries[0]': expected an object"},
       {config({good, no_path}), "field 'entries[1].path': required, missing"},
       {config({no_body}), "field 'entries[0].body': required, missing"},
-      {config({with("path", "index.html")}), "must start with '/'"},
+      {config({with("path", "index.html")}), "field 'entries[0].path': expected a path starting with '/'"},
       {config({with("path", "/a b")}), "field 'entries[0].path': expected a path starting with '/', printable ASCII without spaces, got \"/a b\""},
       {config({with("host", "www.example.com:80")}), "without port"},
       {config({with("body", "not base64!")}), "field 'entries[0].body': expected base64 text"},
