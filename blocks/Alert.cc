@@ -2,32 +2,31 @@
 
 #include <cstring>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "modify/config.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 AlertElement::AlertElement(const ElementArgs& args) {
   ConfigReader c(args);
-  if (!c.has("alerts")) c.fail("alerts", "required");
-  const nlohmann::json& list = c.get("alerts");
-  if (!list.is_array() || list.empty()) c.fail("alerts", "expected a non-empty array of alert objects");
+  const nlohmann::json& list = c.require("alerts");
+  if (!list.is_array() || list.empty()) c.where("alerts").expected("a non-empty array of alert objects", list);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const nlohmann::json& a = list[i];
-    std::string at = "alerts[" + std::to_string(i) + "]";
-    if (!a.is_object()) c.fail(at, "expected an object {\"message\", \"severity\", \"app_id\"}");
+    const Where at = c.where("alerts").at(i);
+    if (!a.is_object()) at.expected("an object {\"message\", \"severity\", \"app_id\"}", a);
     Entry e{"", "", 1};
     for (auto it = a.begin(); it != a.end(); ++it) {
-      Where w = c.where(at + "." + it.key());
+      const Where w = at.key(it.key());
       if (it.key() == "message") e.message = parse_string(*it, w);
       else if (it.key() == "app_id") e.app_id = it->is_null() ? "" : parse_string(*it, w);
       else if (it.key() == "severity") e.severity = int(parse_integer(*it, w, 1, 5));
-      else w.fail("unknown field");
+      else w.fail("unknown field (known: message, severity, app_id)");
     }
-    if (!a.contains("message")) c.fail(at + ".message", "required");
+    if (!a.contains("message")) at.key("message").fail("required, missing");
     alerts_.push_back(std::move(e));
   }
   bool attach = c.boolean("attach_packet", false);

@@ -1,9 +1,9 @@
 #include "BpsRateClassifier.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "common/config.hh"
-#include "common/rate_config.hh"
+#include "lib/config.hh"
+#include "lib/rate_config.hh"
 
 namespace obi::blocks {
 
@@ -18,8 +18,9 @@ std::vector<double> parse_rates(const ElementArgs& args) {
     std::string why;
     if (list[i].is_number() && list[i].get<double>() >= 0) v = list[i].get<double>();
     else if (!list[i].is_string() || !parse_bandwidth(list[i].get<std::string>(), v, why))
-      c.fail("rate", "entry " + std::to_string(i) + " " + list[i].dump() + ": " + (why.empty() ? "not a bandwidth" : why));
-    if (!out.empty() && v <= out.back()) c.fail("rate", "entry " + std::to_string(i) + " is not greater than the one before");
+      c.where("rate").at(i).expected("a bandwidth like \"384 kbps\"" + (why.empty() ? std::string() : " (" + why + ")"), list[i]);
+    if (!out.empty() && v <= out.back())
+      c.where("rate").at(i).expected("a rate greater than the one before (" + list[i - 1].dump() + ")", list[i]);
     out.push_back(v);
   }
   return out;

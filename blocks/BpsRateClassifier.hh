@@ -10,7 +10,7 @@
 // Example: {"type": "BpsRateClassifier", "name": "bw", "config": {"rate": ["1 Mbps", "100 Mbps"]}}
 #pragma once
 
-#include "common/rate_classifier.hh"
+#include "lib/rate_classifier.hh"
 
 namespace obi::blocks {
 

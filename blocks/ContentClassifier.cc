@@ -1,11 +1,11 @@
 #include "ContentClassifier.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <sstream>
 
-#include "common/config.hh"
-#include "common/split.hh"
+#include "lib/config.hh"
+#include "lib/split.hh"
 
 namespace obi::blocks {
 
@@ -23,7 +23,7 @@ int hex_digit(char c) {
 ContentClassifierElement::ContentClassifierElement(const ElementArgs& args) : stats_(1, 1) {
   ConfigReader c(args);
   auto texts = c.strings("pattern", true);
-  if (texts.size() >= kDropOutput) c.fail("pattern", "too many patterns (at most 65534)");
+  if (texts.size() >= kDropOutput) c.where("pattern").expected("at most 65534 patterns", nlohmann::json(texts.size()));
   for (size_t i = 0; i < texts.size(); ++i) {
     Pattern pat;
     std::istringstream in(texts[i]);
@@ -31,7 +31,7 @@ ContentClassifierElement::ContentClassifierElement(const ElementArgs& args) : st
     bool any = false, dash = false;
     while (in >> tok) {
       auto fail = [&](const std::string& why) {
-        c.fail("pattern", "pattern " + std::to_string(i) + " clause '" + tok + "': " + why);
+        c.where("pattern").at(i).fail("clause '" + tok + "': " + why);
       };
       any = true;
       if (tok == "-") { dash = true; continue; }
@@ -74,8 +74,8 @@ ContentClassifierElement::ContentClassifierElement(const ElementArgs& args) : st
       if (cl.offset + cl.value.size() > kMaxFrame) fail("clause reaches beyond the largest frame");
       pat.clauses.push_back(std::move(cl));
     }
-    if (!any) c.fail("pattern", "pattern " + std::to_string(i) + " is empty (use \"-\" to match every packet)");
-    if (dash && !pat.clauses.empty()) c.fail("pattern", "pattern " + std::to_string(i) + ": \"-\" must stand alone");
+    if (!any) c.where("pattern").at(i).expected("offset/value clauses, or \"-\" to match every packet", texts[i]);
+    if (dash && !pat.clauses.empty()) c.where("pattern").at(i).expected("\"-\" alone or clauses without it", texts[i]);
     patterns_.push_back(std::move(pat));
   }
   stats_ = OutputStats(static_cast<uint32_t>(patterns_.size()), args.workers);

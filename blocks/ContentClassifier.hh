@@ -15,8 +15,8 @@
 
 #include <vector>
 
-#include "common/output_stats.hh"
-#include "common/block_spec.hh"
+#include "lib/output_stats.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {

@@ -1,17 +1,18 @@
 #include "DecIpTtl.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "modify/bytes.hh"
-#include "modify/checksum.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/checksum.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 DecIpTtlElement::DecIpTtlElement(const ElementArgs& args)
-    : meters_{RateMeter(args.workers), RateMeter(args.workers)} {
+    : stats_(spec::DecIpTtl::kOutputs.count, args.workers) {
   ConfigReader c(args);
   active_.store(c.boolean("active", true));
 }
@@ -23,26 +24,23 @@ void DecIpTtlElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& 
     for (uint32_t i = 0; i < batch.n; ++i) {
       Packet* p = batch.pkts[i];
       const Headers& h = p->headers();
-      if (h.l3 != kNoOffset) {
-        uint8_t* ip = p->data + h.l3;
-        if (h.eth_type == kEthIpv4) {
-          uint8_t ttl = ip[8];
-          if (ttl <= 1) { expired.add(p); continue; }
-          ChecksumDelta d;
-          d.word(uint16_t(ttl << 8 | ip[9]), uint16_t((ttl - 1) << 8 | ip[9]));
-          ip[8] = ttl - 1;
-          d.apply_at(ip + 10);
-        } else if (h.eth_type == kEthIpv6) {
-          if (ip[7] <= 1) { expired.add(p); continue; }
-          --ip[7];
-        }
+      if (auto ip = hdr::ipv4(*p, h)) {
+        const uint8_t ttl = ip.ttl();
+        if (ttl <= 1) { expired.add(p); continue; }
+        ChecksumDelta d;
+        d.word(uint16_t(ttl << 8 | ip.proto()), uint16_t((ttl - 1) << 8 | ip.proto()));
+        ip.set_ttl(ttl - 1);
+        d.apply_at(ip.data() + hdr::Ipv4::kChecksum);
+      } else if (auto ip6 = hdr::ipv6(*p, h)) {
+        if (ip6.hop_limit() <= 1) { expired.add(p); continue; }
+        ip6.set_hop_limit(ip6.hop_limit() - 1);
       }
       batch.pkts[kept++] = p;
     }
     batch.n = kept;
   }
-  if (batch.n) meters_[0].add(ctx.worker, batch.n, batch.bytes(), ctx.now_ns);
-  if (expired.n) meters_[1].add(ctx.worker, expired.n, expired.bytes(), ctx.now_ns);
+  if (batch.n) stats_.add(ctx.worker, 0, batch.n, batch.bytes(), ctx.now_ns);
+  if (expired.n) stats_.add(ctx.worker, 1, expired.n, expired.bytes(), ctx.now_ns);
   out.emit(0, batch, ctx);
   out.emit(1, expired, ctx);
 }
@@ -54,12 +52,8 @@ nlohmann::json DecIpTtlElement::read(std::string_view h) const {
   switch (*id) {
     case Read::kActive: return active_.load();
     case Read::kCount: case Read::kByteCount: case Read::kRate: case Read::kByteRate: {
-      nlohmann::json a = nlohmann::json::array(), v;
-      for (const RateMeter& m : meters_) {
-        if (!m.read(h, v)) return Element::read(h);
-        a.push_back(v);
-      }
-      return a;
+      nlohmann::json a;
+      return stats_.read_handle(h, a) ? a : Element::read(h);
     }
   }
   return Element::read(h);
@@ -71,7 +65,7 @@ void DecIpTtlElement::write(std::string_view h, const nlohmann::json& v) {
   if (!id) return Element::write(h, v);
   switch (*id) {
     case Write::kActive: active_.store(parse_bool(v, handle_where(*this, h))); break;
-    case Write::kResetCounts: meters_[0].reset(); meters_[1].reset(); break;
+    case Write::kResetCounts: stats_.reset_all(); break;
   }
 }
 

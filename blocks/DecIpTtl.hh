@@ -13,9 +13,9 @@
 
 #include <atomic>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
-#include "engine/rate.hh"
+#include "lib/output_stats.hh"
 
 namespace obi {
 
@@ -30,7 +30,7 @@ class DecIpTtlElement final : public Element {
 
  private:
   std::atomic<bool> active_{true};
-  RateMeter meters_[2];   // output 0 (forwarded), output 1 (expired)
+  blocks::OutputStats stats_;   // output 0 (forwarded), output 1 (expired)
 };
 
 }  // namespace obi

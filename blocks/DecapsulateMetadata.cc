@@ -1,16 +1,17 @@
 #include "DecapsulateMetadata.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <string_view>
 
-#include "modify/bytes.hh"
-#include "modify/config.hh"
-#include "modify/nsh.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
+#include "lib/nsh.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 DecapsulateMetadataElement::DecapsulateMetadataElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
@@ -18,7 +19,8 @@ DecapsulateMetadataElement::DecapsulateMetadataElement(const ElementArgs& args) 
 
 DecapsulateMetadataElement::Outcome DecapsulateMetadataElement::decapsulate(Packet& p, bool& full) {
   full = false;
-  if (p.len < nsh::kEthLen || rd16(p.data + 12) != nsh::kEtherType) return kPlain;
+  const auto eth = hdr::ethernet(p);
+  if (!eth || eth.type() != nsh::kEtherType) return kPlain;
   if (p.len < nsh::kEthLen + nsh::kBaseLen) return kMalformed;
   const uint8_t* h = p.data + nsh::kEthLen;
   const uint32_t nsh_len = (h[1] & 0x3fu) * 4;
@@ -37,7 +39,7 @@ DecapsulateMetadataElement::Outcome DecapsulateMetadataElement::decapsulate(Pack
       const uint32_t vlen = t[3] & 0x7fu;
       if (off + 4 + nsh::padded(vlen) > nsh_len) return kMalformed;
       off += 4 + nsh::padded(vlen);
-      if (rd16(t) != nsh::kMetaClass) continue;
+      if (load_be16(t) != nsh::kMetaClass) continue;
       if (t[2] != nsh::kTypeInteger && t[2] != nsh::kTypeString) return kMalformed;
       const uint8_t* v = t + 4;
       const uint32_t klen = vlen ? v[0] : 0;
@@ -48,7 +50,7 @@ DecapsulateMetadataElement::Outcome DecapsulateMetadataElement::decapsulate(Pack
       const std::string_view key(reinterpret_cast<const char*>(v + 1), klen);
       const uint8_t* x = v + 1 + klen;
       MetaValue value = t[2] == nsh::kTypeInteger
-          ? MetaValue::of(static_cast<int64_t>(uint64_t(rd32(x)) << 32 | rd32(x + 4)))
+          ? MetaValue::of(static_cast<int64_t>(uint64_t(load_be32(x)) << 32 | load_be32(x + 4)))
           : MetaValue::of(std::string_view(reinterpret_cast<const char*>(x), rest));
       if (!p.values.set(key, value)) full = true;
     }

@@ -1,6 +1,6 @@
 // DecapsulateMetadata (spec 5.42, modifier): removes the NSH header that
 // EncapsulateMetadata put in front of a frame (outer Ethernet with EtherType 0x894F, NSH
-// base, service path and MD type 2 context headers; modify/nsh.hh) and writes the
+// base, service path and MD type 2 context headers; lib/nsh.hh) and writes the
 // metadata it carries into the packet's key-value metadata, so ReadMetadata in this OBI
 // classifies on values written in another. Context headers of other classes are skipped.
 // Frames that are not NSH pass unchanged; an NSH frame that breaks the format (version,
@@ -13,7 +13,7 @@
 #pragma once
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -32,7 +32,7 @@ class DecapsulateMetadataElement final : public Element {
 
  private:
   enum { kCount, kMalformedCount, kFull };
-  modify::Counts<3> counts_;
+  blocks::Counts<3> counts_;
 };
 
 }  // namespace obi

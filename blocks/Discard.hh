@@ -5,7 +5,7 @@
 // Example: { "type": "Discard", "name": "drop", "config": {} }
 #pragma once
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {

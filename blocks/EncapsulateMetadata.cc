@@ -1,17 +1,17 @@
 #include "EncapsulateMetadata.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <cstring>
 
-#include "modify/bytes.hh"
-#include "modify/config.hh"
-#include "modify/meta_config.hh"
-#include "modify/nsh.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
+#include "lib/meta_config.hh"
+#include "lib/nsh.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 EncapsulateMetadataElement::EncapsulateMetadataElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
@@ -19,12 +19,8 @@ EncapsulateMetadataElement::EncapsulateMetadataElement(const ElementArgs& args) 
   si_ = static_cast<uint8_t>(c.integer("si", 255, 0, 255));
   if (c.has("keys")) {
     const nlohmann::json& k = c.get("keys");
-    if (!k.is_array()) c.fail("keys", "expected an array of metadata keys");
-    for (size_t i = 0; i < k.size(); ++i) {
-      Where w = c.where("keys");
-      w.prefix += ": entry " + std::to_string(i);
-      keys_.push_back(parse_meta_key(k[i], w));
-    }
+    if (!k.is_array()) c.where("keys").expected("an array of metadata keys", k);
+    for (size_t i = 0; i < k.size(); ++i) keys_.push_back(parse_meta_key(k[i], c.where("keys").at(i)));
     all_keys_ = false;
   }
 }
@@ -52,14 +48,14 @@ bool EncapsulateMetadataElement::encapsulate(Packet& p) const {
   uint8_t* inner = p.data;
   uint8_t* o = p.push_front(room);
   std::memcpy(o, inner, 12);                         // destination and source MACs
-  wr16(o + 12, nsh::kEtherType);
+  store_be16(o + hdr::Ethernet::kType, nsh::kEtherType);
   uint8_t* h = o + nsh::kEthLen;
   const uint32_t words = nsh_len / 4;
   h[0] = static_cast<uint8_t>(nsh::kTtl >> 2);       // version 0, O 0, U 0, TTL high bits
   h[1] = static_cast<uint8_t>((nsh::kTtl & 3) << 6 | words);
   h[2] = nsh::kMdType2;
   h[3] = nsh::kNextEthernet;
-  wr32(h + 4, spi_ << 8 | si_);
+  store_be32(h + 4, spi_ << 8 | si_);
   uint8_t* t = h + nsh::kBaseLen;
   for (unsigned i = 0; i < m.n; ++i) {
     const MetaEntry& e = m.entries[i];
@@ -68,7 +64,7 @@ bool EncapsulateMetadataElement::encapsulate(Packet& p) const {
     const uint32_t vlen = 1u + e.key_len + (integer ? 8u : e.value.len);
     const uint32_t total = nsh::tlv_len(e);
     std::memset(t, 0, total);
-    wr16(t, nsh::kMetaClass);
+    store_be16(t, nsh::kMetaClass);
     t[2] = integer ? nsh::kTypeInteger : nsh::kTypeString;
     t[3] = static_cast<uint8_t>(vlen);
     t[4] = e.key_len;
@@ -76,8 +72,8 @@ bool EncapsulateMetadataElement::encapsulate(Packet& p) const {
     uint8_t* v = t + 5 + e.key_len;
     if (integer) {
       const uint64_t x = static_cast<uint64_t>(e.value.integer);
-      wr32(v, static_cast<uint32_t>(x >> 32));
-      wr32(v + 4, static_cast<uint32_t>(x));
+      store_be32(v, static_cast<uint32_t>(x >> 32));
+      store_be32(v + 4, static_cast<uint32_t>(x));
     } else {
       std::memcpy(v, e.value.text, e.value.len);
     }

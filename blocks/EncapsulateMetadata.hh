@@ -1,6 +1,6 @@
 // EncapsulateMetadata (spec 5.39, modifier): wraps the packet in NSH (RFC 8300, MD type
 // 2) carrying its key-value metadata, so that another OBI, running DecapsulateMetadata,
-// continues the pipeline with the same metadata (wire format: modify/nsh.hh). The outer
+// continues the pipeline with the same metadata (wire format: lib/nsh.hh). The outer
 // Ethernet header repeats the frame's MAC addresses with EtherType 0x894F.
 //
 // The NSH header takes up to 198 bytes in front of the frame: a frame longer than its
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -36,7 +36,7 @@ class EncapsulateMetadataElement final : public Element {
   bool all_keys_ = true;
   std::vector<std::string> keys_;
   enum { kEncapsulated, kDropped };
-  modify::Counts<2> counts_;
+  blocks::Counts<2> counts_;
 };
 
 }  // namespace obi

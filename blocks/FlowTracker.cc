@@ -1,8 +1,8 @@
 #include "FlowTracker.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "common/config.hh"
+#include "lib/config.hh"
 
 namespace obi::blocks {
 

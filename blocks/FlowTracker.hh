@@ -18,7 +18,7 @@
 // Untouched (zero) metadata on a packet that reaches later blocks means "no flow".
 #pragma once
 
-#include "common/flow_table.hh"
+#include "lib/flow_table.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {

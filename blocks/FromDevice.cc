@@ -1,12 +1,13 @@
 #include "FromDevice.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <unistd.h>
 
 #include "engine/pool.hh"
+#include "lib/config.hh"
 #include "io/dpdk.hh"
 
 namespace obi::blocks {
@@ -14,27 +15,25 @@ namespace obi::blocks {
 using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
-FromDevice::FromDevice(const ElementArgs& a) : workers_(a.workers), meter_(a.workers) {
-  auto dn = a.config.find("devname");
-  if (dn == a.config.end() || !dn->is_string() || dn->get_ref<const std::string&>().empty())
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): config 'devname' must be a non-empty string");
-  devname_ = dn->get<std::string>();
-  promisc_ = a.config.value("promisc", false);
-  auto rr = a.config.find("rx_ring");
-  if (rr != a.config.end()) {
-    if (!rr->is_string() || (*rr != "block" && *rr != "frame"))
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): config 'rx_ring' must be \"block\" or \"frame\"");
-    ring_ = *rr == "frame" ? io::RxRing::kFrame : io::RxRing::kBlock;
+FromDevice::FromDevice(const ElementArgs& a) : workers_(a.workers), meter_(1, a.workers) {
+  ConfigReader c(a);
+  devname_ = c.required_string("devname");
+  if (devname_.empty()) c.where("devname").expected("an interface name or dpdk:<port>", devname_);
+  promisc_ = c.boolean("promisc", false);
+  if (a.config.is_object() && a.config.contains("rx_ring")) {
+    const nlohmann::json& rr = a.config["rx_ring"];
+    if (!rr.is_string() || (rr != "block" && rr != "frame")) c.where("rx_ring").expected("\"block\" or \"frame\"", rr);
+    ring_ = rr == "frame" ? io::RxRing::kFrame : io::RxRing::kBlock;
   }
   if (devname_.rfind("dpdk:", 0) == 0) {
     if (!io::parse_dpdk_devname(devname_, port_))
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): devname '" + devname_ + "' is not dpdk:<port>");
+      c.where("devname").expected("dpdk:<port>", devname_);
     dpdk_ = true;
   } else {
     try {
       io::interface_index(devname_);
     } catch (const std::exception& e) {
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDevice): devname: " + e.what());
+      c.fail("devname", e.what());
     }
   }
 }
@@ -53,7 +52,7 @@ void FromDevice::activate() {
       for (auto& r : adopted_) {
         try { r->set_promisc(before); } catch (const std::exception&) {}
       }
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (FromDevice): " + e.what());
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, block_label(name(), type()) + ": " + e.what());
     }
     restore_promisc_ = before ? 1 : 0;
     predecessor_drop_base_ = predecessor_->drop_base_;
@@ -72,7 +71,7 @@ void FromDevice::activate() {
       }
     } catch (const std::exception& e) {
       rx_.clear();
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (FromDevice): " + e.what());
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, block_label(name(), type()) + ": " + e.what());
     }
   }
   active_.store(true);
@@ -124,13 +123,13 @@ bool FromDevice::poll(Batch& batch, Context& ctx) {
   } else {
     rx_[ctx.worker]->poll(batch, ctx);
   }
-  if (batch.n) meter_.add(ctx.worker, batch.n, batch.bytes(), ctx.now_ns);
+  if (batch.n) meter_.add(ctx.worker, 0, batch.n, batch.bytes(), ctx.now_ns);
   return true;
 }
 
 nlohmann::json FromDevice::read(std::string_view handle) const {
   nlohmann::json out;
-  if (meter_.read(handle, out)) return out;
+  if (meter_.read_scalar_handle(handle, out)) return out;
   if (handle == "drops") {
     uint64_t d = 0;
     if (dpdk_ && io::dpdk_ready() && active_.load()) {
@@ -151,7 +150,7 @@ nlohmann::json FromDevice::read(std::string_view handle) const {
 
 void FromDevice::write(std::string_view handle, const nlohmann::json& value) {
   if (handle == "reset_counts") {
-    meter_.reset();
+    meter_.reset_all();
     drop_base_ = read("drops").get<uint64_t>() + drop_base_;
     return;
   }

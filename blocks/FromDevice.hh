@@ -29,9 +29,9 @@
 #include <memory>
 #include <string>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
-#include "engine/rate.hh"
+#include "lib/output_stats.hh"
 #include "io/afpacket.hh"
 
 namespace obi::blocks {
@@ -66,7 +66,7 @@ class FromDevice final : public Element {
   uint64_t predecessor_drop_base_ = 0;
   std::atomic<bool> active_{false};
   mutable uint64_t drop_base_ = 0;
-  RateMeter meter_;
+  blocks::OutputStats meter_;   // one output: what the block emits
 };
 
 }  // namespace obi::blocks

@@ -1,8 +1,9 @@
 #include "FromDump.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include "engine/pool.hh"
+#include "lib/config.hh"
 
 namespace obi::blocks {
 
@@ -10,16 +11,15 @@ using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
 FromDump::FromDump(const ElementArgs& a)
-    : workers_(a.workers), cursor_(a.workers), meter_(a.workers) {
-  auto fn = a.config.find("filename");
-  if (fn == a.config.end() || !fn->is_string())
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDump): config 'filename' must be a string");
-  timing_ = a.config.value("timing", false);
-  active_.store(a.config.value("active", true));
+    : workers_(a.workers), cursor_(a.workers), meter_(1, a.workers) {
+  ConfigReader c(a);
+  const std::string filename = c.required_string("filename");
+  timing_ = c.boolean("timing", false);
+  active_.store(c.boolean("active", true));
   try {
-    reader_ = std::make_unique<io::PcapReader>(fn->get<std::string>());
+    reader_ = std::make_unique<io::PcapReader>(filename);
   } catch (const std::exception& e) {
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (FromDump): filename: " + e.what());
+    c.fail("filename", e.what());
   }
   uint64_t off = reader_->begin();
   io::PcapRecord r;
@@ -59,7 +59,7 @@ bool FromDump::poll(Batch& batch, Context& ctx) {
     bytes += r.caplen;
     c.offset = off;
   }
-  if (batch.n) meter_.add(ctx.worker, batch.n, bytes, ctx.now_ns);
+  if (batch.n) meter_.add(ctx.worker, 0, batch.n, bytes, ctx.now_ns);
   io::PcapRecord r;
   uint64_t off = c.offset;
   return rd.next(off, r);   // the packets in `batch` are still emitted
@@ -67,7 +67,7 @@ bool FromDump::poll(Batch& batch, Context& ctx) {
 
 nlohmann::json FromDump::read(std::string_view handle) const {
   nlohmann::json out;
-  if (meter_.read(handle, out)) return out;
+  if (meter_.read_scalar_handle(handle, out)) return out;
   if (handle == "active") return active_.load();
   if (handle == "oversize") {
     uint64_t n = 0;
@@ -78,11 +78,9 @@ nlohmann::json FromDump::read(std::string_view handle) const {
 }
 
 void FromDump::write(std::string_view handle, const nlohmann::json& value) {
-  if (handle == "reset_counts") { meter_.reset(); return; }
+  if (handle == "reset_counts") { meter_.reset_all(); return; }
   if (handle == "active") {
-    if (!value.is_boolean())
-      throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "block '" + name() + "' (FromDump): 'active' takes a bool");
-    active_.store(value.get<bool>());
+    active_.store(parse_bool(value, handle_where(*this, handle)));
     return;
   }
   Element::write(handle, value);

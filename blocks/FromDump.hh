@@ -13,9 +13,9 @@
 #include <atomic>
 #include <memory>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
-#include "engine/rate.hh"
+#include "lib/output_stats.hh"
 #include "io/pcap.hh"
 
 namespace obi::blocks {
@@ -42,7 +42,7 @@ class FromDump final : public Element {
   std::atomic<bool> active_;
   uint64_t first_ts_ = 0;       // timestamp of the file's first packet
   PerWorker<Cursor> cursor_;
-  RateMeter meter_;
+  blocks::OutputStats meter_;   // one output: what the block emits
 };
 
 }  // namespace obi::blocks

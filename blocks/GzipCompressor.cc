@@ -1,18 +1,18 @@
 #include "GzipCompressor.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <zlib.h>
 
 #include <cstring>
 
-#include "modify/config.hh"
-#include "modify/http_segment.hh"
-#include "modify/zlib_arena.hh"
+#include "lib/config.hh"
+#include "lib/http_segment.hh"
+#include "lib/zlib_arena.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 // zlib's memory comes from a fixed arena (state, 32 KiB window and its hash chains, the
 // pending buffer: about 270 KiB at memLevel 8), filled once: deflateReset keeps it all.

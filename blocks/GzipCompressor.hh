@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -44,7 +44,7 @@ class GzipCompressorElement final : public Element {
   uint32_t min_size_ = 256;
   std::vector<std::unique_ptr<Deflater>> deflaters_;   // one per worker
   enum { kCount, kIncompressible_ };
-  modify::Counts<2> counts_;
+  blocks::Counts<2> counts_;
 };
 
 }  // namespace obi

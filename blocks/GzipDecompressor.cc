@@ -1,18 +1,18 @@
 #include "GzipDecompressor.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <zlib.h>
 
 #include <cstring>
 
-#include "modify/config.hh"
-#include "modify/http_segment.hh"
-#include "modify/zlib_arena.hh"
+#include "lib/config.hh"
+#include "lib/http_segment.hh"
+#include "lib/zlib_arena.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 // zlib's memory comes from a fixed arena (state and 32 KiB window, about 40 KiB), filled
 // once: inflateReset keeps both, so after the first packet zlib asks for nothing more.

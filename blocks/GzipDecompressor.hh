@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -46,7 +46,7 @@ class GzipDecompressorElement final : public Element {
   uint32_t max_size_ = 8192;
   std::vector<std::unique_ptr<Inflater>> inflaters_;   // one per worker
   enum { kCount, kFailures, kOversize_ };
-  modify::Counts<3> counts_;
+  blocks::Counts<3> counts_;
 };
 
 }  // namespace obi

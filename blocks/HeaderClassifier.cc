@@ -1,10 +1,10 @@
 #include "HeaderClassifier.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "common/config.hh"
-#include "common/match_config.hh"
-#include "common/split.hh"
+#include "lib/config.hh"
+#include "lib/match_config.hh"
+#include "lib/split.hh"
 
 namespace obi::blocks {
 
@@ -13,11 +13,11 @@ namespace {
 std::vector<openbox::HeaderMatch> parse_rules(const ElementArgs& args) {
   ConfigReader c(args);
   const nlohmann::json& list = c.array("match");
-  if (list.size() >= kDropOutput) c.fail("match", "too many rules (at most 65534)");
+  if (list.size() >= kDropOutput) c.where("match").expected("at most 65534 rules", nlohmann::json(list.size()));
   std::vector<openbox::HeaderMatch> rules;
   rules.reserve(list.size());
   for (size_t i = 0; i < list.size(); ++i)
-    rules.push_back(parse_rule(list[i], c.where("match") + " rule " + std::to_string(i)));
+    rules.push_back(parse_rule(list[i], c.where("match").at(i)));
   return rules;
 }
 
@@ -25,12 +25,13 @@ std::vector<std::string> parse_fuse(const ElementArgs& args) {
   ConfigReader c(args);
   std::vector<std::string> names = c.strings("fuse", false);
   if (names.size() > MultiClassifier::kMaxSets - 1)
-    c.fail("fuse", "at most " + std::to_string(MultiClassifier::kMaxSets - 1) + " blocks");
+    c.where("fuse").expected("at most " + std::to_string(MultiClassifier::kMaxSets - 1) + " block names", c.get("fuse"));
   for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i].empty()) c.fail("fuse", "entry " + std::to_string(i) + " is empty");
-    if (names[i] == args.name) c.fail("fuse", "a block cannot fuse itself");
+    const Where w = c.where("fuse").at(i);
+    if (names[i].empty()) w.expected("a block name", names[i]);
+    if (names[i] == args.name) w.expected("another block's name (a block cannot fuse itself)", names[i]);
     for (size_t j = 0; j < i; ++j)
-      if (names[j] == names[i]) c.fail("fuse", "'" + names[i] + "' is listed twice");
+      if (names[j] == names[i]) w.expected("a name not listed before", names[i]);
   }
   return names;
 }
@@ -61,14 +62,13 @@ void HeaderClassifierElement::fuse(const FusionPlan& plan) {
       // Only targets some output leads to cost lookup sets.
       std::vector<std::vector<openbox::HeaderMatch>> ts = plan.targets[t].lookups->header_sets();
       if (ts.size() > Precomputed::kSets)
-        throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK,
-                                     "block '" + name() + "' (" + type() + "), config 'fuse': block '" +
-                                         plan.targets[t].name + "' needs " + std::to_string(ts.size()) +
-                                         " rule sets, at most " + std::to_string(Precomputed::kSets));
+        Where{openbox::ErrorSubtype::BAD_BLOCK, block_label(name(), type()), "fuse"}.fail(
+            "expected blocks of at most " + std::to_string(Precomputed::kSets) + " rule sets, block '" +
+            plan.targets[t].name + "' needs " + std::to_string(ts.size()));
       if (sets.size() + ts.size() > MultiClassifier::kMaxSets)
-        throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK,
-                                     "block '" + name() + "' (" + type() + "), config 'fuse': the targets need more than " +
-                                         std::to_string(MultiClassifier::kMaxSets - 1) + " rule sets in one lookup");
+        Where{openbox::ErrorSubtype::BAD_BLOCK, block_label(name(), type()), "fuse"}.fail(
+            "expected targets of at most " + std::to_string(MultiClassifier::kMaxSets - 1) +
+            " rule sets in one lookup, they need more");
       slot_of_target[t] = static_cast<int32_t>(slots.size());
       slots.push_back({plan.targets[t].element, static_cast<unsigned>(sets.size()), static_cast<unsigned>(ts.size())});
       for (auto& s : ts) sets.push_back(std::move(s));

@@ -20,7 +20,7 @@
 //     {"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": "[80,8080]"},
 //     {"ETH_TYPE": "0x0800", "IPV4_SRC": "10.0.0.0/8"},
 //     {}], "fuse": ["ips"]}}
-// The rules are set 0 of a MultiClassifier (blocks/common/multi_classifier.hh); fused
+// The rules are set 0 of a MultiClassifier (blocks/lib/multi_classifier.hh); fused
 // targets add their sets after it. A block with `fuse` compiles once, when the graph
 // compiler hands it its plan (fuse()), not before: the set-0-only structure (and its
 // rte_acl build) would be thrown away at once. As a fusion target the block takes its
@@ -29,9 +29,9 @@
 
 #include <memory>
 
-#include "common/multi_classifier.hh"
-#include "common/output_stats.hh"
-#include "common/block_spec.hh"
+#include "lib/multi_classifier.hh"
+#include "lib/output_stats.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/fusion.hh"
 

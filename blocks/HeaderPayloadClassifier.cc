@@ -1,6 +1,6 @@
 #include "HeaderPayloadClassifier.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <algorithm>
 #include <cctype>
@@ -8,10 +8,10 @@
 #include <map>
 #include <tuple>
 
-#include "common/config.hh"
-#include "common/match_config.hh"
-#include "common/scan_region.hh"
-#include "common/split.hh"
+#include "lib/config.hh"
+#include "lib/match_config.hh"
+#include "lib/scan_region.hh"
+#include "lib/split.hh"
 
 namespace obi::blocks {
 
@@ -56,7 +56,7 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
     : stats_(1, 1), scratch_(args.workers ? args.workers : 1) {
   ConfigReader c(args);
   const nlohmann::json& list = c.array("match");
-  if (list.size() >= kDropOutput) c.fail("match", "too many rules (at most 65534)");
+  if (list.size() >= kDropOutput) c.where("match").expected("at most 65534 rules", nlohmann::json(list.size()));
   payload_only_ = c.boolean("payload_only", true);
   const bool prefilter = c.boolean("prefilter", true);
 
@@ -67,44 +67,44 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
   std::vector<openbox::HeaderMatch> plain, gated;
 
   for (size_t i = 0; i < list.size(); ++i) {
-    const std::string where = c.where("match") + " rule " + std::to_string(i);
+    const Where where = c.where("match").at(i);
     const nlohmann::json& m = list[i];
-    if (!m.is_object()) c.fail("match", "rule " + std::to_string(i) + " is not an object");
+    if (!m.is_object()) where.expected("an object with header_match and payload_match", m);
     Rule rule;
     auto hm = m.find("header_match");
-    rule.header = parse_rule(hm == m.end() || hm->is_null() ? nlohmann::json::object() : *hm, where + " header_match");
+    rule.header = parse_rule(hm == m.end() || hm->is_null() ? nlohmann::json::object() : *hm, where.key("header_match"));
     std::vector<uint32_t> ids;
     auto pm = m.find("payload_match");
     if (pm != m.end() && !pm->is_null()) {
-      if (!pm->is_array())
-        throw openbox::ProtocolError(ErrorSubtype::BAD_PAYLOAD_MATCH, where + " payload_match: must be an array");
+      Where pw = where.key("payload_match");
+      pw.subtype = ErrorSubtype::BAD_PAYLOAD_MATCH;
+      if (!pm->is_array()) pw.expected("an array of payload patterns", *pm);
       for (size_t j = 0; j < pm->size(); ++j) {
         const nlohmann::json& pp = (*pm)[j];
-        const std::string pwhere = where + " payload_match " + std::to_string(j);
-        auto bad = [&](const std::string& why) {
-          throw openbox::ProtocolError(ErrorSubtype::BAD_PAYLOAD_MATCH, pwhere + ": " + why);
-        };
-        if (!pp.is_object() || !pp.contains("pattern") || !pp["pattern"].is_string()) bad("needs a string 'pattern'");
+        const Where pwhere = pw.at(j);
+        if (!pp.is_object()) pwhere.expected("an object with a string 'pattern'", pp);
+        if (!pp.contains("pattern") || !pp["pattern"].is_string())
+          pwhere.key("pattern").expected("a string", pp.contains("pattern") ? pp["pattern"] : nlohmann::json());
         bool is_regex = true;
         if (pp.contains("is_regex") && !pp["is_regex"].is_null()) {
-          if (!pp["is_regex"].is_boolean()) bad("'is_regex' must be a boolean");
+          if (!pp["is_regex"].is_boolean()) pwhere.key("is_regex").expected("true or false", pp["is_regex"]);
           is_regex = pp["is_regex"].get<bool>();
         }
         Pattern p;
         for (const char* k : {"from", "to"}) {
           if (!pp.contains(k) || pp[k].is_null()) continue;
-          if (!pp[k].is_number_integer() || pp[k].get<int64_t>() < 0) bad(std::string("'") + k + "' must be a non-negative integer");
+          if (!pp[k].is_number_integer() || pp[k].get<int64_t>() < 0) pwhere.key(k).expected("a non-negative integer", pp[k]);
           (std::string(k) == "from" ? p.from : p.to) = pp[k].get<uint64_t>();
           p.bounded = true;
         }
-        if (p.from > p.to) bad("'from' is greater than 'to'");
+        if (p.from > p.to) pwhere.key("from").expected("at most 'to' (" + std::to_string(p.to) + ")", pp["from"]);
         std::string text = pp["pattern"].get<std::string>();
         std::string expr = is_regex ? text : HsDatabase::escape_literal(text);
         // bounded start offsets need the start of match, which single-match mode lacks
         unsigned fl = p.bounded ? (HS_FLAG_ALLOWEMPTY | HS_FLAG_SOM_LEFTMOST) : kHsDefaultFlags;
         auto [it, fresh] = dedup.try_emplace(std::make_tuple(expr, fl, p.from, p.to), static_cast<uint32_t>(sources.size()));
         if (fresh) {
-          sources.push_back({expr, "rule " + std::to_string(i) + " payload_match " + std::to_string(j), fl,
+          sources.push_back({expr, pwhere.field, fl,
                              is_regex ? literal_length(expr) : static_cast<int>(text.size())});
           patterns_.push_back(p);
         }
@@ -144,7 +144,7 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
       rest_ids_.push_back(id); rest_exprs.push_back(s.expr); rest_labels.push_back(s.label); rest_flags.push_back(s.flags);
     }
   }
-  const std::string who = "block '" + args.name + "' (" + args.type + ")";
+  const Where who = c.where("match");
   main_db_ = std::make_unique<HsDatabase>(main_exprs, main_flags, args.workers, who, main_labels);
   rest_db_ = std::make_unique<HsDatabase>(rest_exprs, rest_flags, args.workers, who, rest_labels);
   plain_.compile(std::move(plain));

@@ -47,10 +47,10 @@
 #include <memory>
 #include <vector>
 
-#include "common/hs_database.hh"
-#include "common/output_stats.hh"
-#include "common/rule_classifier.hh"
-#include "common/block_spec.hh"
+#include "lib/hs_database.hh"
+#include "lib/output_stats.hh"
+#include "lib/rule_classifier.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/fusion.hh"
 

@@ -1,19 +1,20 @@
 #include "HttpCacheResponder.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <algorithm>
 #include <cstring>
 #include <utility>
 
 #include "engine/pool.hh"
-#include "modify/bytes.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
 #include "openbox/messages.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 using nlohmann::json;
 
 namespace {
@@ -118,43 +119,42 @@ HttpCacheResponderElement::HttpCacheResponderElement(const ElementArgs& args) : 
   ConfigReader c(args);
   mss_ = static_cast<uint32_t>(c.integer("mss", 1460, 64, 9000));
   ttl_ = static_cast<uint8_t>(c.integer("ttl", 64, 1, 255));
-  if (!c.has("entries")) c.fail("entries", "required");
-  const json& list = c.get("entries");
-  if (!list.is_array() || list.empty()) c.fail("entries", "expected a non-empty array of cached objects");
+  const json& list = c.require("entries");
+  if (!list.is_array() || list.empty()) c.where("entries").expected("a non-empty array of cached objects", list);
   for (size_t i = 0; i < list.size(); ++i) {
     const json& o = list[i];
-    const std::string at = "entry " + std::to_string(i) + ": ";
-    if (!o.is_object()) c.fail("entries", at + "expected an object {host, path, content_type, body}");
+    const Where at = c.where("entries").at(i);
+    if (!o.is_object()) at.expected("an object {host, path, content_type, body}", o);
     for (auto it = o.begin(); it != o.end(); ++it)
       if (it.key() != "host" && it.key() != "path" && it.key() != "content_type" && it.key() != "body")
-        c.fail("entries", at + "unknown key '" + it.key() + "'");
+        at.key(it.key()).fail("unknown field (known: host, path, content_type, body)");
     auto text = [&](const char* key, bool required, std::string def) {
       auto it = o.find(key);
       if (it == o.end() || it->is_null()) {
-        if (required) c.fail("entries", at + "'" + key + "' is required");
+        if (required) at.key(key).fail("required, missing");
         return def;
       }
-      if (!it->is_string()) c.fail("entries", at + "'" + key + "' must be a string");
+      if (!it->is_string()) at.key(key).expected("a string", *it);
       return it->get<std::string>();
     };
     Entry e;
     e.host = text("host", false, "");
     std::transform(e.host.begin(), e.host.end(), e.host.begin(), lower);
     if (!printable_token(e.host) || e.host.find(':') != std::string::npos)
-      c.fail("entries", at + "host '" + e.host + "' must be a host name without port, spaces or control characters");
+      at.key("host").expected("a host name without port, spaces or control characters", e.host);
     e.path = text("path", true, "");
     if (e.path.empty() || e.path[0] != '/' || !printable_token(e.path))
-      c.fail("entries", at + "path '" + e.path + "' must start with '/' and be printable ASCII without spaces");
+      at.key("path").expected("a path starting with '/', printable ASCII without spaces", e.path);
     std::string type = text("content_type", false, "application/octet-stream");
     if (type.empty() || !std::all_of(type.begin(), type.end(), [](char ch) { return ch >= ' ' && ch <= '~'; }))
-      c.fail("entries", at + "content_type must be non-empty printable ASCII");
+      at.key("content_type").expected("non-empty printable ASCII", type);
     std::string body, encoded = text("body", true, "");
     if (!encoded.empty() && !openbox::base64_decode(encoded, body))
-      c.fail("entries", at + "body is not valid base64");
+      at.key("body").fail("expected base64 text, got text that does not decode");
     std::string head = response_head(type, body.size());
     if (head.size() + body.size() > kMaxResponse)
-      c.fail("entries", at + "the response for '" + e.path + "' is " + std::to_string(head.size() + body.size()) +
-                            " bytes, more than " + std::to_string(kMaxResponse));
+      at.key("body").fail("expected a response of at most " + std::to_string(kMaxResponse) + " bytes, the one for '" +
+                          e.path + "' has " + std::to_string(head.size() + body.size()));
     e.response.assign(head.begin(), head.end());
     e.response.insert(e.response.end(), body.begin(), body.end());
     for (size_t off = 0; off < e.response.size(); off += mss_)
@@ -176,15 +176,15 @@ int HttpCacheResponderElement::lookup(std::string_view host, std::string_view pa
 
 HttpCacheResponderElement::Verdict HttpCacheResponderElement::classify(Packet& p, int& entry, Context& ctx) const {
   const Headers& h = p.headers();
-  if (h.eth_type != kEthIpv4 || h.ip_proto != kProtoTcp || h.fragment || h.l4 == kNoOffset ||
+  if (h.eth_type != kEthIpv4 || h.ip_proto != kIpProtoTcp || h.fragment || h.l4 == kNoOffset ||
       h.payload == kNoOffset || h.l3 > kMaxL2)
     return Verdict::kPass;
-  const uint8_t* ip = p.data + h.l3;
-  const uint8_t* tcp = p.data + h.l4;
-  if (rd16(ip + 6) & 0x2000) return Verdict::kPass;      // first fragment of several
-  uint32_t ip_len = rd16(ip + 2);
+  const auto ip = hdr::ipv4(p, h);
+  const auto tcp = hdr::tcp(p, h);
+  if (!ip || !tcp || ip.more_fragments()) return Verdict::kPass;      // first fragment of several
+  uint32_t ip_len = ip.total_len();
   if (h.l3 + ip_len > p.len || h.l3 + ip_len < h.payload) return Verdict::kPass;
-  uint8_t flags = tcp[13];
+  uint8_t flags = tcp.flags();
   if (!(flags & kAck) || (flags & (kSyn | kRst))) return Verdict::kPass;
   std::string_view host, path;
   if (!parse_get(p.data + h.payload, h.l3 + ip_len - h.payload, host, path)) return Verdict::kPass;
@@ -206,30 +206,30 @@ uint32_t HttpCacheResponderElement::respond(Packet& p, const Entry& e, Batch& re
   const Headers& h = p.headers();
   const uint32_t l2 = h.l3;
   uint8_t* d = p.data;
-  const uint8_t* rip = d + l2;
-  const uint8_t* rtcp = d + h.l4;
+  const auto rip = hdr::ipv4(p, h);   // classify() checked both
+  const auto rtcp = hdr::tcp(p, h);
   // Everything needed from the request, before its bytes are overwritten.
-  const uint32_t saddr = rd32(rip + 12), daddr = rd32(rip + 16);
-  const uint16_t sport = rd16(rtcp), dport = rd16(rtcp + 2);
-  const uint32_t req_seq = rd32(rtcp + 4), req_ack = rd32(rtcp + 8);
-  const uint32_t req_payload = l2 + rd16(rip + 2) - h.payload;
-  const uint32_t ack = req_seq + req_payload + ((rtcp[13] & kFin) ? 1 : 0);
+  const uint32_t saddr = rip.src(), daddr = rip.dst();
+  const uint16_t sport = rtcp.src_port(), dport = rtcp.dst_port();
+  const uint32_t req_seq = rtcp.seq(), req_ack = rtcp.ack();
+  const uint32_t req_payload = l2 + rip.total_len() - h.payload;
+  const uint32_t ack = req_seq + req_payload + ((rtcp.flags() & kFin) ? 1 : 0);
 
   // Headers of the first segment, in place; later segments copy them and patch.
   for (int i = 0; i < 6; ++i) std::swap(d[i], d[6 + i]);
   uint8_t* ip = d + l2;
   uint8_t* tcp = ip + 20;
   ip[0] = 0x45; ip[1] = 0;
-  wr16(ip + 4, 0); wr16(ip + 6, 0x4000);
-  ip[8] = ttl_; ip[9] = kProtoTcp;
-  wr32(ip + 12, daddr); wr32(ip + 16, saddr);
-  wr16(tcp, dport); wr16(tcp + 2, sport);
-  wr32(tcp + 8, ack);
+  store_be16(ip + 4, 0); store_be16(ip + 6, 0x4000);
+  ip[8] = ttl_; ip[9] = kIpProtoTcp;
+  store_be32(ip + 12, daddr); store_be32(ip + 16, saddr);
+  store_be16(tcp, dport); store_be16(tcp + 2, sport);
+  store_be32(tcp + 8, ack);
   tcp[12] = 5 << 4;
-  wr16(tcp + 14, 65535);
-  wr16(tcp + 18, 0);
+  store_be16(tcp + 14, 65535);
+  store_be16(tcp + 18, 0);
   // Pseudo-header without the TCP length: addresses and protocol.
-  const uint32_t pseudo = (daddr >> 16) + (daddr & 0xffff) + (saddr >> 16) + (saddr & 0xffff) + kProtoTcp;
+  const uint32_t pseudo = (daddr >> 16) + (daddr & 0xffff) + (saddr >> 16) + (saddr & 0xffff) + kIpProtoTcp;
 
   // Later segments start from a copy of these headers: the first segment may already
   // have left (and its buffer been reused) when a full batch is emitted.
@@ -257,14 +257,14 @@ uint32_t HttpCacheResponderElement::respond(Packet& p, const Entry& e, Batch& re
     uint8_t* qip = q->data + l2;
     uint8_t* qtcp = qip + 20;
     std::memcpy(qtcp + 20, e.response.data() + off, len);
-    wr16(qip + 2, static_cast<uint16_t>(kHeaderBytes + len));
-    wr16(qip + 10, 0);
-    wr16(qip + 10, static_cast<uint16_t>(~fold(word_sum(qip, 20))));
-    wr32(qtcp + 4, req_ack + off);
+    store_be16(qip + 2, static_cast<uint16_t>(kHeaderBytes + len));
+    store_be16(qip + 10, 0);
+    store_be16(qip + 10, static_cast<uint16_t>(~fold(word_sum(qip, 20))));
+    store_be32(qtcp + 4, req_ack + off);
     qtcp[13] = kAck | kPsh | (k + 1 == n ? kFin : 0);
-    wr16(qtcp + 16, 0);
+    store_be16(qtcp + 16, 0);
     uint64_t sum = uint64_t(pseudo) + 20 + len + word_sum(qtcp, 20) + e.chunk_sums[k];
-    wr16(qtcp + 16, static_cast<uint16_t>(~fold(sum)));
+    store_be16(qtcp + 16, static_cast<uint16_t>(~fold(sum)));
     q->len = l2 + kHeaderBytes + len;
     q->invalidate_headers();
     bytes += q->len;

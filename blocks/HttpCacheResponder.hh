@@ -45,7 +45,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi {

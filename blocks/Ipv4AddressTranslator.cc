@@ -1,16 +1,17 @@
 #include "Ipv4AddressTranslator.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <algorithm>
 
-#include "modify/bytes.hh"
-#include "modify/checksum.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/checksum.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace {
 
@@ -24,17 +25,20 @@ uint64_t next_random(uint64_t& s) {   // xorshift64*
 }
 
 void rewrite(Packet& p, const Headers& h, const FlowKey& from, const FlowKey& to) {
-  uint8_t* ip = p.data + h.l3;
-  uint8_t* l4 = p.data + h.l4;
+  // handle_packet checked: IPv4 with a TCP or UDP header, not a fragment
+  const hdr::Ipv4 ip = hdr::ipv4(p, h);
   ChecksumDelta ipd, l4d;
-  if (from.sa != to.sa) { ipd.dword(from.sa, to.sa); l4d.dword(from.sa, to.sa); wr32(ip + 12, to.sa); }
-  if (from.da != to.da) { ipd.dword(from.da, to.da); l4d.dword(from.da, to.da); wr32(ip + 16, to.da); }
-  if (from.sp != to.sp) { l4d.word(from.sp, to.sp); wr16(l4, to.sp); }
-  if (from.dp != to.dp) { l4d.word(from.dp, to.dp); wr16(l4 + 2, to.dp); }
-  if (!ipd.empty()) ipd.apply_at(ip + 10);
-  if (!l4d.empty()) {
-    if (h.ip_proto == kProtoTcp) l4d.apply_at(l4 + 16);
-    else l4d.apply_udp_at(l4 + 6);
+  if (from.sa != to.sa) { ipd.dword(from.sa, to.sa); l4d.dword(from.sa, to.sa); ip.set_src(to.sa); }
+  if (from.da != to.da) { ipd.dword(from.da, to.da); l4d.dword(from.da, to.da); ip.set_dst(to.da); }
+  if (!ipd.empty()) ipd.apply_at(ip.data() + hdr::Ipv4::kChecksum);
+  if (auto t = hdr::tcp(p, h)) {
+    if (from.sp != to.sp) { l4d.word(from.sp, to.sp); t.set_src_port(to.sp); }
+    if (from.dp != to.dp) { l4d.word(from.dp, to.dp); t.set_dst_port(to.dp); }
+    if (!l4d.empty()) l4d.apply_at(t.checksum_bytes());
+  } else if (auto u = hdr::udp(p, h)) {
+    if (from.sp != to.sp) { l4d.word(from.sp, to.sp); u.set_src_port(to.sp); }
+    if (from.dp != to.dp) { l4d.word(from.dp, to.dp); u.set_dst_port(to.dp); }
+    if (!l4d.empty()) l4d.apply_udp_at(u.checksum_bytes());
   }
 }
 
@@ -43,16 +47,15 @@ void rewrite(Packet& p, const Headers& h, const FlowKey& from, const FlowKey& to
 Ipv4AddressTranslatorElement::Ipv4AddressTranslatorElement(const ElementArgs& args)
     : workers_(std::max(1u, args.workers)), w_(std::max(1u, args.workers)) {
   ConfigReader c(args);
-  if (!c.has("input_spec")) c.fail("input_spec", "required");
-  const nlohmann::json& list = c.get("input_spec");
+  const nlohmann::json& list = c.require("input_spec");
   if (!list.is_array() || list.empty() || list.size() > 64)
-    c.fail("input_spec", "expected an array of 1..64 input spec strings");
+    c.where("input_spec").expected("an array of 1..64 input spec strings", list);
   uint16_t max_out = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    std::string at = "input_spec[" + std::to_string(i) + "]";
-    std::string text = parse_string(list[i], c.where(at)), error;
+    const Where at = c.where("input_spec").at(i);
+    std::string text = parse_string(list[i], at), error;
     InputSpec s;
-    if (!parse_input_spec(text, s, error)) c.fail(at, error + " in '" + text + "'");
+    if (!parse_input_spec(text, s, error)) at.fail(error + " in '" + text + "'");
     max_out = std::max(max_out, s.max_output());
     specs_.push_back(s);
   }
@@ -106,13 +109,12 @@ void Ipv4AddressTranslatorElement::push(uint16_t input, Batch& batch, Context& c
 uint16_t Ipv4AddressTranslatorElement::handle_packet(Packet& p, uint16_t input, Worker& w, Context& ctx) {
   const InputSpec& spec = specs_[input < specs_.size() ? input : 0];
   const Headers& h = p.headers();
-  bool translatable = h.eth_type == kEthIpv4 && h.l3 != kNoOffset && h.l4 != kNoOffset && !h.fragment &&
-                      (h.ip_proto == kProtoTcp || h.ip_proto == kProtoUdp);
-  if (!translatable) return spec.kind == InputSpec::Kind::kPass ? spec.fout : kDrop;
+  const auto ip = hdr::ipv4(p, h);
+  const auto t = hdr::tcp(p, h);
+  const auto u = hdr::udp(p, h);
+  if (!ip || h.fragment || (!t && !u)) return spec.kind == InputSpec::Kind::kPass ? spec.fout : kDrop;
 
-  const uint8_t* ip = p.data + h.l3;
-  const uint8_t* l4 = p.data + h.l4;
-  FlowKey k{rd32(ip + 12), rd32(ip + 16), rd16(l4), rd16(l4 + 2), h.ip_proto};
+  FlowKey k{ip.src(), ip.dst(), t ? t.src_port() : u.src_port(), t ? t.dst_port() : u.dst_port(), h.ip_proto};
   unsigned dir = 0;
   uint32_t f = w.table.find(k, ctx.now_ns, dir);
   if (f == NatTable::kNone) {
@@ -193,12 +195,12 @@ void Ipv4AddressTranslatorElement::touch(NatFlow& f, unsigned dir, Packet& p, co
   if (f.packets != UINT32_MAX) ++f.packets;
   f.state |= dir == 0 ? NatFlow::kSeen0 : NatFlow::kSeen1;
   uint64_t timeout, guarantee;
-  if (h.ip_proto == kProtoTcp) {
-    uint8_t flags = p.data[h.l4 + 13];
-    if (flags & 0x05) f.state |= NatFlow::kDone;   // FIN or RST
+  if (h.ip_proto == kIpProtoTcp) {
+    const hdr::Tcp t = hdr::tcp(p, h);
+    const hdr::Ipv4 ip = hdr::ipv4(p, h);
+    if (t.flags() & (hdr::Tcp::kFin | hdr::Tcp::kRst)) f.state |= NatFlow::kDone;
     // Payload length from the IP total length: Ethernet padding is not data.
-    const uint8_t* ip = p.data + h.l3;
-    int data = int(rd16(ip + 2)) - int(ip[0] & 0x0f) * 4 - int(p.data[h.l4 + 12] >> 4) * 4;
+    int data = int(ip.total_len()) - int(ip.header_len()) - int(t.header_len());
     if (data > 0) f.state |= dir == 0 ? NatFlow::kData0 : NatFlow::kData1;
     if (f.state & NatFlow::kDone) timeout = tcp_done_timeout_;
     else if ((f.state & (NatFlow::kData0 | NatFlow::kData1)) == (NatFlow::kData0 | NatFlow::kData1)) timeout = tcp_timeout_;
@@ -239,7 +241,7 @@ nlohmann::json Ipv4AddressTranslatorElement::read(std::string_view h) const {
   if (h == "capacity") return std::to_string(capacity_.load()) + " 0";
   if (h == "tcp_mappings" || h == "udp_mappings") {
     std::string s;
-    uint8_t proto = h == "tcp_mappings" ? kProtoTcp : kProtoUdp;
+    uint8_t proto = h == "tcp_mappings" ? kIpProtoTcp : kIpProtoUdp;
     w_.for_each([&](const Worker& w) { s += w.table.describe(proto); });
     return s;
   }

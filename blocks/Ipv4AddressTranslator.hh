@@ -49,8 +49,8 @@
 #include <vector>
 
 #include "engine/element.hh"
-#include "modify/nat_spec.hh"
-#include "modify/nat_table.hh"
+#include "lib/nat_spec.hh"
+#include "lib/nat_table.hh"
 
 namespace obi {
 
@@ -69,7 +69,7 @@ class Ipv4AddressTranslatorElement final : public Element {
  private:
   static constexpr uint16_t kDrop = 0xffff;
   struct Worker {
-    modify::NatTable table;
+    blocks::NatTable table;
     Counter failures;
     std::unique_ptr<uint32_t[]> cursor;   // next sequential port index per input spec
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -78,11 +78,11 @@ class Ipv4AddressTranslatorElement final : public Element {
   };
 
   uint16_t handle_packet(Packet& p, uint16_t input, Worker& w, Context& ctx);
-  uint32_t install(const modify::InputSpec& spec, uint16_t input, const modify::FlowKey& k,
+  uint32_t install(const blocks::InputSpec& spec, uint16_t input, const blocks::FlowKey& k,
                    Worker& w, Context& ctx);
-  void touch(modify::NatFlow& f, unsigned dir, Packet& p, const Headers& h, uint64_t now) const;
+  void touch(blocks::NatFlow& f, unsigned dir, Packet& p, const Headers& h, uint64_t now) const;
 
-  std::vector<modify::InputSpec> specs_;
+  std::vector<blocks::InputSpec> specs_;
   uint16_t outputs_ = 1;
   uint64_t tcp_timeout_, tcp_done_timeout_, tcp_nodata_timeout_, tcp_guarantee_;
   uint64_t udp_timeout_, udp_streaming_timeout_, udp_guarantee_, reap_interval_;

@@ -1,12 +1,12 @@
 #include "Log.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "modify/config.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 LogElement::LogElement(const ElementArgs& args) {
   ConfigReader c(args);

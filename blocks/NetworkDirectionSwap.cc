@@ -1,15 +1,16 @@
 #include "NetworkDirectionSwap.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <algorithm>
 
-#include "modify/bytes.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace {
 
@@ -38,16 +39,17 @@ void NetworkDirectionSwapElement::push(uint16_t, Batch& batch, Context& ctx, con
   if (bits != 0) {
     for (uint32_t i = 0; i < batch.n; ++i) {
       Packet& p = *batch.pkts[i];
-      if (p.len < 14) continue;
-      uint8_t* d = p.data;
-      if (bits & kEth) swap_bytes(d, d + 6, 6);
+      auto eth = hdr::ethernet(p);
+      if (!eth) continue;
+      if (bits & kEth) swap_bytes(eth.dst(), eth.src(), 6);
       const Headers& h = p.headers();
       if (h.l3 == kNoOffset) continue;
-      if ((bits & kV4) && h.eth_type == kEthIpv4) swap_bytes(d + h.l3 + 12, d + h.l3 + 16, 4);
-      if ((bits & kV6) && h.eth_type == kEthIpv6) swap_bytes(d + h.l3 + 8, d + h.l3 + 24, 16);
-      if (h.l4 != kNoOffset && !h.fragment &&
-          (((bits & kTcp) && h.ip_proto == kProtoTcp) || ((bits & kUdp) && h.ip_proto == kProtoUdp)))
-        swap_bytes(d + h.l4, d + h.l4 + 2, 2);
+      if (auto ip = hdr::ipv4(p, h); ip && (bits & kV4)) swap_bytes(ip.src_bytes(), ip.dst_bytes(), 4);
+      if (auto ip6 = hdr::ipv6(p, h); ip6 && (bits & kV6)) swap_bytes(ip6.src(), ip6.dst(), 16);
+      if (h.fragment) continue;
+      // the ports are the first four bytes of TCP and UDP alike
+      if (auto t = hdr::tcp(p, h); t && (bits & kTcp)) swap_bytes(t.data() + hdr::Tcp::kSrcPort, t.data() + hdr::Tcp::kDstPort, 2);
+      if (auto u = hdr::udp(p, h); u && (bits & kUdp)) swap_bytes(u.data() + hdr::Udp::kSrcPort, u.data() + hdr::Udp::kDstPort, 2);
     }
   }
   out.emit(0, batch, ctx);

@@ -1,14 +1,15 @@
 #include "NetworkHeaderFieldsRewriter.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "modify/bytes.hh"
-#include "modify/checksum.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/checksum.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace {
 
@@ -72,47 +73,50 @@ void NetworkHeaderFieldsRewriterElement::rewrite(Packet& p, const Values& v) con
   ChecksumDelta l4;
   uint8_t* l4sum = nullptr;
   bool udp = false;
-  if (h.l4 != kNoOffset && !h.fragment) {
-    uint8_t* t = d + h.l4;
-    if (h.ip_proto == kProtoTcp) {
-      l4sum = t + 16;
-      if (v.has(kTcpSrc)) { l4.word(rd16(t), uint16_t(v.get(kTcpSrc))); wr16(t, uint16_t(v.get(kTcpSrc))); }
-      if (v.has(kTcpDst)) { l4.word(rd16(t + 2), uint16_t(v.get(kTcpDst))); wr16(t + 2, uint16_t(v.get(kTcpDst))); }
-    } else if (h.ip_proto == kProtoUdp) {
-      l4sum = t + 6;
+  if (!h.fragment) {
+    if (auto t = hdr::tcp(p, h)) {
+      l4sum = t.checksum_bytes();
+      if (v.has(kTcpSrc)) { l4.word(t.src_port(), uint16_t(v.get(kTcpSrc))); t.set_src_port(uint16_t(v.get(kTcpSrc))); }
+      if (v.has(kTcpDst)) { l4.word(t.dst_port(), uint16_t(v.get(kTcpDst))); t.set_dst_port(uint16_t(v.get(kTcpDst))); }
+    } else if (auto u = hdr::udp(p, h)) {
+      l4sum = u.checksum_bytes();
       udp = true;
-      if (v.has(kUdpSrc)) { l4.word(rd16(t), uint16_t(v.get(kUdpSrc))); wr16(t, uint16_t(v.get(kUdpSrc))); }
-      if (v.has(kUdpDst)) { l4.word(rd16(t + 2), uint16_t(v.get(kUdpDst))); wr16(t + 2, uint16_t(v.get(kUdpDst))); }
+      if (v.has(kUdpSrc)) { l4.word(u.src_port(), uint16_t(v.get(kUdpSrc))); u.set_src_port(uint16_t(v.get(kUdpSrc))); }
+      if (v.has(kUdpDst)) { l4.word(u.dst_port(), uint16_t(v.get(kUdpDst))); u.set_dst_port(uint16_t(v.get(kUdpDst))); }
     }
   }
 
-  if (h.l3 != kNoOffset && h.eth_type == kEthIpv4) {
-    uint8_t* ip = d + h.l3;
+  if (auto ip = hdr::ipv4(p, h)) {
     ChecksumDelta l3;
-    for (Field f : {kIpv4Src, kIpv4Dst}) {
-      if (!v.has(f)) continue;
-      uint8_t* a = ip + (f == kIpv4Src ? 12 : 16);
-      uint32_t nv = static_cast<uint32_t>(v.get(f));
-      l3.dword(rd32(a), nv);
-      l4.dword(rd32(a), nv);   // pseudo-header
-      wr32(a, nv);
+    if (v.has(kIpv4Src)) {
+      const uint32_t nv = static_cast<uint32_t>(v.get(kIpv4Src));
+      l3.dword(ip.src(), nv);
+      l4.dword(ip.src(), nv);   // pseudo-header
+      ip.set_src(nv);
+    }
+    if (v.has(kIpv4Dst)) {
+      const uint32_t nv = static_cast<uint32_t>(v.get(kIpv4Dst));
+      l3.dword(ip.dst(), nv);
+      l4.dword(ip.dst(), nv);
+      ip.set_dst(nv);
     }
     if (v.has(kIpv4Dscp) || v.has(kIpv4Ecn)) {
-      uint8_t tos = ip[1];
+      uint8_t tos = ip.tos();
       if (v.has(kIpv4Dscp)) tos = uint8_t((tos & 0x03) | v.get(kIpv4Dscp) << 2);
       if (v.has(kIpv4Ecn)) tos = uint8_t((tos & 0xfc) | v.get(kIpv4Ecn));
-      l3.word(uint16_t(ip[0] << 8 | ip[1]), uint16_t(ip[0] << 8 | tos));
-      ip[1] = tos;
+      const uint16_t before = ip.ver_tos_word();
+      ip.set_tos(tos);
+      l3.word(before, ip.ver_tos_word());
     }
     if (v.has(kIpv4Ttl) || v.has(kIpv4Proto)) {
-      uint8_t ttl = v.has(kIpv4Ttl) ? uint8_t(v.get(kIpv4Ttl)) : ip[8];
-      uint8_t proto = v.has(kIpv4Proto) ? uint8_t(v.get(kIpv4Proto)) : ip[9];
-      l3.word(uint16_t(ip[8] << 8 | ip[9]), uint16_t(ttl << 8 | proto));
-      relayout = proto != ip[9];
-      ip[8] = ttl;
-      ip[9] = proto;
+      uint8_t ttl = v.has(kIpv4Ttl) ? uint8_t(v.get(kIpv4Ttl)) : ip.ttl();
+      uint8_t proto = v.has(kIpv4Proto) ? uint8_t(v.get(kIpv4Proto)) : ip.proto();
+      l3.word(ip.ttl_proto_word(), uint16_t(ttl << 8 | proto));
+      relayout = proto != ip.proto();
+      ip.set_ttl(ttl);
+      ip.set_proto(proto);
     }
-    if (!l3.empty()) l3.apply_at(ip + 10);
+    if (!l3.empty()) l3.apply_at(ip.data() + hdr::Ipv4::kChecksum);
   }
 
   if (l4sum != nullptr && !l4.empty()) {
@@ -125,8 +129,8 @@ void NetworkHeaderFieldsRewriterElement::rewrite(Packet& p, const Values& v) con
   if (v.has(kEthType)) {
     uint32_t off = 12 + 4u * h.vlan_count;
     if (off + 2 <= p.len) {
-      relayout = relayout || rd16(d + off) != v.get(kEthType);
-      wr16(d + off, uint16_t(v.get(kEthType)));
+      relayout = relayout || load_be16(d + off) != v.get(kEthType);
+      store_be16(d + off, uint16_t(v.get(kEthType)));
     }
   }
   if (relayout) p.invalidate_headers();

@@ -1,10 +1,10 @@
 #include "PpsRateClassifier.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <cstdlib>
 
-#include "common/config.hh"
+#include "lib/config.hh"
 
 namespace obi::blocks {
 
@@ -24,8 +24,9 @@ std::vector<double> parse_rates(const ElementArgs& args) {
       v = std::strtod(s.c_str(), &end);
       if (end == s.c_str() || *end != '\0') v = -1;
     }
-    if (!(v >= 0)) c.fail("rate", "entry " + std::to_string(i) + " " + list[i].dump() + " is not a non-negative number");
-    if (!out.empty() && v <= out.back()) c.fail("rate", "entry " + std::to_string(i) + " is not greater than the one before");
+    if (!(v >= 0)) c.where("rate").at(i).expected("a non-negative number of packets per second", list[i]);
+    if (!out.empty() && v <= out.back())
+      c.where("rate").at(i).expected("a rate greater than the one before (" + list[i - 1].dump() + ")", list[i]);
     out.push_back(v);
   }
   return out;

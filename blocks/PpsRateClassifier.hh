@@ -9,7 +9,7 @@
 // Example: {"type": "PpsRateClassifier", "name": "pps", "config": {"rate": [1000, 100000]}}
 #pragma once
 
-#include "common/rate_classifier.hh"
+#include "lib/rate_classifier.hh"
 
 namespace obi::blocks {
 

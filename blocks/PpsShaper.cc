@@ -1,6 +1,6 @@
 #include "PpsShaper.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 namespace obi {
 

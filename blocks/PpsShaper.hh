@@ -4,7 +4,7 @@
 // A token bucket shared by all workers decides when each packet may leave; packets above
 // the rate wait in a bounded per-worker FIFO released by the task loop, and are dropped
 // (counted in drops) when it overflows. After an idle period up to 1 ms worth of traffic
-// (at least one packet) may leave at once. See modify/shaper_core.hh.
+// (at least one packet) may leave at once. See lib/shaper_core.hh.
 // Held packets are never lost: when a graph swap removes the block they are handed on
 // downstream at once (a carried-over block keeps them), and so they are when the OBI stops.
 //
@@ -14,11 +14,11 @@
 // Example: {"name": "limit", "type": "PpsShaper", "config": {"rate": 10000}}
 #pragma once
 
-#include "modify/shaper_core.hh"
+#include "lib/shaper_core.hh"
 
 namespace obi {
 
-class PpsShaperElement final : public modify::ShaperCore {
+class PpsShaperElement final : public blocks::ShaperCore {
  public:
   explicit PpsShaperElement(const ElementArgs& args) : ShaperCore(args, false) {}
 };

@@ -1,11 +1,12 @@
 #include "ProtocolAnalyzer.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
+#include "lib/headers.hh"
 
 #include <cstring>
 
-#include "common/config.hh"
-#include "common/split.hh"
+#include "lib/config.hh"
+#include "lib/split.hh"
 
 namespace obi::blocks {
 
@@ -43,12 +44,14 @@ uint32_t ProtocolAnalyzerElement::carried(Packet& p, uint8_t& app) {
   if (h.eth_type == kEthIpv4) bits |= 1u << P::kIpv4;
   else if (h.eth_type == kEthIpv6) bits |= 1u << P::kIpv6;
   else return 0;
-  if (h.ip_proto == 1 || h.ip_proto == 58) { bits |= 1u << P::kIcmp; return bits; }
-  const bool tcp = h.ip_proto == 6, udp = h.ip_proto == 17;
+  if (h.ip_proto == kIpProtoIcmp || h.ip_proto == kIpProtoIcmp6) { bits |= 1u << P::kIcmp; return bits; }
+  const bool tcp = h.ip_proto == kIpProtoTcp, udp = h.ip_proto == kIpProtoUdp;
   if (tcp) bits |= 1u << P::kTcp;
   if (udp) bits |= 1u << P::kUdp;
-  if ((!tcp && !udp) || h.l4 == kNoOffset || h.l4 + 4u > p.len) return bits;
-  const uint16_t sp = load_be16(p.data + h.l4), dp = load_be16(p.data + h.l4 + 2);
+  const auto th = hdr::tcp(p, h);
+  const auto uh = hdr::udp(p, h);
+  if (!th && !uh) return bits;
+  const uint16_t sp = th ? th.src_port() : uh.src_port(), dp = th ? th.dst_port() : uh.dst_port();
   if (is_port(sp, dp, {53})) bits |= 1u << P::kDns;
   if (!tcp) return bits;
 
@@ -85,8 +88,7 @@ ProtocolAnalyzerElement::ProtocolAnalyzerElement(const ElementArgs& args)
     size_t k = 0;
     while (k < kProtoCount && n != kNames[k]) ++k;
     if (k == kProtoCount)
-      c.fail("protocols", "entry " + std::to_string(i) + ": unknown protocol '" + names[i] +
-                              "' (known: arp, ipv4, ipv6, icmp, tcp, udp, dns, ftp, http, https, smtp)");
+      c.where("protocols").at(i).expected("one of arp, ipv4, ipv6, icmp, tcp, udp, dns, ftp, http, https, smtp", names[i]);
     list_.push_back(static_cast<uint8_t>(k));
     if (k == kFtp || k == kHttp || k == kHttps || k == kSmtp) wants_app_ = true;
   }

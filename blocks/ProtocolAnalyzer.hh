@@ -23,9 +23,9 @@
 #include <memory>
 #include <vector>
 
-#include "common/flow_table.hh"
-#include "common/output_stats.hh"
-#include "common/block_spec.hh"
+#include "lib/flow_table.hh"
+#include "lib/output_stats.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {

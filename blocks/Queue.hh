@@ -3,7 +3,7 @@
 //
 // Capacity applies to each worker's queue (a packet stays on the worker that received
 // it; with one worker the bound is exact). Each task run releases up to 64 packets, in
-// arrival order, in batches. See modify/queue_core.hh.
+// arrival order, in batches. See lib/queue_core.hh.
 // Held packets are never lost: when a graph swap removes the block they are handed on
 // downstream at once (a carried-over block keeps them), and so they are when the OBI stops.
 //
@@ -13,11 +13,11 @@
 // Example: {"name": "q", "type": "Queue", "config": {"capacity": 1000}}
 #pragma once
 
-#include "modify/queue_core.hh"
+#include "lib/queue_core.hh"
 
 namespace obi {
 
-class QueueElement final : public modify::QueueCore {
+class QueueElement final : public blocks::QueueCore {
  public:
   explicit QueueElement(const ElementArgs& args) : QueueCore(args, false) {}
 };

@@ -1,40 +1,43 @@
 #include "RandomEarlyDetectionQueue.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <algorithm>
 #include <cmath>
 
-#include "modify/config.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
-RandomEarlyDetectionQueueElement::RandomEarlyDetectionQueueElement(const ElementArgs& args) : slots_(args.workers) {
+namespace {
+uint32_t capacity_of(const ElementArgs& args) {
+  return static_cast<uint32_t>(ConfigReader(args).required_integer("capacity", 1, 1 << 20));
+}
+}  // namespace
+
+RandomEarlyDetectionQueueElement::RandomEarlyDetectionQueueElement(const ElementArgs& args)
+    : capacity_(capacity_of(args)), fifo_(args.workers, capacity_), red_(args.workers ? args.workers : 1) {
   ConfigReader c(args);
-  capacity_ = static_cast<uint32_t>(c.required_integer("capacity", 1, 1 << 20));
   min_thresh_ = c.required_number("min_thresh");
   max_thresh_ = c.required_number("max_thresh");
   max_p_ = c.required_number("max_p");
   double stability = c.has("stability") ? parse_number(c.get("stability"), c.where("stability")) : 4;
   gentle_ = c.boolean("gentle", true);
   if (!(min_thresh_ >= 0) || min_thresh_ > capacity_)
-    c.fail("min_thresh", "must be in [0, capacity " + std::to_string(capacity_) + "]");
+    c.fail("min_thresh", "expected a value in [0, capacity " + std::to_string(capacity_) + "]");
   if (!(max_thresh_ >= min_thresh_) || max_thresh_ > capacity_ || max_thresh_ <= 0)
-    c.fail("max_thresh", "must be above 0, at least min_thresh and at most capacity " + std::to_string(capacity_));
-  if (!(max_p_ >= 0 && max_p_ <= 1)) c.fail("max_p", "must be a probability in [0, 1]");
-  if (!(stability >= 0 && stability <= 30)) c.fail("stability", "must be in [0, 30]");
+    c.fail("max_thresh", "expected a value above 0, at least min_thresh and at most capacity " + std::to_string(capacity_));
+  if (!(max_p_ >= 0 && max_p_ <= 1)) c.fail("max_p", "expected a probability in [0, 1]");
+  if (!(stability >= 0 && stability <= 30)) c.fail("stability", "expected a value in [0, 30]");
   weight_ = std::exp2(-stability);
-  for (unsigned w = 0; w < slots_.size(); ++w) {
-    slots_[w].ring.init(capacity_);
-    slots_[w].rng = 0x9e3779b97f4a7c15ull * (w + 1);
-  }
+  for (unsigned w = 0; w < red_.size(); ++w) red_[w].rng = 0x9e3779b97f4a7c15ull * (w + 1);
 }
 
-bool RandomEarlyDetectionQueueElement::drop_early(Slot& s) {
+bool RandomEarlyDetectionQueueElement::drop_early(Red& s, uint32_t length) {
   double avg = s.avg.load(std::memory_order_relaxed);
-  avg += weight_ * (static_cast<double>(s.ring.size()) - avg);
+  avg += weight_ * (static_cast<double>(length) - avg);
   s.avg.store(avg, std::memory_order_relaxed);
   double p;
   if (avg < min_thresh_) { s.count = -1; return false; }
@@ -55,86 +58,41 @@ bool RandomEarlyDetectionQueueElement::drop_early(Slot& s) {
   return false;
 }
 
-void RandomEarlyDetectionQueueElement::check_reset(Slot& s, Context& ctx) {
-  uint64_t gen = reset_gen_.load(std::memory_order_acquire);
-  if (s.reset_seen == gen) return;
-  s.reset_seen = gen;
-  while (!s.ring.empty()) ctx.drop(s.ring.pop());
-}
-
 void RandomEarlyDetectionQueueElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
-  Slot& s = slots_[ctx.worker];
-  check_reset(s, ctx);
+  PacketRing& ring = fifo_.ring(ctx);
+  Red& red = red_[ctx.worker];
   Batch dropped;
   for (uint32_t i = 0; i < batch.n; ++i) {
     Packet* p = batch.pkts[i];
-    if (drop_early(s) || s.ring.full()) dropped.add(p);
-    else s.ring.push(p);
+    if (drop_early(red, ring.size()) || ring.full()) dropped.add(p);
+    else ring.push(p);
   }
   batch.n = 0;
-  if (dropped.n) s.drops.add(dropped.n);
-  if (s.ring.size() > s.highwater.load(std::memory_order_relaxed))
-    s.highwater.store(s.ring.size(), std::memory_order_relaxed);
+  fifo_.after_push(ctx.worker, dropped.n);
   out.emit(1, dropped, ctx);
 }
 
-void RandomEarlyDetectionQueueElement::run_task(Context& ctx, const Outputs& out) {
-  Slot& s = slots_[ctx.worker];
-  check_reset(s, ctx);
-  uint32_t budget = kReleasePerTask;
-  while (!s.ring.empty() && budget > 0) {
-    Batch b;
-    while (!s.ring.empty() && budget > 0 && !b.full()) { b.add(s.ring.pop()); --budget; }
-    out.emit(0, b, ctx);
-  }
-}
+void RandomEarlyDetectionQueueElement::run_task(Context& ctx, const Outputs& out) { fifo_.release_some(ctx, out, 0); }
 
-void RandomEarlyDetectionQueueElement::release(Context& ctx, const Outputs& out) {
-  Slot& s = slots_[ctx.worker];
-  check_reset(s, ctx);
-  while (!s.ring.empty()) {
-    Batch b;
-    while (!s.ring.empty() && !b.full()) b.add(s.ring.pop());
-    out.emit(0, b, ctx);
-  }
-}
+void RandomEarlyDetectionQueueElement::release(Context& ctx, const Outputs& out) { fifo_.release_all(ctx, out, 0); }
 
-uint64_t RandomEarlyDetectionQueueElement::held_packets() const {
-  uint64_t n = 0;
-  slots_.for_each([&](const Slot& s) { n += s.ring.length(); });
-  return n;
-}
+uint64_t RandomEarlyDetectionQueueElement::held_packets() const { return fifo_.length(); }
 
 nlohmann::json RandomEarlyDetectionQueueElement::read(std::string_view h) const {
-  if (h == "length") return held_packets();
-  if (h == "drops") { uint64_t n = 0; slots_.for_each([&](const Slot& s) { n += s.drops.get(); }); return n; }
-  if (h == "highwater_length") {
-    uint32_t m = 0;
-    slots_.for_each([&](const Slot& s) { m = std::max(m, s.highwater.load(std::memory_order_relaxed)); });
-    return m;
-  }
+  nlohmann::json v;
+  if (fifo_.read_handle(h, v)) return v;
   if (h == "avg_queue_size") {
     double m = 0;
-    slots_.for_each([&](const Slot& s) { m = std::max(m, s.avg.load(std::memory_order_relaxed)); });
+    red_.for_each([&](const Red& s) { m = std::max(m, s.avg.load(std::memory_order_relaxed)); });
     return m;
   }
-  if (h == "capacity") return capacity_;
   if (h == "min_thresh") return min_thresh_;
   if (h == "max_thresh") return max_thresh_;
   return Element::read(h);
 }
 
 void RandomEarlyDetectionQueueElement::write(std::string_view h, const nlohmann::json& v) {
-  if (h == "reset_counts") {
-    for (unsigned w = 0; w < slots_.size(); ++w) {
-      slots_[w].drops.reset();
-      slots_[w].highwater.store(0, std::memory_order_relaxed);
-    }
-  } else if (h == "reset") {
-    reset_gen_.fetch_add(1, std::memory_order_release);
-  } else {
-    Element::write(h, v);
-  }
+  if (!fifo_.write_handle(h)) Element::write(h, v);
 }
 
 OBI_REGISTER_BLOCK(RandomEarlyDetectionQueue, RandomEarlyDetectionQueueElement);

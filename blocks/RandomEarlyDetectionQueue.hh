@@ -27,13 +27,13 @@
 #include <atomic>
 
 #include "engine/element.hh"
-#include "modify/packet_ring.hh"
+#include "lib/worker_fifo.hh"
 
 namespace obi {
 
 class RandomEarlyDetectionQueueElement final : public Element {
  public:
-  static constexpr uint32_t kReleasePerTask = 2 * kBatchSize;
+  static constexpr uint32_t kReleasePerTask = blocks::WorkerFifo::kReleasePerTask;
 
   explicit RandomEarlyDetectionQueueElement(const ElementArgs& args);
 
@@ -47,23 +47,18 @@ class RandomEarlyDetectionQueueElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  struct Slot {
-    modify::PacketRing ring;
-    Counter drops;
-    std::atomic<uint32_t> highwater{0};
+  struct Red {                   // per worker, beside the worker's FIFO
     std::atomic<double> avg{0};
     int64_t count = -1;          // packets queued since the last early drop (-1: below min_thresh)
     uint64_t rng = 0;            // xorshift64 state
-    uint64_t reset_seen = 0;
   };
-  bool drop_early(Slot& s);
-  void check_reset(Slot& s, Context& ctx);
+  bool drop_early(Red& s, uint32_t length);
 
   uint32_t capacity_;
   double min_thresh_, max_thresh_, max_p_, weight_;
   bool gentle_;
-  std::atomic<uint64_t> reset_gen_{0};
-  PerWorker<Slot> slots_;
+  blocks::WorkerFifo fifo_;
+  PerWorker<Red> red_;
 };
 
 }  // namespace obi

@@ -1,27 +1,22 @@
 #include "ReadMetadata.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "common/split.hh"
-#include "modify/config.hh"
-#include "modify/meta_config.hh"
+#include "lib/split.hh"
+#include "lib/config.hh"
+#include "lib/meta_config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace {
 std::vector<MetaValue> parse_values(const ConfigReader& c) {
-  if (!c.has("values")) c.fail("values", "required");
-  const nlohmann::json& v = c.get("values");
-  if (!v.is_array() || v.empty()) c.fail("values", "expected a non-empty array of integers or strings");
-  if (v.size() >= 65535) c.fail("values", "too many values");
+  const nlohmann::json& v = c.require("values");
+  if (!v.is_array() || v.empty()) c.where("values").expected("a non-empty array of integers or strings", v);
+  if (v.size() >= 65535) c.fail("values", "expected at most 65534 values, got " + std::to_string(v.size()));
   std::vector<MetaValue> out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    Where w = c.where("values");
-    w.prefix += ": entry " + std::to_string(i);
-    out.push_back(parse_meta_value(v[i], w));
-  }
+  for (size_t i = 0; i < v.size(); ++i) out.push_back(parse_meta_value(v[i], c.where("values").at(i)));
   return out;
 }
 }  // namespace
@@ -29,8 +24,7 @@ std::vector<MetaValue> parse_values(const ConfigReader& c) {
 ReadMetadataElement::ReadMetadataElement(const ElementArgs& args)
     : stats_(1, 1) {
   ConfigReader c(args);
-  if (!c.has("key")) c.fail("key", "required");
-  key_ = parse_meta_key(c.get("key"), c.where("key"));
+  key_ = parse_meta_key(c.require("key"), c.where("key"));
   values_ = parse_values(c);
   stats_ = blocks::OutputStats(static_cast<uint32_t>(values_.size() + 1), args.workers);
 }

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "common/output_stats.hh"
+#include "lib/output_stats.hh"
 #include "engine/element.hh"
 #include "engine/metadata.hh"
 

@@ -1,9 +1,9 @@
 #include "RegexClassifier.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "common/config.hh"
-#include "common/split.hh"
+#include "lib/config.hh"
+#include "lib/split.hh"
 
 namespace obi::blocks {
 
@@ -12,7 +12,7 @@ namespace {
 std::unique_ptr<HsDatabase> compile(const ElementArgs& args) {
   ConfigReader c(args);
   auto patterns = c.strings("pattern", true);
-  if (patterns.size() >= kDropOutput) c.fail("pattern", "too many patterns (at most 65534)");
+  if (patterns.size() >= kDropOutput) c.where("pattern").expected("at most 65534 patterns", nlohmann::json(patterns.size()));
   return std::make_unique<HsDatabase>(patterns, std::vector<unsigned>{}, args.workers, c.where("pattern"));
 }
 

@@ -12,7 +12,7 @@
 // pattern 0 has matched).
 #pragma once
 
-#include "common/scan_classifier.hh"
+#include "lib/scan_classifier.hh"
 
 namespace obi::blocks {
 

@@ -1,10 +1,10 @@
 #include "RegexMatcher.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "common/config.hh"
-#include "common/scan_region.hh"
-#include "common/split.hh"
+#include "lib/config.hh"
+#include "lib/scan_region.hh"
+#include "lib/split.hh"
 
 namespace obi::blocks {
 
@@ -50,8 +50,8 @@ nlohmann::json RegexMatcherElement::read(std::string_view handle) const {
 
 void RegexMatcherElement::write(std::string_view handle, const nlohmann::json& value) {
   if (stats_.write_handle(handle, value)) return;
-  if (handle == "payload_only") { payload_only_ = handle_bool(value, name(), handle); return; }
-  if (handle == "match_all") { match_all_ = handle_bool(value, name(), handle); return; }
+  if (handle == "payload_only") { payload_only_ = handle_bool(value, *this, handle); return; }
+  if (handle == "match_all") { match_all_ = handle_bool(value, *this, handle); return; }
   Element::write(handle, value);
 }
 

@@ -14,9 +14,9 @@
 #include <atomic>
 #include <memory>
 
-#include "common/hs_database.hh"
-#include "common/output_stats.hh"
-#include "common/block_spec.hh"
+#include "lib/hs_database.hh"
+#include "lib/output_stats.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {

@@ -1,13 +1,13 @@
 #include "SessionClassifier.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "common/config.hh"
-#include "common/split.hh"
+#include "lib/config.hh"
+#include "lib/split.hh"
 
 namespace obi::blocks {
 
@@ -34,13 +34,13 @@ bool parse_constant(const nlohmann::json& v, openbox::FieldMatch& out, std::stri
 SessionClassifierElement::SessionClassifierElement(const ElementArgs& args)
     : storage_(SessionStorage::instance()), stats_(1, 1) {
   ConfigReader c(args);
-  if (const nlohmann::json* list = c.get("match")) {
-    if (!list->is_array()) c.fail("match", "must be an array of rules");
-    if (list->size() + 1 >= kDropOutput) c.fail("match", "too many rules");
+  if (const nlohmann::json* list = c.find("match")) {
+    if (!list->is_array()) c.where("match").expected("an array of rules", *list);
+    if (list->size() + 1 >= kDropOutput) c.where("match").expected("at most 65533 rules", nlohmann::json(list->size()));
     for (size_t i = 0; i < list->size(); ++i) {
       const nlohmann::json& r = (*list)[i];
-      const std::string rn = "rule " + std::to_string(i);
-      if (!r.is_object() || r.empty()) c.fail("match", rn + " must be a non-empty object (key -> condition)");
+      const Where rw = c.where("match").at(i);
+      if (!r.is_object() || r.empty()) rw.expected("a non-empty object (key -> condition)", r);
       Rule rule;
       // the record form {"key": K, "is_field": B, "value": V} (one condition, as the Java
       // API writes it) or the map form {K: condition, ...} (all must hold)
@@ -58,22 +58,22 @@ SessionClassifierElement::SessionClassifierElement(const ElementArgs& args)
         Cond cond;
         cond.key = storage_.key_id(key);
         nlohmann::json value = spec;
+        const Where kw = record ? rw : rw.key(key);
         if (spec.is_object()) {
-          if (!spec.contains("value")) c.fail("match", rn + " key '" + key + "': missing 'value'");
+          if (!spec.contains("value")) kw.key("value").fail("required, missing");
           if (spec.contains("is_field") && !spec["is_field"].is_boolean())
-            c.fail("match", rn + " key '" + key + "': 'is_field' must be a boolean");
+            kw.key("is_field").expected("true or false", spec["is_field"]);
           cond.is_field = spec.value("is_field", false);
           value = spec["value"];
         }
         if (cond.is_field) {
           if (!value.is_string() || !openbox::parse_field_name(value.get<std::string>(), cond.field))
-            c.fail("match", rn + " key '" + key + "': unknown header field " + value.dump(),
-                   openbox::ErrorSubtype::BAD_HEADER_MATCH);
+            Where{openbox::ErrorSubtype::BAD_HEADER_MATCH, kw.block, kw.field}.expected("a header field name", value);
         } else {
           std::string why;
           if (!parse_constant(value, cond.constant, why))
-            c.fail("match", rn + " key '" + key + "': bad value " + value.dump() + " (" + why + ")",
-                   openbox::ErrorSubtype::BAD_HEADER_MATCH);
+            Where{openbox::ErrorSubtype::BAD_HEADER_MATCH, kw.block, kw.field}.expected(
+                "a session value (" + why + ")", value);
         }
         rule.conds.push_back(std::move(cond));
       }

@@ -25,9 +25,9 @@
 
 #include <vector>
 
-#include "common/output_stats.hh"
-#include "common/session_storage.hh"
-#include "common/block_spec.hh"
+#include "lib/output_stats.hh"
+#include "lib/session_storage.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {

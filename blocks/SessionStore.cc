@@ -1,8 +1,8 @@
 #include "SessionStore.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "common/config.hh"
+#include "lib/config.hh"
 
 namespace obi::blocks {
 
@@ -13,10 +13,11 @@ SessionStoreElement::SessionStoreElement(const ElementArgs& args)
     : storage_(SessionStorage::instance()), stored_(args.workers ? args.workers : 1), full_(args.workers ? args.workers : 1) {
   ConfigReader c(args);
   const nlohmann::json& fields = c.require("fields");
-  if (!fields.is_object() || fields.empty()) c.fail("fields", "must be a non-empty object (field name -> key)");
+  if (!fields.is_object() || fields.empty()) c.where("fields").expected("a non-empty object (field name -> key)", fields);
   for (auto& [name, spec] : fields.items()) {
     Item it{};
-    if (!openbox::parse_field_name(name, it.field)) c.fail("fields", "unknown header field '" + name + "'");
+    const Where fw = c.where("fields").key(name);
+    if (!openbox::parse_field_name(name, it.field)) fw.fail("expected a header field name as key");
     const unsigned width = openbox::field_info(it.field).width;
     it.mask = width >= 128 ? ~u128(0) : (u128(1) << width) - 1;
     std::string key;
@@ -30,21 +31,21 @@ SessionStoreElement::SessionStoreElement(const ElementArgs& args)
         try {
           m = openbox::parse_field_value(name, spec["mask"]);
         } catch (const ProtocolError& e) {
-          c.fail("fields", "mask of '" + name + "': " + e.what());
+          fw.key("mask").fail(e.what());
         }
         if (m.terms.size() != 1 || m.terms[0].kind != openbox::MatchTerm::Kind::kMasked || m.terms[0].mask != it.mask)
-          c.fail("fields", "mask of '" + name + "' must be a single value of the field's syntax");
+          fw.key("mask").expected("a single value of the field's syntax", spec["mask"]);
         it.mask = m.terms[0].value;
       }
     } else {
-      c.fail("fields", "'" + name + "' must map to a key string or {\"key\": K, \"mask\": M}");
+      fw.expected("a key string or {\"key\": K, \"mask\": M}", spec);
     }
-    if (key.empty()) c.fail("fields", "'" + name + "' has an empty key");
+    if (key.empty()) fw.expected("a non-empty key", spec);
     it.key = storage_.key_id(key);
     items_.push_back(it);
   }
   if (items_.size() > SessionValues::kMaxKeys)
-    c.fail("fields", "at most " + std::to_string(SessionValues::kMaxKeys) + " fields per session");
+    c.where("fields").expected("at most " + std::to_string(SessionValues::kMaxKeys) + " fields per session", fields);
   storage_.ensure_workers(args.workers ? args.workers : 1);
 }
 

@@ -11,12 +11,12 @@
 // Example:
 //   {"type": "SessionStore", "name": "remember", "config": {"fields": {
 //     "IPV4_SRC": {"key": "client", "mask": "255.255.255.0"}, "TCP_SRC": "client_port"}}}
-// Storage: blocks/common/session_storage.hh (per worker, bounded, 300 s idle timeout).
+// Storage: blocks/lib/session_storage.hh (per worker, bounded, 300 s idle timeout).
 #pragma once
 
 #include <vector>
 
-#include "common/session_storage.hh"
+#include "lib/session_storage.hh"
 #include "engine/element.hh"
 
 namespace obi::blocks {

@@ -13,7 +13,7 @@
 //    "case_insensitive": true, "payload_only": true}}
 #pragma once
 
-#include "common/scan_classifier.hh"
+#include "lib/scan_classifier.hh"
 
 namespace obi::blocks {
 

@@ -1,11 +1,12 @@
 #include "ToDevice.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "engine/pool.hh"
+#include "lib/config.hh"
 #include "io/dpdk.hh"
 
 namespace obi::blocks {
@@ -14,19 +15,18 @@ using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
 ToDevice::ToDevice(const ElementArgs& a) : workers_(a.workers), sent_(a.workers), dropped_(a.workers) {
-  auto dn = a.config.find("devname");
-  if (dn == a.config.end() || !dn->is_string() || dn->get_ref<const std::string&>().empty())
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (ToDevice): config 'devname' must be a non-empty string");
-  devname_ = dn->get<std::string>();
+  ConfigReader c(a);
+  devname_ = c.required_string("devname");
+  if (devname_.empty()) c.where("devname").expected("an interface name or dpdk:<port>", devname_);
   if (devname_.rfind("dpdk:", 0) == 0) {
     if (!io::parse_dpdk_devname(devname_, port_))
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (ToDevice): devname '" + devname_ + "' is not dpdk:<port>");
+      c.where("devname").expected("dpdk:<port>", devname_);
     dpdk_ = true;
   } else {
     try {
       io::interface_index(devname_);
     } catch (const std::exception& e) {
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (ToDevice): devname: " + e.what());
+      c.fail("devname", e.what());
     }
   }
 }
@@ -47,7 +47,7 @@ void ToDevice::activate() {
       }
     } catch (const std::exception& e) {
       tx_.clear();
-      throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (ToDevice): " + e.what());
+      throw ProtocolError(ErrorSubtype::BAD_BLOCK, block_label(name(), type()) + ": " + e.what());
     }
   }
   active_.store(true);

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 #include "io/afpacket.hh"
 

@@ -1,10 +1,11 @@
 #include "ToDump.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <chrono>
 
 #include "engine/pool.hh"
+#include "lib/config.hh"
 
 namespace obi::blocks {
 
@@ -12,10 +13,9 @@ using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
 ToDump::ToDump(const ElementArgs& a) : rings_(a.workers) {
-  auto fn = a.config.find("filename");
-  if (fn == a.config.end() || !fn->is_string() || fn->get_ref<const std::string&>().empty())
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + a.name + "' (ToDump): config 'filename' must be a non-empty string");
-  filename_ = fn->get<std::string>();
+  ConfigReader c(a);
+  filename_ = c.required_string("filename");
+  if (filename_.empty()) c.where("filename").expected("a file name", filename_);
   for (auto& r : rings_) r.slots.reset(new Slot[kSlots]);
 }
 
@@ -26,7 +26,7 @@ void ToDump::activate() {
   try {
     writer_ = std::make_unique<io::PcapWriter>(filename_);
   } catch (const std::exception& e) {
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name() + "' (ToDump): filename: " + e.what());
+    throw ProtocolError(ErrorSubtype::BAD_BLOCK, Where{ErrorSubtype::BAD_BLOCK, block_label(name(), type()), "filename"}.str() + ": " + e.what());
   }
   stop_.store(false);
   thread_ = std::thread([this] { writer_main(); });

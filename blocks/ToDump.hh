@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
 #include "io/pcap.hh"
 

@@ -1,26 +1,27 @@
 #include "VlanDecapsulate.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <cstring>
 
-#include "modify/bytes.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
 
 namespace obi {
 
 VlanDecapsulateElement::VlanDecapsulateElement(const ElementArgs& args) {
-  modify::ConfigReader c(args);   // refuses a config that is not an object
+  blocks::ConfigReader c(args);   // refuses a config that is not an object
 }
 
 void VlanDecapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
   for (uint32_t i = 0; i < batch.n; ++i) {
     Packet* p = batch.pkts[i];
-    if (p->len < 18) continue;
-    uint8_t* d = p->data;
-    uint16_t tpid = modify::rd16(d + 12);
-    if (tpid != 0x8100 && tpid != 0x88a8 && tpid != 0x9100) continue;
-    std::memmove(d + 4, d, 12);
+    if (p->len < hdr::Ethernet::kLen + hdr::Vlan::kLen) continue;
+    const auto eth = hdr::ethernet(*p);
+    const uint16_t tpid = eth.type();
+    if (tpid != kEthVlan && tpid != kEthQinQ && tpid != 0x9100) continue;
+    std::memmove(eth.data() + hdr::Vlan::kLen, eth.data(), hdr::Ethernet::kType);   // the MACs
     p->pull_front(4);
   }
   out.emit(0, batch, ctx);

@@ -1,23 +1,24 @@
 #include "VlanEncapsulate.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 #include <cstring>
 
-#include "modify/bytes.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
+#include "lib/headers.hh"
 
 namespace obi {
 
-using modify::handle_where;
-using modify::parse_integer;
+using blocks::handle_where;
+using blocks::parse_integer;
 
 VlanEncapsulateElement::VlanEncapsulateElement(const ElementArgs& args) {
-  modify::ConfigReader c(args);
+  blocks::ConfigReader c(args);
   uint32_t vid = static_cast<uint32_t>(c.required_integer("vlan_vid", 0, 4095));
   uint32_t dei = static_cast<uint32_t>(c.integer("vlan_dei", 0, 0, 1));
   uint32_t pcp = static_cast<uint32_t>(c.integer("vlan_pcp", 0, 0, 7));
-  uint32_t tpid = static_cast<uint32_t>(c.integer("ethertype", 0x8100, 0x600, 0xffff));
+  uint32_t tpid = static_cast<uint32_t>(c.integer("ethertype", kEthVlan, 0x600, 0xffff));
   tag_.store(tpid << 16 | pcp << 13 | dei << 12 | vid);
 }
 
@@ -28,8 +29,8 @@ void VlanEncapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Ou
     Packet* p = batch.pkts[i];
     uint8_t* d = p->len >= 14 ? p->push_front(4) : nullptr;
     if (d == nullptr) { ctx.drop(p); continue; }
-    std::memmove(d, d + 4, 12);
-    modify::wr32(d + 12, tag);
+    std::memmove(d, d + hdr::Vlan::kLen, hdr::Ethernet::kType);   // the MACs
+    store_be32(d + hdr::Ethernet::kType, tag);                      // TPID and TCI
     batch.pkts[kept++] = p;
   }
   batch.n = kept;

@@ -1,24 +1,23 @@
 #include "WriteMetadata.hh"
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
-#include "modify/config.hh"
-#include "modify/meta_config.hh"
+#include "lib/config.hh"
+#include "lib/meta_config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 WriteMetadataElement::WriteMetadataElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
-  if (!c.has("values")) c.fail("values", "required");
-  const nlohmann::json& v = c.get("values");
-  if (!v.is_object() || v.empty()) c.fail("values", "expected a non-empty object of keys and values");
+  const nlohmann::json& v = c.require("values");
+  if (!v.is_object() || v.empty()) c.where("values").expected("a non-empty object of keys and values", v);
   if (v.size() > kMetaEntries)
-    c.fail("values", std::to_string(v.size()) + " keys; a packet holds at most " + std::to_string(kMetaEntries));
+    c.fail("values", "expected at most " + std::to_string(kMetaEntries) + " keys (a packet's metadata), got " +
+                         std::to_string(v.size()));
   for (auto it = v.begin(); it != v.end(); ++it) {
-    Where w = c.where("values");
-    w.prefix += ": key '" + it.key().substr(0, 40) + "'";
+    const Where w = c.where("values").key(it.key());
     std::string key = parse_meta_key(nlohmann::json(it.key()), w);
     entries_.push_back({key, parse_meta_value(it.value(), w)});
   }

@@ -14,7 +14,7 @@
 
 #include "engine/element.hh"
 #include "engine/metadata.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -30,7 +30,7 @@ class WriteMetadataElement final : public Element {
   struct Entry { std::string key; MetaValue value; };
   enum { kWritten, kFull };
   std::vector<Entry> entries_;
-  modify::Counts<2> counts_;
+  blocks::Counts<2> counts_;
 };
 
 }  // namespace obi

@@ -37,9 +37,9 @@
 
 #include "../tests/blocks_classify/classbench.hh"
 #include "HeaderClassifier.hh"
-#include "common/flow_cache.hh"
-#include "common/multi_classifier.hh"
-#include "common/rule_classifier.hh"
+#include "lib/flow_cache.hh"
+#include "lib/multi_classifier.hh"
+#include "lib/rule_classifier.hh"
 #include "engine/element.hh"
 #include "engine/pool.hh"
 

@@ -33,7 +33,7 @@
 
 #include "cli/args.hh"
 #include "cli/commands.hh"
-#include "common/rate_config.hh"
+#include "lib/rate_config.hh"
 #include "openbox/header_match.hh"
 
 namespace obi::cli {

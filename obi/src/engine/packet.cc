@@ -9,27 +9,19 @@
 #include <new>
 
 #include "engine/pool.hh"
+#include "lib/bytes.hh"   // byte order, EtherTypes and IP protocol numbers shared with the blocks
 
 namespace obi {
 namespace {
 
-inline uint16_t rd16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-inline uint32_t rd32(const uint8_t* p) {
-  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
-}
-
-constexpr uint16_t kEthIPv4 = 0x0800, kEthIPv6 = 0x86dd, kEthArp = 0x0806;
-constexpr uint16_t kEthVlan = 0x8100, kEthQinQ = 0x88a8;
-constexpr uint8_t kTcp = 6, kUdp = 17, kSctp = 132, kIcmp = 1, kIcmp6 = 58;
-
 // Minimal header length of a known L4 protocol (0: unknown).
 inline uint32_t l4_min(uint8_t proto) {
   switch (proto) {
-    case kTcp: return 20;
-    case kUdp: return 8;
-    case kSctp: return 12;
-    case kIcmp: return 8;
-    case kIcmp6: return 8;
+    case kIpProtoTcp: return 20;
+    case kIpProtoUdp: return 8;
+    case kIpProtoSctp: return 12;
+    case kIpProtoIcmp: return 8;
+    case kIpProtoIcmp6: return 8;
     default: return 0;
   }
 }
@@ -41,7 +33,7 @@ inline void parse_l4(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
   if (off + need > len) return;          // truncated L4 header: no l4, no payload
   h.l4 = static_cast<uint16_t>(off);
   uint32_t hl = need;
-  if (h.ip_proto == kTcp) {
+  if (h.ip_proto == kIpProtoTcp) {
     hl = (d[off + 12] >> 4) * 4u;
     if (hl < 20) return;                 // malformed data offset: ports usable, payload not
   }
@@ -54,7 +46,7 @@ void parse_ipv4(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
   if (ihl < 20 || off + ihl > len) return;
   h.l3 = static_cast<uint16_t>(off);
   h.ip_proto = d[off + 9];
-  uint16_t frag = rd16(d + off + 6);
+  uint16_t frag = load_be16(d + off + 6);
   if ((frag & 0x1fff) != 0) {            // non-first fragment: no L4 header here
     h.fragment = true;
     h.payload = static_cast<uint16_t>(off + ihl);
@@ -78,7 +70,7 @@ void parse_ipv6(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
     } else if (next == 44) {             // fragment header
       if (p + 8 > len) { h.ip_proto = next; return; }
       h.fragment = true;
-      if ((rd16(d + p + 2) & 0xfff8) != 0) first_fragment = false;
+      if ((load_be16(d + p + 2) & 0xfff8) != 0) first_fragment = false;
       next = d[p];
       p += 8;
     } else if (next == 51) {             // authentication header
@@ -119,17 +111,17 @@ const Headers& Packet::headers() {
   uint32_t n = len;
   if (n >= 14) {
     uint32_t off = 12;
-    uint16_t type = rd16(d + off);
+    uint16_t type = load_be16(d + off);
     while ((type == kEthVlan || type == kEthQinQ) && h.vlan_count < 2 && off + 6 <= n) {
-      if (h.vlan_count == 0) h.vlan_tci = rd16(d + off + 2);
+      if (h.vlan_count == 0) h.vlan_tci = load_be16(d + off + 2);
       ++h.vlan_count;
       off += 4;
-      type = rd16(d + off);
+      type = load_be16(d + off);
     }
     off += 2;
     h.eth_type = type;
-    if (type == kEthIPv4) parse_ipv4(h, d, n, off);
-    else if (type == kEthIPv6) parse_ipv6(h, d, n, off);
+    if (type == kEthIpv4) parse_ipv4(h, d, n, off);
+    else if (type == kEthIpv6) parse_ipv6(h, d, n, off);
     else if (type == kEthArp) parse_arp(h, d, n, off);
   }
   hdr = h;
@@ -142,23 +134,23 @@ uint32_t flow_hash(Packet& p) {
   const uint8_t* d = p.data;
   uint64_t a = 0, b = 0;
   uint32_t pa = 0, pb = 0;
-  if (h.l3 != kNoOffset && h.eth_type == kEthIPv4) {
-    a = rd32(d + h.l3 + 12);
-    b = rd32(d + h.l3 + 16);
-  } else if (h.l3 != kNoOffset && h.eth_type == kEthIPv6) {
+  if (h.l3 != kNoOffset && h.eth_type == kEthIpv4) {
+    a = load_be32(d + h.l3 + 12);
+    b = load_be32(d + h.l3 + 16);
+  } else if (h.l3 != kNoOffset && h.eth_type == kEthIpv6) {
     const uint8_t* s = d + h.l3 + 8;
-    a = (uint64_t(rd32(s)) << 32 | rd32(s + 4)) ^ (uint64_t(rd32(s + 8)) << 32 | rd32(s + 12));
+    a = (uint64_t(load_be32(s)) << 32 | load_be32(s + 4)) ^ (uint64_t(load_be32(s + 8)) << 32 | load_be32(s + 12));
     s += 16;
-    b = (uint64_t(rd32(s)) << 32 | rd32(s + 4)) ^ (uint64_t(rd32(s + 8)) << 32 | rd32(s + 12));
+    b = (uint64_t(load_be32(s)) << 32 | load_be32(s + 4)) ^ (uint64_t(load_be32(s + 8)) << 32 | load_be32(s + 12));
   } else if (p.len >= 12) {
-    a = uint64_t(rd16(d)) << 32 | rd32(d + 2);
-    b = uint64_t(rd16(d + 6)) << 32 | rd32(d + 8);
+    a = uint64_t(load_be16(d)) << 32 | load_be32(d + 2);
+    b = uint64_t(load_be16(d + 6)) << 32 | load_be32(d + 8);
   } else {
     return 0;
   }
-  if (h.l4 != kNoOffset && (h.ip_proto == kTcp || h.ip_proto == kUdp || h.ip_proto == kSctp)) {
-    pa = rd16(d + h.l4);
-    pb = rd16(d + h.l4 + 2);
+  if (h.l4 != kNoOffset && (h.ip_proto == kIpProtoTcp || h.ip_proto == kIpProtoUdp || h.ip_proto == kIpProtoSctp)) {
+    pa = load_be16(d + h.l4);
+    pb = load_be16(d + h.l4 + 2);
   }
   if (a > b) std::swap(a, b);
   if (pa > pb) std::swap(pa, pb);

@@ -5,13 +5,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "lib/bytes.hh"
+
 namespace obi {
 
-namespace {
-constexpr uint16_t kEthIPv4 = 0x0800, kEthIPv6 = 0x86dd;
-// (named apart from PacketFields' own flags, which member functions would find first)
-constexpr uint8_t kProtoTcp = 6, kProtoUdp = 17, kProtoSctp = 132, kProtoIcmp = 1, kProtoIcmp6 = 58;
-}  // namespace
 
 void PacketFields::capture(Packet& p) {
   present = 0;
@@ -24,11 +21,11 @@ void PacketFields::capture(Packet& p) {
   eth_type = h.eth_type;
   if (h.l3 == kNoOffset) return;
   const uint8_t* l3 = d + h.l3;
-  if (h.eth_type == kEthIPv4) {
+  if (h.eth_type == kEthIpv4) {
     present |= kIpv4;
     std::memcpy(src_ip, l3 + 12, 4);
     std::memcpy(dst_ip, l3 + 16, 4);
-  } else if (h.eth_type == kEthIPv6) {
+  } else if (h.eth_type == kEthIpv6) {
     present |= kIpv6;
     std::memcpy(src_ip, l3 + 8, 16);
     std::memcpy(dst_ip, l3 + 24, 16);
@@ -38,11 +35,11 @@ void PacketFields::capture(Packet& p) {
   ip_proto = h.ip_proto;
   if (h.l4 == kNoOffset) return;
   const uint8_t* l4 = d + h.l4;
-  if (h.ip_proto == kProtoTcp || h.ip_proto == kProtoUdp || h.ip_proto == kProtoSctp) {
+  if (h.ip_proto == kIpProtoTcp || h.ip_proto == kIpProtoUdp || h.ip_proto == kIpProtoSctp) {
     present |= kPorts;
     src_port = static_cast<uint16_t>(l4[0] << 8 | l4[1]);
     dst_port = static_cast<uint16_t>(l4[2] << 8 | l4[3]);
-  } else if (h.ip_proto == kProtoIcmp || h.ip_proto == kProtoIcmp6) {
+  } else if (h.ip_proto == kIpProtoIcmp || h.ip_proto == kIpProtoIcmp6) {
     present |= kIcmp;
     src_port = l4[0];
     dst_port = l4[1];

@@ -6,13 +6,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "lib/bytes.hh"
+
 namespace obi::io {
 namespace {
-
-uint16_t rd16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-void wr16(uint8_t* p, uint16_t v) { p[0] = static_cast<uint8_t>(v >> 8); p[1] = static_cast<uint8_t>(v); }
-uint32_t rd32(const uint8_t* p) { return uint32_t(rd16(p)) << 16 | rd16(p + 2); }
-void wr32(uint8_t* p, uint32_t v) { wr16(p, static_cast<uint16_t>(v >> 16)); wr16(p + 2, static_cast<uint16_t>(v)); }
 
 // struct virtio_net_hdr and its constants (linux/virtio_net.h, which does not compile as C++)
 struct VnetHdr {
@@ -24,8 +21,6 @@ constexpr uint8_t VIRTIO_NET_HDR_F_NEEDS_CSUM = 1;
 constexpr uint8_t VIRTIO_NET_HDR_GSO_NONE = 0, VIRTIO_NET_HDR_GSO_TCPV4 = 1, VIRTIO_NET_HDR_GSO_TCPV6 = 4,
                   VIRTIO_NET_HDR_GSO_UDP_L4 = 5, VIRTIO_NET_HDR_GSO_ECN = 0x80;
 
-constexpr uint16_t kIpv4 = 0x0800, kIpv6 = 0x86dd, kVlan = 0x8100, kQinQ = 0x88a8;
-constexpr uint8_t kTcp = 6, kUdp = 17;
 
 }  // namespace
 
@@ -44,8 +39,8 @@ OffloadInfo read_vnet_hdr(const uint8_t* p) {
 uint32_t csum_add(uint32_t sum, const uint8_t* p, uint32_t n) {
   // 32-bit big-endian words summed in 64 bits fold to the same one's-complement 16-bit sum
   uint64_t s = sum;
-  for (; n >= 4; p += 4, n -= 4) s += rd32(p);
-  if (n >= 2) { s += rd16(p); p += 2; n -= 2; }
+  for (; n >= 4; p += 4, n -= 4) s += load_be32(p);
+  if (n >= 2) { s += load_be16(p); p += 2; n -= 2; }
   if (n) s += uint32_t(p[0]) << 8;
   while (s >> 32) s = (s & 0xffffffffu) + (s >> 32);
   return static_cast<uint32_t>(s);
@@ -76,19 +71,19 @@ void OffloadedFrame::plan_segments(uint32_t max_len) {
   // Ethernet and VLAN tags, then the IP header the GSO type names
   uint32_t off = 12;
   if (len_ < off + 2) return fail("truncated Ethernet header");
-  uint16_t type = rd16(frame_ + off);
-  while ((type == kVlan || type == kQinQ) && off + 6 <= len_) {
+  uint16_t type = load_be16(frame_ + off);
+  while ((type == kEthVlan || type == kEthQinQ) && off + 6 <= len_) {
     off += 4;
-    type = rd16(frame_ + off);
+    type = load_be16(frame_ + off);
   }
   l3_ = off + 2;
   switch (info_.gso_type) {
     case VIRTIO_NET_HDR_GSO_TCPV4: ipv4_ = true; tcp_ = true; break;
     case VIRTIO_NET_HDR_GSO_TCPV6: tcp_ = true; break;
-    case VIRTIO_NET_HDR_GSO_UDP_L4: ipv4_ = type == kIpv4; break;
+    case VIRTIO_NET_HDR_GSO_UDP_L4: ipv4_ = type == kEthIpv4; break;
     default: return fail("unsupported segmentation offload type (UDP fragmentation offload)");
   }
-  if (type != (ipv4_ ? kIpv4 : kIpv6)) return fail("segmentation offload type does not match the IP version");
+  if (type != (ipv4_ ? kEthIpv4 : kEthIpv6)) return fail("segmentation offload type does not match the IP version");
   if (!info_.needs_csum) return fail("segmentation offload without checksum offload");
   l4_ = info_.csum_start;
   uint8_t proto;
@@ -99,9 +94,9 @@ void OffloadedFrame::plan_segments(uint32_t max_len) {
     proto = frame_[l3_ + 9];
   } else {
     if (len_ < l3_ + 40 || l4_ < l3_ + 40) return fail("truncated IPv6 header");
-    proto = tcp_ ? kTcp : kUdp;   // the kernel's csum_start skips any extension headers
+    proto = tcp_ ? kIpProtoTcp : kIpProtoUdp;   // the kernel's csum_start skips any extension headers
   }
-  if (proto != (tcp_ ? kTcp : kUdp)) return fail("segmentation offload type does not match the transport protocol");
+  if (proto != (tcp_ ? kIpProtoTcp : kIpProtoUdp)) return fail("segmentation offload type does not match the transport protocol");
   uint32_t l4_hdr = 8;
   if (tcp_) {
     if (len_ < l4_ + 20) return fail("truncated TCP header");
@@ -127,7 +122,7 @@ uint32_t OffloadedFrame::write_segment(uint32_t i, uint8_t* out) const {
       // the field holds the pseudo-header sum: summing over it finishes the checksum
       uint8_t* field = out + info_.csum_start + info_.csum_offset;
       uint16_t c = csum_fold(csum_add(0, out + info_.csum_start, len_ - info_.csum_start));
-      wr16(field, c == 0 ? 0xffff : c);
+      store_be16(field, c == 0 ? 0xffff : c);
     }
     return len_;
   }
@@ -145,29 +140,29 @@ uint32_t OffloadedFrame::write_segment(uint32_t i, uint8_t* out) const {
   uint32_t sum;
   if (ipv4_) {
     uint32_t ihl = (ip[0] & 0x0f) * 4u;
-    wr16(ip + 2, static_cast<uint16_t>(total - l3_));
-    wr16(ip + 4, static_cast<uint16_t>(rd16(ip + 4) + i));   // each segment its own IP id
-    wr16(ip + 10, 0);
-    wr16(ip + 10, csum_fold(csum_add(0, ip, ihl)));
+    store_be16(ip + 2, static_cast<uint16_t>(total - l3_));
+    store_be16(ip + 4, static_cast<uint16_t>(load_be16(ip + 4) + i));   // each segment its own IP id
+    store_be16(ip + 10, 0);
+    store_be16(ip + 10, csum_fold(csum_add(0, ip, ihl)));
     sum = csum_add(0, ip + 12, 8);   // source and destination
   } else {
-    wr16(ip + 4, static_cast<uint16_t>(total - l3_ - 40));
+    store_be16(ip + 4, static_cast<uint16_t>(total - l3_ - 40));
     sum = csum_add(0, ip + 8, 32);
   }
-  sum += (tcp_ ? kTcp : kUdp) + l4_len;   // rest of the pseudo header
+  sum += (tcp_ ? kIpProtoTcp : kIpProtoUdp) + l4_len;   // rest of the pseudo header
   uint8_t* field;
   if (tcp_) {
-    wr32(l4 + 4, rd32(l4 + 4) + off);
+    store_be32(l4 + 4, load_be32(l4 + 4) + off);
     if (i + 1 < segments_) l4[13] &= static_cast<uint8_t>(~0x09);   // FIN and PSH on the last only
     if (i > 0) l4[13] &= static_cast<uint8_t>(~0x80);               // CWR on the first only
     field = l4 + 16;
   } else {
-    wr16(l4 + 4, static_cast<uint16_t>(l4_len));
+    store_be16(l4 + 4, static_cast<uint16_t>(l4_len));
     field = l4 + 6;
   }
-  wr16(field, 0);
+  store_be16(field, 0);
   uint16_t c = csum_fold(csum_add(sum, l4, l4_len));
-  wr16(field, !tcp_ && c == 0 ? 0xffff : c);
+  store_be16(field, !tcp_ && c == 0 ? 0xffff : c);
   return total;
 }
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/output_stats.hh"
+#include "lib/output_stats.hh"
 #include "engine/testing.hh"
 #include "openbox/error.hh"
 

@@ -7,7 +7,7 @@
 
 #include "HeaderClassifier.hh"
 #include "classbench.hh"
-#include "common/flow_cache.hh"
+#include "lib/flow_cache.hh"
 #include "engine/pool.hh"
 #include "engine/testing.hh"
 

@@ -8,7 +8,7 @@
 
 #include "HeaderClassifier.hh"
 #include "classbench.hh"
-#include "common/rule_classifier.hh"
+#include "lib/rule_classifier.hh"
 #include "engine/testing.hh"
 
 using namespace obi;

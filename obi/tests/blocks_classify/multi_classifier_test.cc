@@ -11,9 +11,9 @@
 #include <random>
 
 #include "classbench.hh"
-#include "common/flow_cache.hh"
-#include "common/multi_classifier.hh"
-#include "common/rule_classifier.hh"
+#include "lib/flow_cache.hh"
+#include "lib/multi_classifier.hh"
+#include "lib/rule_classifier.hh"
 #include "engine/pool.hh"
 #include "engine/testing.hh"
 

@@ -102,7 +102,7 @@ TEST(RegexClassifier, FirstPatternInListOrderWins) {
   EXPECT_THROW(h.read("count_3"), openbox::ProtocolError);
   h.write("reset_counts", nullptr);
   EXPECT_EQ(h.read("count_0"), 0);
-  EXPECT_EQ(config_error("RegexClassifier", {{"pattern", {"a", "b{2,1}"}}}, "pattern 1"),
+  EXPECT_EQ(config_error("RegexClassifier", {{"pattern", {"a", "b{2,1}"}}}, "field 'pattern[1]'"),
             openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
 }
 
@@ -187,7 +187,7 @@ TEST(HeaderPayloadClassifier, OffsetsAndPayloadOnly) {
 
 TEST(HeaderPayloadClassifier, BadConfigs) {
   auto rule = [](json pm) { return json{{"match", json::array({{{"header_match", json::object()}, {"payload_match", pm}}})}}; };
-  EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", "a("}}})), "rule 0 payload_match 0"),
+  EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", "a("}}})), "field 'match[0].payload_match[0]': expected a Hyperscan expression, got \"a(\""),
             openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
   EXPECT_EQ(config_error("HeaderPayloadClassifier", rule("x")), openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
   EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", 3}}}))), openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);

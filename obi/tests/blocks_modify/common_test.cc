@@ -6,8 +6,8 @@
 #include <random>
 
 #include "checks.hh"
-#include "modify/checksum.hh"
-#include "modify/config.hh"
+#include "lib/checksum.hh"
+#include "lib/config.hh"
 
 using namespace obi;
 using namespace obi::testing;
@@ -16,7 +16,7 @@ using nlohmann::json;
 
 TEST(Checksum, Rfc1624Example) {
   // RFC 1624 section 4: HC = 0xdd2f, m = 0x5555 -> m' = 0x3285 gives HC' = 0x0000.
-  modify::ChecksumDelta d;
+  blocks::ChecksumDelta d;
   d.word(0x5555, 0x3285);
   EXPECT_EQ(d.apply(0xdd2f), 0x0000);
 }
@@ -32,7 +32,7 @@ TEST(Checksum, IncrementalEqualsRecomputeOnRandomHeaders) {
     unsigned w = (rng() % 10) * 2;
     if (w == 10) w = 12;
     uint16_t old_word = uint16_t(hdr[w] << 8 | hdr[w + 1]), new_word = uint16_t(rng());
-    modify::ChecksumDelta d;
+    blocks::ChecksumDelta d;
     d.word(old_word, new_word);
     hdr[w] = uint8_t(new_word >> 8); hdr[w + 1] = uint8_t(new_word);
     d.apply_at(hdr + 10);
@@ -59,22 +59,22 @@ TEST(Checksum, HelperDetectsCorruption) {
 }
 
 TEST(ConfigParsers, ValuesAndErrors) {
-  modify::Where w{openbox::ErrorSubtype::BAD_BLOCK, "block 'x' (T): field 'f'"};
-  EXPECT_EQ(modify::parse_integer(json("0x8100"), w, 0, 0xffff), 0x8100);
-  EXPECT_EQ(modify::parse_integer(json(12.0), w, 0, 100), 12);
-  EXPECT_THROW(modify::parse_integer(json(12.5), w, 0, 100), openbox::ProtocolError);
-  EXPECT_THROW(modify::parse_integer(json("12a"), w, 0, 100), openbox::ProtocolError);
-  EXPECT_THROW(modify::parse_integer(json(101), w, 0, 100), openbox::ProtocolError);
-  EXPECT_EQ(modify::parse_mac(json("00:1B:2c:3d:4e:5f"), w), 0x001b2c3d4e5full);
-  EXPECT_THROW(modify::parse_mac(json("00:1b:2c:3d:4e"), w), openbox::ProtocolError);
-  EXPECT_THROW(modify::parse_mac(json("00:1b:2c:3d:4e:5f:00"), w), openbox::ProtocolError);
-  EXPECT_EQ(modify::parse_ipv4(json("192.168.0.255"), w), 0xc0a800ffu);
-  EXPECT_THROW(modify::parse_ipv4(json("192.168.0"), w), openbox::ProtocolError);
-  EXPECT_THROW(modify::parse_ipv4(json("1.2.3.4 "), w), openbox::ProtocolError);
-  EXPECT_EQ(modify::format_mac(0x0a0b0c0d0e0full), "0a:0b:0c:0d:0e:0f");
-  EXPECT_EQ(modify::format_ipv4(0x01020304u), "1.2.3.4");
+  blocks::Where w{openbox::ErrorSubtype::BAD_BLOCK, "block 'x' (T)", "f"};
+  EXPECT_EQ(blocks::parse_integer(json("0x8100"), w, 0, 0xffff), 0x8100);
+  EXPECT_EQ(blocks::parse_integer(json(12.0), w, 0, 100), 12);
+  EXPECT_THROW(blocks::parse_integer(json(12.5), w, 0, 100), openbox::ProtocolError);
+  EXPECT_THROW(blocks::parse_integer(json("12a"), w, 0, 100), openbox::ProtocolError);
+  EXPECT_THROW(blocks::parse_integer(json(101), w, 0, 100), openbox::ProtocolError);
+  EXPECT_EQ(blocks::parse_mac(json("00:1B:2c:3d:4e:5f"), w), 0x001b2c3d4e5full);
+  EXPECT_THROW(blocks::parse_mac(json("00:1b:2c:3d:4e"), w), openbox::ProtocolError);
+  EXPECT_THROW(blocks::parse_mac(json("00:1b:2c:3d:4e:5f:00"), w), openbox::ProtocolError);
+  EXPECT_EQ(blocks::parse_ipv4(json("192.168.0.255"), w), 0xc0a800ffu);
+  EXPECT_THROW(blocks::parse_ipv4(json("192.168.0"), w), openbox::ProtocolError);
+  EXPECT_THROW(blocks::parse_ipv4(json("1.2.3.4 "), w), openbox::ProtocolError);
+  EXPECT_EQ(blocks::format_mac(0x0a0b0c0d0e0full), "0a:0b:0c:0d:0e:0f");
+  EXPECT_EQ(blocks::format_ipv4(0x01020304u), "1.2.3.4");
   try {
-    modify::parse_bool(json(3), w);
+    blocks::parse_bool(json(3), w);
     FAIL();
   } catch (const openbox::ProtocolError& e) {
     EXPECT_EQ(e.subtype(), openbox::ErrorSubtype::BAD_BLOCK);

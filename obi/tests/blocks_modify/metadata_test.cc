@@ -73,8 +73,8 @@ TEST(WriteMetadata, BadConfigs) {
   expect_bad_block("WriteMetadata", json::object(), "values");
   expect_bad_block("WriteMetadata", {{"values", json::object()}}, "values");
   expect_bad_block("WriteMetadata", {{"values", json::array({1})}}, "values");
-  expect_bad_block("WriteMetadata", {{"values", {{"k", 1.5}}}}, "key 'k'");
-  expect_bad_block("WriteMetadata", {{"values", {{"k", true}}}}, "key 'k'");
+  expect_bad_block("WriteMetadata", {{"values", {{"k", 1.5}}}}, "field 'values.k': expected an integer or a string, got 1.5");
+  expect_bad_block("WriteMetadata", {{"values", {{"k", true}}}}, "field 'values.k'");
   expect_bad_block("WriteMetadata", {{"values", {{"k", std::string(23, 'x')}}}}, "22 bytes");
   expect_bad_block("WriteMetadata", {{"values", {{std::string(16, 'k'), 1}}}}, "1..15 bytes");
   expect_bad_block("WriteMetadata", {{"values", {{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 1}}}}, "at most 4");
@@ -115,7 +115,7 @@ TEST(ReadMetadata, BadConfigs) {
   expect_bad_block("ReadMetadata", {{"key", ""}, {"values", {1}}}, "key");
   expect_bad_block("ReadMetadata", {{"key", 5}, {"values", {1}}}, "key");
   expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", json::array()}}, "values");
-  expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", {1, json::object()}}}, "entry 1");
+  expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", {1, json::object()}}}, "field 'values[1]': expected an integer or a string, got {}");
   expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", "a"}}, "values");
   expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", {1}}, {"value", 1}}, "value");
 }
@@ -232,6 +232,6 @@ TEST(EncapsulateMetadata, BadConfigs) {
   expect_bad_block("EncapsulateMetadata", {{"spi", -1}}, "spi");
   expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"si", 256}}, "si");
   expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"keys", "app"}}, "keys");
-  expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"keys", {"ok", ""}}}, "entry 1");
+  expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"keys", {"ok", ""}}}, "field 'keys[1]': expected a metadata key");
   expect_bad_block("DecapsulateMetadata", {{"spi", 1}}, "spi");
 }

@@ -47,8 +47,8 @@ TEST(StringClassifier, CaseInsensitiveAndPayloadOnly) {
 TEST(StringClassifier, BadConfigs) {
   expect_bad_block("StringClassifier", json::object(), "strings");
   expect_bad_block("StringClassifier", {{"strings", json::array()}}, "strings");
-  expect_bad_block("StringClassifier", {{"strings", {"a", ""}}}, "entry 1");
-  expect_bad_block("StringClassifier", {{"strings", {"a", 3}}}, "entry 1");
+  expect_bad_block("StringClassifier", {{"strings", {"a", ""}}}, "field 'strings[1]': expected a non-empty string, got \"\"");
+  expect_bad_block("StringClassifier", {{"strings", {"a", 3}}}, "field 'strings[1]': expected a string, got 3");
   expect_bad_block("StringClassifier", {{"strings", {"a"}}, {"pattern", {"b"}}}, "pattern");
   expect_bad_block("StringClassifier", {{"strings", {"a"}}, {"case_insensitive", "yes"}}, "case_insensitive");
 }

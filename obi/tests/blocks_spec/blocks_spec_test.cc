@@ -99,7 +99,7 @@ std::string concrete(const spec::HandleDecl& h) {
   return n;
 }
 
-// Per-output counters (blocks/common/output_stats.hh) answer every form of their family:
+// Per-output counters (blocks/lib/output_stats.hh) answer every form of their family:
 // arrays (count, byte_count, rate, byte_rate) and per output (count_i, ...), and take
 // reset_counts, reset_all_counts and reset_i alike; a descriptor lists the forms the spec
 // names (catalogue/README.md, "Counter families"). A handle of the other form counts as

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/offload.hh"
+#include "lib/bytes.hh"
 
 using namespace obi::io;
 
@@ -15,9 +16,9 @@ namespace {
 
 constexpr uint8_t kNeedsCsum = 1, kGsoTcpV4 = 1, kGsoUdp = 3, kGsoTcpV6 = 4, kGsoUdpL4 = 5;
 
-uint16_t rd16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-uint32_t rd32(const uint8_t* p) { return uint32_t(rd16(p)) << 16 | rd16(p + 2); }
-void wr16(uint8_t* p, uint16_t v) { p[0] = uint8_t(v >> 8); p[1] = uint8_t(v); }
+using obi::load_be16;
+using obi::load_be32;
+using obi::store_be16;
 
 // Sum of the pseudo header as a sender's stack leaves it in the checksum field (not
 // complemented) for CHECKSUM_PARTIAL.
@@ -32,38 +33,38 @@ uint16_t pseudo_partial(const std::vector<uint8_t>& f, uint32_t l3, bool v4, uin
 std::vector<uint8_t> frame(bool v4, bool tcp, uint32_t payload, uint8_t tcp_flags = 0x18) {
   uint32_t l3 = 14, l4 = l3 + (v4 ? 20 : 40), l4h = tcp ? 20 : 8;
   std::vector<uint8_t> f(l4 + l4h + payload, 0);
-  wr16(&f[12], v4 ? 0x0800 : 0x86dd);
+  store_be16(&f[12], v4 ? 0x0800 : 0x86dd);
   uint8_t proto = tcp ? 6 : 17;
   if (v4) {
     f[l3] = 0x45;
-    wr16(&f[l3 + 2], static_cast<uint16_t>(f.size() - l3));
-    wr16(&f[l3 + 4], 0x1234);
+    store_be16(&f[l3 + 2], static_cast<uint16_t>(f.size() - l3));
+    store_be16(&f[l3 + 4], 0x1234);
     f[l3 + 8] = 64;
     f[l3 + 9] = proto;
     uint8_t src[4] = {10, 78, 0, 1}, dst[4] = {10, 78, 0, 2};
     std::memcpy(&f[l3 + 12], src, 4);
     std::memcpy(&f[l3 + 16], dst, 4);
-    wr16(&f[l3 + 10], csum_fold(csum_add(0, &f[l3], 20)));
+    store_be16(&f[l3 + 10], csum_fold(csum_add(0, &f[l3], 20)));
   } else {
     f[l3] = 0x60;
-    wr16(&f[l3 + 4], static_cast<uint16_t>(f.size() - l3 - 40));
+    store_be16(&f[l3 + 4], static_cast<uint16_t>(f.size() - l3 - 40));
     f[l3 + 6] = proto;
     f[l3 + 7] = 64;
     f[l3 + 8] = 0xfd; f[l3 + 23] = 1;
     f[l3 + 24] = 0xfd; f[l3 + 39] = 2;
   }
-  wr16(&f[l4], 40000);
-  wr16(&f[l4 + 2], 80);
+  store_be16(&f[l4], 40000);
+  store_be16(&f[l4 + 2], 80);
   if (tcp) {
     f[l4 + 4] = 0x10; f[l4 + 7] = 0x01;   // seq 0x10000001
     f[l4 + 12] = 5 << 4;
     f[l4 + 13] = tcp_flags;
-    wr16(&f[l4 + 14], 65535);
+    store_be16(&f[l4 + 14], 65535);
   } else {
-    wr16(&f[l4 + 4], static_cast<uint16_t>(l4h + payload));
+    store_be16(&f[l4 + 4], static_cast<uint16_t>(l4h + payload));
   }
   for (uint32_t i = 0; i < payload; ++i) f[l4 + l4h + i] = static_cast<uint8_t>(i);
-  wr16(&f[l4 + (tcp ? 16 : 6)], pseudo_partial(f, l3, v4, proto, l4h + payload));
+  store_be16(&f[l4 + (tcp ? 16 : 6)], pseudo_partial(f, l3, v4, proto, l4h + payload));
   return f;
 }
 
@@ -84,15 +85,15 @@ void expect_valid(const uint8_t* s, uint32_t len, bool v4, bool tcp) {
   uint32_t l4_len = len - l4;
   uint32_t sum;
   if (v4) {
-    EXPECT_EQ(rd16(s + l3 + 2), len - l3);
+    EXPECT_EQ(load_be16(s + l3 + 2), len - l3);
     EXPECT_EQ(csum_fold(csum_add(0, s + l3, 20)), 0) << "IPv4 header checksum";
     sum = csum_add(0, s + l3 + 12, 8);
   } else {
-    EXPECT_EQ(rd16(s + l3 + 4), len - l3 - 40);
+    EXPECT_EQ(load_be16(s + l3 + 4), len - l3 - 40);
     sum = csum_add(0, s + l3 + 8, 32);
   }
   if (!tcp) {
-    EXPECT_EQ(rd16(s + l4 + 4), l4_len);
+    EXPECT_EQ(load_be16(s + l4 + 4), l4_len);
   }
   sum += (tcp ? 6 : 17) + l4_len;
   EXPECT_EQ(csum_fold(csum_add(sum, s + l4, l4_len)), 0) << (tcp ? "TCP" : "UDP") << " checksum";
@@ -130,14 +131,14 @@ TEST(Offload, CutsATcpSuperFrameIntoSegmentsLikeTheNicWould) {
       uint32_t want = std::min(mss, payload - i * mss);
       ASSERT_EQ(len, l4 + 20 + want);
       expect_valid(s.data(), len, v4, true);
-      EXPECT_EQ(rd32(&s[l4 + 4]), 0x10000001u + i * mss) << "sequence number of segment " << i;
+      EXPECT_EQ(load_be32(&s[l4 + 4]), 0x10000001u + i * mss) << "sequence number of segment " << i;
       uint8_t flags = s[l4 + 13];
       EXPECT_EQ(bool(flags & 0x01), i + 1 == n) << "FIN on the last segment only";
       EXPECT_EQ(bool(flags & 0x08), i + 1 == n) << "PSH on the last segment only";
       EXPECT_EQ(bool(flags & 0x80), i == 0) << "CWR on the first segment only";
       EXPECT_TRUE(flags & 0x10) << "ACK on every segment";
       if (v4) {
-        EXPECT_EQ(rd16(&s[14 + 4]), 0x1234 + i) << "IPv4 id per segment";
+        EXPECT_EQ(load_be16(&s[14 + 4]), 0x1234 + i) << "IPv4 id per segment";
       }
       joined.insert(joined.end(), s.begin() + l4 + 20, s.begin() + len);
     }

@@ -1,0 +1,114 @@
+#include "lib/http_segment.hh"
+
+#include <cctype>
+#include <cstring>
+
+#include "lib/bytes.hh"
+
+namespace obi::blocks {
+
+namespace {
+
+bool contains_name(std::string_view s, std::string_view lower) {
+  for (size_t i = 0; i + lower.size() <= s.size(); ++i)
+    if (starts_with_name(s.substr(i), lower)) return true;
+  return false;
+}
+
+uint32_t sum_words(uint32_t s, const uint8_t* p, uint32_t n) {
+  for (uint32_t i = 0; i + 1 < n; i += 2) s += uint32_t(p[i]) << 8 | p[i + 1];
+  if (n & 1) s += uint32_t(p[n - 1]) << 8;
+  return s;
+}
+uint16_t folded(uint32_t s) {
+  while (s >> 16) s = (s & 0xffff) + (s >> 16);
+  return static_cast<uint16_t>(~s);
+}
+
+}  // namespace
+
+bool starts_with_name(std::string_view line, std::string_view lower_name) {
+  if (line.size() < lower_name.size()) return false;
+  for (size_t i = 0; i < lower_name.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(line[i])) != lower_name[i]) return false;
+  return true;
+}
+
+bool find_http_segment(Packet& p, HttpSegment& s) {
+  const Headers& h = p.headers();
+  if (h.ip_proto != kIpProtoTcp || h.fragment || h.payload == kNoOffset || h.l3 == kNoOffset) return false;
+  const bool v4 = h.eth_type == kEthIpv4;
+  if (!v4 && h.eth_type != kEthIpv6) return false;
+  const uint32_t ip_end = v4 ? h.l3 + load_be16(p.data + h.l3 + 2) : h.l3 + 40u + load_be16(p.data + h.l3 + 4);
+  if (ip_end > p.len || ip_end <= h.payload) return false;
+  s = HttpSegment{};
+  s.payload = reinterpret_cast<char*>(p.data + h.payload);
+  s.payload_len = ip_end - h.payload;
+  const std::string_view seg(s.payload, s.payload_len < kMaxHttpHead ? s.payload_len : kMaxHttpHead);
+  const size_t end = seg.find("\r\n\r\n");
+  if (end == std::string_view::npos) return false;
+  const size_t eol = seg.find("\r\n");
+  const std::string_view first = seg.substr(0, eol);
+  if (first.substr(0, 7) != "HTTP/1." && first.find(" HTTP/1.") == std::string_view::npos) return false;
+  s.first_eol = static_cast<uint32_t>(eol);
+  s.head_end = static_cast<uint32_t>(end);
+  for (size_t at = eol + 2; at < end + 2;) {
+    const size_t next = seg.find("\r\n", at);
+    const std::string_view line = seg.substr(at, next - at);
+    if (starts_with_name(line, "content-encoding:")) {
+      s.encoded = true;
+      s.gzip = contains_name(line.substr(17), "gzip");
+    } else if (starts_with_name(line, "transfer-encoding:")) {
+      s.chunked = contains_name(line.substr(18), "chunked");
+    }
+    at = next + 2;
+  }
+  return true;
+}
+
+uint32_t copy_head(const HttpSegment& s, std::initializer_list<std::string_view> drop, std::string_view extra,
+                   char* out, uint32_t cap) {
+  const std::string_view head = s.head();
+  uint32_t w = 0;
+  auto put = [&](std::string_view t) {
+    if (w + t.size() > cap) return false;
+    std::memmove(out + w, t.data(), t.size());
+    w += static_cast<uint32_t>(t.size());
+    return true;
+  };
+  if (!put(head.substr(0, s.first_eol + 2))) return 0;
+  for (size_t at = s.first_eol + 2; at < head.size();) {
+    const size_t next = head.find("\r\n", at);
+    const std::string_view line = head.substr(at, next + 2 - at);
+    bool dropped = false;
+    for (std::string_view d : drop) dropped |= starts_with_name(line, d);
+    if (!dropped && !put(line)) return 0;
+    at = next + 2;
+  }
+  if (!put(extra) || !put("\r\n")) return 0;
+  return w;
+}
+
+void finish_segment(Packet& p, uint32_t new_len) {
+  const Headers h = p.headers();
+  p.len = new_len;
+  uint8_t* ip = p.data + h.l3;
+  uint8_t* tcp = p.data + h.l4;
+  const uint32_t l4_len = new_len - h.l4;
+  uint32_t s;
+  if (h.eth_type == kEthIpv4) {
+    store_be16(ip + 2, static_cast<uint16_t>(new_len - h.l3));
+    store_be16(ip + 10, 0);
+    store_be16(ip + 10, folded(sum_words(0, ip, (ip[0] & 0x0fu) * 4)));
+    s = sum_words(0, ip + 12, 8);
+  } else {
+    store_be16(ip + 4, static_cast<uint16_t>(new_len - h.l3 - 40));
+    s = sum_words(0, ip + 8, 32);
+  }
+  s += kIpProtoTcp + l4_len;
+  store_be16(tcp + 16, 0);
+  store_be16(tcp + 16, folded(sum_words(s, tcp, l4_len)));
+  p.invalidate_headers();
+}
+
+}  // namespace obi::blocks
