@@ -1,6 +1,7 @@
 // libFuzzer target: the OBI's message decoder on arbitrary bytes, as the REST server runs
-// it (depth check, parse, decode_json) plus decode() and salvage_xid(). A decoded message
-// must encode and decode again to the same JSON. Anything but a ProtocolError is a finding.
+// it (parse_json_body, decode_json of the tree it hands over) plus decode() and
+// salvage_xid(). A decoded message must encode and decode again to the same JSON. Anything
+// but a ProtocolError is a finding.
 //
 //   build and run: tests/fuzz/run.sh   (seeds: protocol/vectors/messages)
 #include <cstddef>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "openbox/json_body.hh"
 #include "openbox/messages.hh"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -15,10 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
   (void)openbox::salvage_xid(body);
   try {
-    openbox::check_json_depth(body);
-    json tree = json::parse(body.begin(), body.end(), nullptr, false);
-    if (tree.is_discarded()) return 0;
-    openbox::Message m = openbox::decode_json(tree);
+    json tree = openbox::parse_json_body(body);
+    openbox::Message m = openbox::decode_json(std::move(tree));
     json out = openbox::encode(m);
     json again = openbox::encode(openbox::decode(out.dump()));
     if (again != out) std::abort();   // a valid message must round-trip

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # libFuzzer run (ASan + UBSan) of what the OBI reads from sockets, files and packets: the
-# message decoder (fuzz_decode), the header-match parser (fuzz_header_match), the graph
+# message decoder (fuzz_decode), the one-pass body parse against depth scan + parse
+# (fuzz_body_parse), the header-match parser (fuzz_header_match), the graph
 # compiler with the real blocks (fuzz_graph), the pcap reader with FromDump (fuzz_pcap) and
 # the blocks that parse or rewrite packet contents (fuzz_block_packet: gzip, NSH, HTTP,
 # rewriters, payload classifiers), seeded from protocol/vectors, the small pcaps of the
@@ -35,7 +36,7 @@ fi
 
 cmake -S "$ROOT/obi" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOBI_FUZZ=ON \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" >/dev/null
-ALL_TARGETS=(fuzz_decode fuzz_header_match fuzz_graph fuzz_pcap fuzz_block_packet)
+ALL_TARGETS=(fuzz_decode fuzz_body_parse fuzz_header_match fuzz_graph fuzz_pcap fuzz_block_packet)
 TARGETS=(${OBI_FUZZ_TARGETS:-${ALL_TARGETS[*]}})   # OBI_FUZZ_TARGETS: a space-separated subset
 cmake --build "$BUILD" --target "${TARGETS[@]}" -j2 >/dev/null
 
@@ -54,6 +55,7 @@ for i, f in enumerate(sorted((vectors / "messages").rglob("*.json"))):
     v = json.loads(f.read_text())
     body = v["raw"] if "raw" in v else json.dumps(v.get("message"))
     (seeds / "fuzz_decode" / f"v{i}").write_text(body)
+    (seeds / "fuzz_body_parse" / f"v{i}").write_text(body)
     m = v.get("message")
     if isinstance(m, dict) and "blocks" in m:
         graph = {"blocks": m.get("blocks"), "connectors": m.get("connectors", [])}

@@ -7,6 +7,7 @@
 // controller or the graph).
 #include "control/instance_impl.hh"
 #include "control/tls.hh"
+#include "openbox/json_body.hh"
 
 #include <signal.h>
 #include <sys/socket.h>
@@ -160,11 +161,10 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
   const bool known = openbox::parse_message_type(url_type, ut);
   const Clock::time_point received = Clock::now();
   try {
-    // Before any tree is built: nlohmann's DOM is freed and walked recursively.
-    openbox::check_json_depth(req.body);
-    // Parsed once: the codec validates the tree, and a graph is then moved out of it.
-    json body = json::parse(req.body, nullptr, false);
-    if (body.is_discarded()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
+    // Parsed once, in one pass that refuses nesting over kMaxJsonDepth as it goes (nlohmann's
+    // DOM is freed and walked recursively, so no deeper tree is ever built); the codec
+    // validates the tree, and a graph is then moved out of it.
+    json body = openbox::parse_json_body(req.body);
     // Moved in: a graph's block configurations go into the message, not copies of them.
     openbox::Message m = openbox::decode_json(std::move(body), known ? std::optional<MessageType>(ut) : std::nullopt);
     if (!known) throw ProtocolError(ErrorSubtype::BAD_TYPE, "unknown message type \"" + url_type + "\" in the URL");

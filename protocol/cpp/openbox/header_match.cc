@@ -35,16 +35,26 @@ constexpr std::array<FieldInfo, static_cast<size_t>(MatchField::kCount)> kFields
 }};
 
 // A prerequisite: `on` must be present and (unless `allowed` is empty) admit only
-// exact values from `allowed`.
+// exact values from `allowed`. (Held inline: it is looked up for every field of every rule.)
 struct Prereq {
   bool has = false;
   MatchField on = MatchField::ETH_TYPE;
-  std::vector<u128> allowed;
+  struct Values {
+    std::array<u128, 2> v{};
+    size_t n = 0;
+    Values() = default;
+    Values(std::initializer_list<u128> list) {
+      for (u128 x : list) v[n++] = x;
+    }
+    bool empty() const { return n == 0; }
+    const u128* begin() const { return v.data(); }
+    const u128* end() const { return v.data() + n; }
+  } allowed;
 };
 
 Prereq prereq_of(MatchField f) {
   using F = MatchField;
-  auto eth = [](std::vector<u128> v) { return Prereq{true, F::ETH_TYPE, std::move(v)}; };
+  auto eth = [](Prereq::Values v) { return Prereq{true, F::ETH_TYPE, v}; };
   auto ipp = [](u128 v) { return Prereq{true, F::IP_PROTO, {v}}; };
   switch (f) {
     case F::VLAN_PCP: return Prereq{true, F::VLAN_VID, {}};
@@ -380,11 +390,16 @@ class ValueParser {
 const FieldInfo& field_info(MatchField f) { return kFields[static_cast<size_t>(f)]; }
 
 bool parse_field_name(std::string_view name, MatchField& out) {
-  std::string upper(name);
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (upper == "IPV4_PROTO") upper = "IP_PROTO";
+  // Case-insensitive (ASCII) comparison with the table, without a copy of the name.
+  auto same = [name](std::string_view field) {
+    if (field.size() != name.size()) return false;
+    for (size_t i = 0; i < name.size(); ++i)
+      if (std::toupper(static_cast<unsigned char>(name[i])) != field[i]) return false;
+    return true;
+  };
+  if (same("IPV4_PROTO")) { out = MatchField::IP_PROTO; return true; }
   for (size_t i = 0; i < kFields.size(); ++i) {
-    if (kFields[i].name == upper) { out = static_cast<MatchField>(i); return true; }
+    if (same(kFields[i].name)) { out = static_cast<MatchField>(i); return true; }
   }
   return false;
 }
@@ -421,11 +436,11 @@ HeaderMatch parse_header_match(const nlohmann::json& match_object) {
     hm.fields.push_back(std::move(fm));
   }
   for (const auto& fm : hm.fields) {
-    Prereq p = prereq_of(fm.field);
+    const Prereq p = prereq_of(fm.field);
     if (!p.has) continue;
-    const std::string name(field_info(fm.field).name), dep(field_info(p.on).name);
+    const std::string_view name = field_info(fm.field).name, dep = field_info(p.on).name;
     const FieldMatch* d = hm.find(p.on);
-    if (!d) bad_match(name + " needs " + dep + " in the same match");
+    if (!d) bad_match(std::string(name) + " needs " + std::string(dep) + " in the same match");
     if (p.allowed.empty()) continue;
     const u128 full = full_mask(field_info(p.on).width);
     for (const auto& t : d->terms) {
@@ -437,7 +452,7 @@ HeaderMatch parse_header_match(const nlohmann::json& match_object) {
       if (!ok) {
         std::string want;
         for (u128 a : p.allowed) want += (want.empty() ? "" : " or ") + to_hex(a);
-        bad_match(name + " needs " + dep + " to be exactly " + want);
+        bad_match(std::string(name) + " needs " + std::string(dep) + " to be exactly " + want);
       }
     }
   }

@@ -5,8 +5,10 @@
 
 #include <array>
 #include <set>
+#include <unordered_set>
 
 #include "openbox/header_match.hh"
+#include "openbox/json_body.hh"
 
 namespace openbox {
 namespace {
@@ -65,10 +67,20 @@ void check_version(const json& body) {
     fail(ErrorSubtype::UNSUPPORTED_VERSION, "OpenBox version " + v + " is not supported (major version 1 only)");
 }
 
-void check_blocks(const json& body) {
+// A block whose header / payload matches checks 8 and 9 read (a HeaderClassifier or
+// HeaderPayloadClassifier with a config), found by check_blocks.
+struct MatchBlock {
+  const std::string* type;
+  const std::string* name;
+  const json* config;
+};
+
+std::vector<MatchBlock> check_blocks(const json& body) {
+  std::vector<MatchBlock> match_blocks;
   auto it = body.find("blocks");
-  if (it == body.end() || !it->is_array()) return;
-  std::set<std::string> names;
+  if (it == body.end() || !it->is_array()) return match_blocks;
+  std::unordered_set<std::string_view> names;   // views of the tree's strings
+  names.reserve(it->size());
   size_t i = 0;
   for (const auto& b : *it) {
     const std::string where = "blocks[" + std::to_string(i++) + "]";
@@ -84,7 +96,11 @@ void check_blocks(const json& body) {
     if (c != b.end() && !c->is_object())
       fail(ErrorSubtype::BAD_BLOCK, "block \"" + name + "\": config is " + kind(*c) + ", not an object");
     if (!names.insert(name).second) fail(ErrorSubtype::BAD_BLOCK, "block name \"" + name + "\" used twice");
+    const std::string& type = b["type"].get_ref<const std::string&>();
+    if (c != b.end() && (type == "HeaderClassifier" || type == "HeaderPayloadClassifier"))
+      match_blocks.push_back({&type, &name, &*c});
   }
+  return match_blocks;
 }
 
 void check_connectors(const json& body) {
@@ -110,17 +126,11 @@ void check_connectors(const json& body) {
   }
 }
 
-// Blocks that passed check 6, of the given type, with their config.
+// Blocks that passed check 6, of the given type, with their config, in block order.
 template <typename F>
-void for_blocks_of(const json& body, std::string_view type, F f) {
-  auto it = body.find("blocks");
-  if (it == body.end() || !it->is_array()) return;
-  for (const auto& b : *it) {
-    if (b["type"].get_ref<const std::string&>() != type) continue;
-    auto c = b.find("config");
-    if (c == b.end()) continue;
-    f(b["name"].get_ref<const std::string&>(), *c);
-  }
+void for_blocks_of(const std::vector<MatchBlock>& blocks, std::string_view type, F f) {
+  for (const MatchBlock& b : blocks)
+    if (*b.type == type) f(*b.name, *b.config);
 }
 
 void parse_match_in(const std::string& where, const json& m) {
@@ -131,15 +141,15 @@ void parse_match_in(const std::string& where, const json& m) {
   }
 }
 
-void check_header_matches(const json& body) {
-  for_blocks_of(body, "HeaderClassifier", [](const std::string& name, const json& config) {
+void check_header_matches(const std::vector<MatchBlock>& blocks) {
+  for_blocks_of(blocks, "HeaderClassifier", [](const std::string& name, const json& config) {
     auto m = config.find("match");
     if (m == config.end()) return;  // a missing argument is a catalogue (BAD_BLOCK) matter
     if (!m->is_array()) fail(ErrorSubtype::BAD_HEADER_MATCH, "block \"" + name + "\": match is not an array");
     for (size_t i = 0; i < m->size(); ++i)
       parse_match_in("block \"" + name + "\" match[" + std::to_string(i) + "]", (*m)[i]);
   });
-  for_blocks_of(body, "HeaderPayloadClassifier", [](const std::string& name, const json& config) {
+  for_blocks_of(blocks, "HeaderPayloadClassifier", [](const std::string& name, const json& config) {
     auto m = config.find("match");
     if (m == config.end()) return;
     if (!m->is_array()) fail(ErrorSubtype::BAD_HEADER_MATCH, "block \"" + name + "\": match is not an array");
@@ -153,8 +163,8 @@ void check_header_matches(const json& body) {
   });
 }
 
-void check_payload_matches(const json& body) {
-  for_blocks_of(body, "HeaderPayloadClassifier", [](const std::string& name, const json& config) {
+void check_payload_matches(const std::vector<MatchBlock>& blocks) {
+  for_blocks_of(blocks, "HeaderPayloadClassifier", [](const std::string& name, const json& config) {
     auto m = config.find("match");
     if (m == config.end()) return;
     for (size_t i = 0; i < m->size(); ++i) {
@@ -639,10 +649,7 @@ void check_json_depth(std::string_view body, std::size_t max_depth) {
 }
 
 Message decode(std::string_view body, std::optional<MessageType> expected) {
-  check_json_depth(body);
-  json j = json::parse(body.begin(), body.end(), nullptr, false);
-  if (j.is_discarded()) fail(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
-  return decode_json(j, expected);
+  return decode_json(parse_json_body(body), expected);
 }
 
 namespace {
@@ -709,10 +716,10 @@ std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<M
   if (t == MessageType::Hello) check_version(body);
   // 6..9
   if (t == MessageType::SetProcessingGraphRequest || t == MessageType::SetProcessingGraphResponse) {
-    check_blocks(body);
+    const std::vector<MatchBlock> match_blocks = check_blocks(body);
     check_connectors(body);
-    check_header_matches(body);
-    check_payload_matches(body);
+    check_header_matches(match_blocks);
+    check_payload_matches(match_blocks);
   }
   // 10
   if (t == MessageType::AddCustomModuleRequest) check_module_content(body);

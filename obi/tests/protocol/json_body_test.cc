@@ -1,0 +1,135 @@
+// parse_json_body: the one-pass, depth-bounded parse the REST server runs on every body,
+// against the two steps it replaces (check_json_depth, then nlohmann::json::parse).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "openbox/json_body.hh"
+#include "openbox/messages.hh"
+
+using nlohmann::json;
+using namespace openbox;
+
+namespace {
+
+std::string nest(std::size_t depth, const std::string& inner = "1") {
+  return std::string(depth, '[') + inner + std::string(depth, ']');
+}
+
+// The answer of the reference: depth scan first, then nlohmann's parser.
+struct Outcome {
+  bool ok = false;
+  json tree;
+  ErrorSubtype subtype = ErrorSubtype::INTERNAL_ERROR;
+  std::string message;
+};
+
+Outcome reference(const std::string& body) {
+  Outcome o;
+  try {
+    check_json_depth(body);
+    o.tree = json::parse(body, nullptr, false);
+    if (o.tree.is_discarded()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
+    o.ok = true;
+  } catch (const ProtocolError& e) {
+    o.subtype = e.subtype();
+    o.message = e.what();
+  }
+  return o;
+}
+
+Outcome one_pass(const std::string& body) {
+  Outcome o;
+  try {
+    o.tree = parse_json_body(body);
+    o.ok = true;
+  } catch (const ProtocolError& e) {
+    o.subtype = e.subtype();
+    o.message = e.what();
+  }
+  return o;
+}
+
+void expect_same(const std::string& body) {
+  const Outcome a = reference(body), b = one_pass(body);
+  ASSERT_EQ(a.ok, b.ok) << body.substr(0, 200);
+  if (a.ok) {
+    EXPECT_EQ(a.tree, b.tree) << body.substr(0, 200);
+  } else {
+    EXPECT_EQ(a.subtype, b.subtype) << body.substr(0, 200);
+    EXPECT_EQ(a.message, b.message) << body.substr(0, 200);
+  }
+}
+
+}  // namespace
+
+TEST(json_body, BuildsTheTreeNlohmannBuilds) {
+  for (const char* body : {R"({"type":"KeepAlive","xid":7,"dpid":1})", "[]", "{}", "0", "-12", "1.5e300",
+                           "18446744073709551615", "-9223372036854775808", "\"a\\u00e9\\ud83d\\ude00\"", "null",
+                           "true", R"([1,[2,[3,{"a":[4,{"b":null}]}]],"x",{}])", R"({"a":1,"a":2,"b":{"a":3}})",
+                           " \n\t{ \"k\" : [ ] } "}) {
+    SCOPED_TRACE(body);
+    expect_same(body);
+  }
+  EXPECT_EQ(parse_json_body(R"({"a":1,"a":2})"), json::parse(R"({"a":2})"));   // the last key wins, as in json::parse
+}
+
+TEST(json_body, RefusesNestingOverTheBoundWhileParsing) {
+  EXPECT_EQ(parse_json_body(nest(kMaxJsonDepth)), json::parse(nest(kMaxJsonDepth)));
+  for (const std::string& body : {nest(kMaxJsonDepth + 1), nest(100000), std::string(1000000, '['),
+                                  "{\"a\":" + nest(kMaxJsonDepth) + "}"}) {
+    try {
+      parse_json_body(body);
+      ADD_FAILURE() << "accepted a body " << json_depth(body, SIZE_MAX) << " deep";
+    } catch (const ProtocolError& e) {
+      EXPECT_EQ(e.subtype(), ErrorSubtype::ILLEGAL_ARGUMENT);
+      EXPECT_EQ(std::string(e.what()), "body nests arrays/objects deeper than 64 levels");
+    }
+    expect_same(body);
+  }
+  // A smaller bound is honoured too.
+  EXPECT_NO_THROW(parse_json_body(nest(3), 3));
+  EXPECT_THROW(parse_json_body(nest(4), 3), ProtocolError);
+}
+
+TEST(json_body, AnswersInvalidJsonAsTheTwoStepsDid) {
+  // Invalid JSON: "not valid JSON", unless the body also nests too deep anywhere (even after
+  // the error), which was checked first.
+  for (const std::string& body :
+       {std::string(""), std::string("{"), std::string("{\"a\":}"), std::string("[1,]"), std::string("nul"),
+        std::string("{} {}"), std::string("\"\\x\""), std::string("\"\xff\""), std::string("1e999"),
+        std::string("[1 2]"), "x" + nest(kMaxJsonDepth + 1), "[1,}" + nest(kMaxJsonDepth + 1),
+        nest(kMaxJsonDepth, "1,") + "]", "[\"]" + nest(kMaxJsonDepth + 1) + "\"x"}) {
+    SCOPED_TRACE(body.substr(0, 80));
+    expect_same(body);
+    EXPECT_THROW(parse_json_body(body), ProtocolError);
+  }
+}
+
+TEST(json_body, MessageVectorsParseAlike) {
+  // Every message vector body, valid or not, and a large graph request.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(OPENBOX_ROOT) / "protocol" / "vectors" / "messages";
+  std::size_t n = 0;
+  for (const auto& f : fs::recursive_directory_iterator(dir)) {
+    if (f.path().extension() != ".json") continue;
+    std::ifstream in(f.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    SCOPED_TRACE(f.path().string());
+    expect_same(ss.str());
+    ++n;
+  }
+  EXPECT_GT(n, 10u);
+  json blocks = json::array(), connectors = json::array();
+  for (int i = 0; i < 3000; ++i) {
+    blocks.push_back({{"type", "Alert"}, {"name", "a" + std::to_string(i)},
+                      {"config", {{"alerts", {{{"message", "rule " + std::to_string(i)}, {"severity", 3}}}}}}});
+    connectors.push_back({{"src", "c"}, {"src_port", i}, {"dst", "a" + std::to_string(i)}, {"dst_port", 0}});
+  }
+  const std::string big =
+      json{{"type", "SetProcessingGraphRequest"}, {"xid", 1}, {"blocks", blocks}, {"connectors", connectors}}.dump();
+  expect_same(big);
+}
