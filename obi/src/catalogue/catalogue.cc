@@ -224,21 +224,22 @@ void Catalogue::remove(std::string_view type) {
 
 void Catalogue::check_config(const BlockDescriptor& d, const std::string& block_name,
                              const json& config) const {
-  const std::string who = "block \"" + block_name + "\" (" + d.name + ")";
+  // Named only in an error: a large graph checks thousands of blocks.
+  auto who = [&] { return "block \"" + block_name + "\" (" + d.name + ")"; };
   if (config.is_null()) {
     for (const auto& a : d.config)
-      if (a.required) bad(who + ": missing required argument \"" + a.name + "\"");
+      if (a.required) bad(who() + ": missing required argument \"" + a.name + "\"");
     return;
   }
-  if (!config.is_object()) bad(who + ": config must be an object");
+  if (!config.is_object()) bad(who() + ": config must be an object");
   for (const auto& [key, value] : config.items()) {
     const ArgDescriptor* a = d.arg(key);
-    if (!a) bad(who + ": unknown argument \"" + key + "\"");
+    if (!a) bad(who() + ": unknown argument \"" + key + "\"");
     if (!type_matches(a->type, value))
-      bad(who + ": argument \"" + key + "\" must be " + a->type + ", got " + json_kind(value));
+      bad(who() + ": argument \"" + key + "\" must be " + a->type + ", got " + json_kind(value));
   }
   for (const auto& a : d.config)
-    if (a.required && !config.contains(a.name)) bad(who + ": missing required argument \"" + a.name + "\"");
+    if (a.required && !config.contains(a.name)) bad(who() + ": missing required argument \"" + a.name + "\"");
 }
 
 const char* to_string(BlockClass c) {

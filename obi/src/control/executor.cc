@@ -217,9 +217,16 @@ void Instance::Impl::graph_loop() {
     } catch (const std::exception& e) {
       reply = openbox::encode(openbox::make_error(xid, ErrorSubtype::INTERNAL_ERROR, e.what()));
     }
+    {
+      std::lock_guard<std::mutex> lock(g_mu);
+      if (!g_job->answered) sender.send(std::move(*reply));
+      g_job->answered = true;   // no budget Error after this answer
+    }
+    // The replaced graph is freed once the swap is answered, before the job ends, so a
+    // message that waits for the graph (a module's removal) also waits for this.
+    rt.release_retired();
     std::lock_guard<std::mutex> lock(g_mu);
     // Answered before the next message that waits for the graph runs (g_job is reset last).
-    if (!g_job->answered) sender.send(std::move(*reply));
     g_job.reset();
     g_cv.notify_all();
   }

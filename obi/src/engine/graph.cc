@@ -39,17 +39,16 @@ void bind_device(BlockSpec& b, const DeviceMap& devices) {
   }
 }
 
-BlockSpec parse_block(nlohmann::json& j, std::size_t index) {   // moves the config out of j
-  std::string where = "blocks[" + std::to_string(index) + "]";
-  if (!j.is_object()) fail(ErrorSubtype::BAD_BLOCK, where + ": a block must be an object");
+BlockSpec parse_block(nlohmann::json& j, std::size_t index) {   // moves name, type and config out of j
+  if (!j.is_object()) fail(ErrorSubtype::BAD_BLOCK, "blocks[" + std::to_string(index) + "]: a block must be an object");
   auto name = j.find("name");
   auto type = j.find("type");
   if (name == j.end() || !name->is_string() || name->get_ref<const std::string&>().empty())
-    fail(ErrorSubtype::BAD_BLOCK, where + ": missing or empty string field 'name'");
-  where = "block '" + name->get<std::string>() + "'";
+    fail(ErrorSubtype::BAD_BLOCK, "blocks[" + std::to_string(index) + "]: missing or empty string field 'name'");
   if (type == j.end() || !type->is_string() || type->get_ref<const std::string&>().empty())
-    fail(ErrorSubtype::BAD_BLOCK, where + ": missing or empty string field 'type'");
-  BlockSpec b{name->get<std::string>(), type->get<std::string>(), nlohmann::json::object(), nlohmann::json(), false};
+    fail(ErrorSubtype::BAD_BLOCK, "block '" + name->get_ref<const std::string&>() + "': missing or empty string field 'type'");
+  BlockSpec b{std::move(name->get_ref<std::string&>()), std::move(type->get_ref<std::string&>()),
+              nlohmann::json::object(), nlohmann::json(), false};
   auto cfg = j.find("config");
   b.has_config = cfg != j.end() && !cfg->is_null();
   if (b.has_config) {
@@ -105,32 +104,35 @@ void check_block_limits(const BlockSpec& b, const BlockDescriptor& d, const Grap
 }
 
 struct Conn {
-  std::string src, dst;
+  std::string_view src, dst;   // views of the graph's strings
   long src_port = 0, dst_port = 0;
-  std::string label;
+  // How errors name the connector (made only for an error).
+  std::string label() const {
+    return "connector " + std::string(src) + "[" + std::to_string(src_port) + "] -> " + std::string(dst) + "[" +
+           std::to_string(dst_port) + "]";
+  }
 };
 
-long port_field(const nlohmann::json& c, const char* key, const std::string& label) {
+long port_field(const nlohmann::json& c, const char* key, std::size_t index) {
   auto it = c.find(key);
   if (it == c.end()) return 0;   // ports default to 0
-  if (!it->is_number_integer()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": '" + key + "' must be an integer");
+  if (!it->is_number_integer())
+    fail(ErrorSubtype::BAD_CONNECTOR, "connectors[" + std::to_string(index) + "]: '" + key + "' must be an integer");
   return it->get<long>();
 }
 
 Conn parse_connector(const nlohmann::json& c, std::size_t index) {
-  std::string label = "connectors[" + std::to_string(index) + "]";
-  if (!c.is_object()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": a connector must be an object");
+  auto where = [index] { return "connectors[" + std::to_string(index) + "]"; };
+  if (!c.is_object()) fail(ErrorSubtype::BAD_CONNECTOR, where() + ": a connector must be an object");
   auto src = c.find("src");
   auto dst = c.find("dst");
-  if (src == c.end() || !src->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": missing string field 'src'");
-  if (dst == c.end() || !dst->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, label + ": missing string field 'dst'");
+  if (src == c.end() || !src->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, where() + ": missing string field 'src'");
+  if (dst == c.end() || !dst->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, where() + ": missing string field 'dst'");
   Conn k;
-  k.src = src->get<std::string>();
-  k.dst = dst->get<std::string>();
-  k.src_port = port_field(c, "src_port", label);
-  k.dst_port = port_field(c, "dst_port", label);
-  k.label = "connector " + k.src + "[" + std::to_string(k.src_port) + "] -> " + k.dst + "[" +
-            std::to_string(k.dst_port) + "]";
+  k.src = src->get_ref<const std::string&>();
+  k.dst = dst->get_ref<const std::string&>();
+  k.src_port = port_field(c, "src_port", index);
+  k.dst_port = port_field(c, "dst_port", index);
   return k;
 }
 
@@ -196,7 +198,8 @@ void plan_fusion(CompiledGraph& g, const Catalogue& cat, unsigned workers) {
 // packet takes any more.
 void fold_statics(CompiledGraph& g) {
   const std::size_t n = g.nodes.size();
-  const std::vector<std::vector<Link>> wired = g.links;
+  // The links as wired: read here, rewritten only below, once every span is known.
+  const std::vector<std::vector<Link>>& wired = g.links;
   auto index = [&g](const Node* node) { return static_cast<std::size_t>(node - g.nodes.data()); };
   struct Span { std::size_t node, output, begin, count; Link to; };
   std::vector<Span> spans;
@@ -252,6 +255,8 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
   const Catalogue& cat = Catalogue::builtin();
 
   // Blocks: shape, names, types, configs.
+  g->specs.reserve(blocks->size());
+  g->by_name.reserve(blocks->size());
   for (std::size_t i = 0; i < blocks->size(); ++i) {
     BlockSpec b = parse_block((*blocks)[i], i);   // moves the block's config
     if (opt.devices) bind_device(b, *opt.devices);
@@ -362,20 +367,20 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       Conn c = parse_connector((*connectors)[i], i);
       auto s = g->by_name.find(c.src);
       auto d = g->by_name.find(c.dst);
-      if (s == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": no block named '" + c.src + "'");
-      if (d == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": no block named '" + c.dst + "'");
+      if (s == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.src) + "'");
+      if (d == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.dst) + "'");
       const Element& se = *g->elements[s->second];
       const Element& de = *g->elements[d->second];
       if (c.src_port < 0 || c.src_port >= se.output_count())
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": block '" + c.src + "' has " +
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": block '" + std::string(c.src) + "' has " +
                                               std::to_string(se.output_count()) + " output port(s)");
       if (c.dst_port < 0 || c.dst_port >= de.input_count())
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": block '" + c.dst + "' has " +
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": block '" + std::string(c.dst) + "' has " +
                                               std::to_string(de.input_count()) + " input port(s)");
       Link& l = g->links[s->second][c.src_port];
       if (l.node != nullptr)
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label + ": output " + std::to_string(c.src_port) + " of '" + c.src +
-                                              "' is already connected");
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": output " + std::to_string(c.src_port) + " of '" +
+                                              std::string(c.src) + "' is already connected");
       l.node = &g->nodes[d->second];
       l.port = static_cast<uint16_t>(c.dst_port);
       succ[s->second].push_back(d->second);

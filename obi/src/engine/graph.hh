@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -54,6 +55,12 @@ struct BlockSpec {
   bool has_config = false;   // the graph gave a "config" (to_json gives it back the same way)
 };
 
+// Hash of block names for maps that are searched with std::string_view too.
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct CompiledGraph {
   std::vector<BlockSpec> specs;                    // index = node index
   nlohmann::json connectors = nlohmann::json::array();   // as given
@@ -65,13 +72,13 @@ struct CompiledGraph {
   std::vector<uint32_t> sources;                   // nodes whose element is_source()
   std::vector<uint32_t> tasks;                     // nodes whose element has_task()
   std::vector<uint32_t> order;                     // every node, upstream before downstream
-  std::unordered_map<std::string, uint32_t> by_name;
+  std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> by_name;   // finds string_views too
 
   // The graph as it was given ({"blocks", "connectors"}), rebuilt on request: the
   // configurations live once, in `specs`.
   nlohmann::json to_json() const;
 
-  Element* find(const std::string& name) const {
+  Element* find(std::string_view name) const {
     auto it = by_name.find(name);
     return it == by_name.end() ? nullptr : elements[it->second].get();
   }

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 #include "catalogue/catalogue.hh"
 #include "engine/events.hh"
@@ -61,6 +62,15 @@ struct alignas(64) Worker {
   std::atomic<uint64_t> in{0}, in_bytes{0}, out{0}, out_bytes{0}, drops{0}, busy_ns{0};
 };
 
+// The elements of a graph: an element of the previous graph is kept by the new one when it
+// is among them (elements are carried only under their own name).
+std::unordered_set<const Element*> elements_of(const CompiledGraph& g) {
+  std::unordered_set<const Element*> out;
+  out.reserve(g.elements.size());
+  for (const auto& e : g.elements) out.insert(e.get());
+  return out;
+}
+
 }  // namespace
 
 struct Runtime::Impl {
@@ -78,8 +88,15 @@ struct Runtime::Impl {
   mutable uint64_t load_busy = 0;
   mutable std::chrono::steady_clock::time_point load_at;
 
+  // What a swap took out of service, kept until release_retired() frees it (guarded by
+  // `swap`): the previous graph and the elements only it held.
+  std::vector<std::unique_ptr<Live>> retired;
+  std::vector<Live::Removed> retired_elements;
+
   void worker_main(Worker& w);
-  void retire(Live* old, const Live* next);
+  // Waits until no worker runs `old` and deactivates what `next` does not share; returns
+  // `old`, whose memory the caller frees (or keeps for release_retired).
+  std::unique_ptr<Live> retire(Live* old, const Live* next);
   void publish_counters(Worker& w);
   void wait_switched(const Live* next);
   SwapTiming last_swap;
@@ -130,7 +147,6 @@ void Runtime::Impl::worker_main(Worker& w) {
   w.epoch.store(nullptr);
 }
 
-// Waits until no worker runs `old`, then deactivates and frees what `next` does not share.
 // Waits until every worker runs `next` and has released what it removed.
 void Runtime::Impl::wait_switched(const Live* next) {
   if (!running) return;
@@ -138,24 +154,18 @@ void Runtime::Impl::wait_switched(const Live* next) {
     while (w->acked.load() != next->generation) std::this_thread::sleep_for(std::chrono::microseconds(20));
 }
 
-void Runtime::Impl::retire(Live* old, const Live* next) {
-  if (!old) return;
+std::unique_ptr<Live> Runtime::Impl::retire(Live* old, const Live* next) {
+  if (!old) return nullptr;
   if (running) {
     // set_graph is serialised, so every worker moves from `old` straight to `next`.
     for (auto& w : workers)
       while (w->epoch.load() == old || (next && w->acked.load() != next->generation))
         std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
-  for (std::size_t i = 0; i < old->g->elements.size(); ++i) {
-    Element* e = old->g->elements[i].get();
-    bool kept = false;
-    if (next) {
-      auto it = next->g->by_name.find(old->g->specs[i].name);
-      kept = it != next->g->by_name.end() && next->g->elements[it->second].get() == e;
-    }
-    if (!kept) e->deactivate();
-  }
-  delete old;
+  const std::unordered_set<const Element*> kept = next ? elements_of(*next->g) : std::unordered_set<const Element*>{};
+  for (const auto& e : old->g->elements)
+    if (!kept.count(e.get())) e->deactivate();
+  return std::unique_ptr<Live>(old);
 }
 
 Runtime::Runtime(RuntimeOptions options) : impl_(std::make_unique<Impl>()) {
@@ -179,6 +189,23 @@ Runtime::~Runtime() {
   stop();
   std::lock_guard<std::mutex> lock(impl_->control);
   impl_->retire(impl_->current.exchange(nullptr), nullptr);
+  impl_->retired_elements.clear();
+  impl_->retired.clear();
+}
+
+void Runtime::release_retired() {
+  Impl& m = *impl_;
+  std::vector<std::unique_ptr<Live>> graphs;
+  std::vector<Live::Removed> elements;
+  {
+    std::lock_guard<std::mutex> swap_lock(m.swap);
+    graphs = std::move(m.retired);
+    elements = std::move(m.retired_elements);
+    m.retired.clear();
+    m.retired_elements.clear();
+  }
+  elements.clear();   // elements first: their Removed entries point into the graphs' wiring
+  graphs.clear();
 }
 
 void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
@@ -220,11 +247,10 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
     throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_BLOCK, ex.what());
   }
   if (old) {
-    for (uint32_t i : old->g->order) {
-      auto it = live->g->by_name.find(old->g->specs[i].name);
-      bool kept = it != live->g->by_name.end() && live->g->elements[it->second] == old->g->elements[i];
-      if (!kept) live->removed.push_back({old->g->elements[i], &old->g->nodes[i].outputs});
-    }
+    const std::unordered_set<const Element*> kept = elements_of(*live->g);
+    for (uint32_t i : old->g->order)
+      if (!kept.count(old->g->elements[i].get()))
+        live->removed.push_back({old->g->elements[i], &old->g->nodes[i].outputs});
   }
   live->generation = ++m.generation;
   if (!m.running) {
@@ -245,10 +271,17 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   const uint64_t t3 = monotonic_ns();
   const auto live_at = std::chrono::steady_clock::now();
   const auto live_wall = std::chrono::system_clock::now();
-  m.retire(old, next);
+  std::unique_ptr<Live> retired = m.retire(old, next);
   const uint64_t t4 = monotonic_ns();
   m.last_swap = {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6, live_at, live_wall};
-  next->removed.clear();   // every worker has released them; the old graph is gone
+  // Every worker has released the removed elements and runs `next` only: the old graph and
+  // what only it held are freed by release_retired(), off the path to live and to the answer.
+  // At most one retired graph is kept: one an earlier swap left unreleased goes now.
+  m.retired_elements.clear();
+  m.retired.clear();
+  for (auto& r : next->removed) m.retired_elements.push_back(std::move(r));
+  next->removed.clear();
+  if (retired) m.retired.push_back(std::move(retired));
 }
 
 SwapTiming Runtime::last_swap() const {

@@ -72,7 +72,7 @@ struct SwapTiming {
   double compile_ms = 0;     // validate + build the elements (compile_graph)
   double activate_ms = 0;    // open the new elements' files and devices
   double switch_ms = 0;      // publish until every worker runs the new graph
-  double retire_ms = 0;      // deactivate and free what the old graph does not share
+  double retire_ms = 0;      // deactivate what the old graph does not share (freed later: release_retired)
   double total_ms = 0;
   std::chrono::steady_clock::time_point live_at;    // every worker runs the new graph
   std::chrono::system_clock::time_point live_wall;  // the same moment on the wall clock
@@ -98,7 +98,12 @@ class Runtime {
   // move a large graph in: its block configurations are then not copied.
   // Compiles holding only a lock of its own: read, write, stats and drain_events are served
   // meanwhile (from the running graph).
+  // The graph it replaces (and its elements the new one does not keep) is deactivated, but
+  // its memory, large for a big graph, is kept until release_retired(): call that once the
+  // swap has been answered. At most one is kept: the next set_graph frees it at the latest
+  // (after its own graph is live).
   void set_graph(nlohmann::json graph, const GraphHooks& hooks = {});
+  void release_retired();
   nlohmann::json graph() const;         // the running graph as given ({} when none)
   SwapTiming last_swap() const;
 

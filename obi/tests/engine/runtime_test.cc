@@ -86,6 +86,45 @@ TEST(Runtime, SwapUnderTrafficLosesNothingAndKeepsUnchangedBlocks) {
   EXPECT_EQ(s.packets_in, produced);
 }
 
+TEST(Runtime, ReplacedGraphIsDeactivatedAtOnceAndFreedByReleaseRetired) {
+  register_test_elements();
+  auto counted = [](int tag) {
+    return json{{"blocks", {blk("TestSource", "src"), blk("TestCounted", "c", {{"tag", tag}}), blk("TestSink", "sink")}},
+                {"connectors", {con("src", 0, "c", 0), con("c", 0, "sink", 0)}}};
+  };
+  const int alive0 = TestCounted::alive().load();
+  {
+    RuntimeOptions o;
+    o.workers = 2;
+    Runtime rt(o);
+    rt.set_graph(counted(1));
+    rt.start();
+    EXPECT_EQ(TestCounted::alive().load(), alive0 + 1);
+    const int deactivated0 = TestCounted::deactivated().load();
+    rt.set_graph(counted(2));   // "c" is rebuilt: the old one leaves service now...
+    EXPECT_EQ(TestCounted::deactivated().load(), deactivated0 + 1);
+    EXPECT_EQ(TestCounted::alive().load(), alive0 + 2);   // ...and is freed later
+    rt.release_retired();
+    EXPECT_EQ(TestCounted::alive().load(), alive0 + 1);
+    rt.release_retired();        // nothing left: harmless
+    EXPECT_EQ(TestCounted::alive().load(), alive0 + 1);
+    // Callers that never release keep at most one replaced graph.
+    for (int tag = 3; tag < 8; ++tag) {
+      rt.set_graph(counted(tag));
+      EXPECT_EQ(TestCounted::alive().load(), alive0 + 2) << "after tag " << tag;
+    }
+    // Unchanged blocks are carried, not retired.
+    rt.release_retired();
+    rt.set_graph(counted(7));
+    EXPECT_EQ(TestCounted::alive().load(), alive0 + 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    rt.stop();
+    EXPECT_EQ(rt.read("sink", "gaps").get<uint64_t>(), 0u);
+    EXPECT_EQ(rt.read("src", "count").get<uint64_t>(), rt.read("sink", "count").get<uint64_t>());
+  }
+  EXPECT_EQ(TestCounted::alive().load(), alive0);   // the Runtime frees everything it kept
+}
+
 TEST(Runtime, ReplacedSourceStartsAfresh) {
   register_test_elements();
   RuntimeOptions o;

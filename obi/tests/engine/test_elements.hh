@@ -2,6 +2,9 @@
 //   TestSource  endless source; packet i of worker w carries (w, i) in its payload
 //   TestPass    forwards everything (config "tag" makes distinct configs)
 //   TestSink    checks per-worker sequence continuity, counts packets as sent
+//   TestHold    holds packets until it leaves the graph
+//   TestCounted forwards everything; TestCounted::alive() counts the instances that exist
+//               (config "tag" makes distinct configs)
 #pragma once
 
 #include <atomic>
@@ -110,6 +113,22 @@ class TestHold final : public Element {
   PerWorker<std::vector<Packet*>> held_;
 };
 
+class TestCounted final : public Element {
+ public:
+  explicit TestCounted(const ElementArgs&) { alive().fetch_add(1); }
+  ~TestCounted() override { alive().fetch_sub(1); }
+  void push(uint16_t, Batch& b, Context& ctx, const Outputs& out) override { out.emit(0, b, ctx); }
+  void deactivate() override { deactivated().fetch_add(1); }
+  static std::atomic<int>& alive() {
+    static std::atomic<int> n{0};
+    return n;
+  }
+  static std::atomic<int>& deactivated() {
+    static std::atomic<int> n{0};
+    return n;
+  }
+};
+
 inline void register_test_elements() {
   static bool done = false;
   if (done) return;
@@ -118,6 +137,7 @@ inline void register_test_elements() {
   register_element("TestPass", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestPass>(a); });
   register_element("TestSink", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestSink>(a); });
   register_element("TestHold", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestHold>(a); });
+  register_element("TestCounted", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestCounted>(a); });
   auto desc = [](const char* name, int in, int out, nlohmann::json config) {
     return nlohmann::json{{"name", name}, {"class", "terminal"}, {"spec", "extension"}, {"required", false},
                           {"description", "test"}, {"config", config},
@@ -129,6 +149,7 @@ inline void register_test_elements() {
   c.add(Catalogue::parse(desc("TestPass", 1, 1, nlohmann::json::array({{{"name", "tag"}, {"type", "integer"}}}))));
   c.add(Catalogue::parse(desc("TestSink", 1, 0, nlohmann::json::array())));
   c.add(Catalogue::parse(desc("TestHold", 1, 0, nlohmann::json::array())));
+  c.add(Catalogue::parse(desc("TestCounted", 1, 1, nlohmann::json::array({{{"name", "tag"}, {"type", "integer"}}}))));
 }
 
 }  // namespace obi::testing
