@@ -7,7 +7,7 @@
 # rewriters, payload classifiers), seeded from protocol/vectors, the small pcaps of the
 # shared data and frames made below.
 #
-#   tests/fuzz/run.sh [SECONDS_PER_TARGET]      default 15 (60 s in all)
+#   tests/fuzz/run.sh [SECONDS_PER_TARGET]      default 15 (90 s in all: six targets)
 #
 # ./openbox test runs it for 6 s per target; a longer run (e.g. 600) finds more, and
 # every input it adds to build/fuzz/corpus seeds the next run.
