@@ -371,7 +371,7 @@ Message decode_fields(MessageType t, const json& body, uint64_t xid) {
       }
       return m;
     }
-    case MessageType::KeepAlive: { KeepAlive m; m.xid = xid; m.dpid = f.uint("dpid", kIdLimit); return m; }
+    case MessageType::KeepAlive: { KeepAlive m; m.xid = xid; m.dpid = f.uint("dpid", kIdLimit); m.metrics = f.opt_object("metrics"); return m; }
     case MessageType::ListCapabilitiesRequest: { ListCapabilitiesRequest m; m.xid = xid; return m; }
     case MessageType::ListCapabilitiesResponse: {
       ListCapabilitiesResponse m;
@@ -540,7 +540,7 @@ struct Encoder {
     put(j, "source_addr", m.source_addr);
     put(j, "source_port", m.source_port);
   }
-  void operator()(const KeepAlive& m) { j["dpid"] = m.dpid; }
+  void operator()(const KeepAlive& m) { j["dpid"] = m.dpid; if (m.metrics) j["metrics"] = *m.metrics; }
   void operator()(const ListCapabilitiesRequest&) {}
   void operator()(const ListCapabilitiesResponse& m) { j["capabilities"] = m.capabilities; }
   void operator()(const SetParametersRequest& m) { j["parameters"] = m.parameters; }

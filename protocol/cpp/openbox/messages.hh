@@ -80,7 +80,8 @@ struct Hello : Header {
   std::optional<std::string> source_addr;
   std::optional<uint16_t> source_port;
 };
-struct KeepAlive : Header { uint64_t dpid = 0; };
+// `metrics` (extension): the figures of the controller's metrics_subscription, when due.
+struct KeepAlive : Header { uint64_t dpid = 0; std::optional<nlohmann::json> metrics; };
 struct ListCapabilitiesRequest : Header {};
 struct ListCapabilitiesResponse : Header { nlohmann::json capabilities = nlohmann::json::object(); };
 struct SetParametersRequest : Header { nlohmann::json parameters = nlohmann::json::object(); };

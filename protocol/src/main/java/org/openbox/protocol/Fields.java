@@ -110,6 +110,10 @@ final class Fields {
         return ((ObjectNode) v).deepCopy();
     }
 
+    ObjectNode optObject(String name) {
+        return node.has(name) ? reqObject(name) : null;
+    }
+
     /** Any JSON value, null included. */
     JsonNode reqValue(String name) {
         return required(name).deepCopy();

@@ -189,7 +189,7 @@ public final class MessageCodec {
             return new Hello(xid(f), dpid, version, caps, f.optString("source_addr"),
                     f.optIntInRange("source_port", 1, 65535));
         });
-        decoders.put("KeepAlive", f -> new KeepAlive(xid(f), f.reqLong("dpid", l63)));
+        decoders.put("KeepAlive", f -> new KeepAlive(xid(f), f.reqLong("dpid", l63), f.optObject("metrics")));
         decoders.put("ListCapabilitiesRequest", f -> new ListCapabilitiesRequest(xid(f)));
         decoders.put("ListCapabilitiesResponse", f -> {
             ObjectNode caps = f.reqObject("capabilities");
