@@ -108,45 +108,73 @@ public class HandleRouter {
      * block, or ({@code dpid} not null) at that OBI only.
      */
     public CompletableFuture<JsonNode> read(String app, String block, String handle, Long dpid) {
-        List<Target> targets = targets(app, block, dpid);
-        if (targets.isEmpty()) {
-            return CompletableFuture.failedFuture(notDeployed(app, block, dpid));
-        }
-        HandlePlanner planner = new HandlePlanner(modules.catalogue());
-        List<Target> read = new ArrayList<>();
-        List<HandlePlanner.ReadPlan> plans = new ArrayList<>();
-        List<Target> unmapped = new ArrayList<>();
+        Planned planned;
         try {
-            for (Target t : targets) {
-                HandleName h = HandleName.read(planner.descriptor(t.appBlock()), block, handle);
-                planner.checkIndex(t.appBlock(), h);
-                Optional<HandlePlanner.ReadPlan> plan = planner.read(app, t.appBlock(), h, t.merged(), t.graph().origins());
-                if (plan.isPresent()) {
-                    read.add(t);
-                    plans.add(plan.get());
-                    if (!h.perRule()) {
-                        unmapped.add(t);
-                    }
-                }
-            }
-            // a per-rule value is mapped to the reader's own rules; any other value of a
-            // shared merged block would include what another block counted
-            checkIsolation(app, block, handle, unmapped, "read of");
-        } catch (ProtocolException e) {
+            planned = plan(app, block, handle, dpid);
+        } catch (IllegalArgumentException | ProtocolException e) {
             return CompletableFuture.failedFuture(e);
         }
+        List<Target> read = planned.targets();
+        List<HandlePlanner.ReadPlan> plans = planned.plans();
         List<CompletableFuture<JsonNode>> answers = new ArrayList<>();
         for (int i = 0; i < read.size(); i++) {
             HandlePlanner.ReadPlan p = plans.get(i);
             answers.add(readAll(app, read.get(i), p.handles()).thenApply(p.combine()));
         }
-        if (answers.isEmpty()) {
-            return CompletableFuture.failedFuture(new ProtocolException(ErrorSubtype.UNSUPPORTED_OTHER,
-                    "no merged block implementing block '" + block + "' of application '" + app
-                            + "' on an OBI that is up answers '" + handle + "' (its rules may have been folded away)"));
-        }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
                 .thenApply(x -> ResultCombiner.combine(answers.stream().map(CompletableFuture::join).toList()));
+    }
+
+    /**
+     * How to compute the application's view of a handle at one OBI from reads of the merged
+     * blocks there, without reading them: the same mapping and isolation checks as
+     * {@link #read(String, String, String, Long)}, for values the OBI reports by itself
+     * (metrics on its KeepAlive). Throws {@link IllegalArgumentException} or
+     * {@link ProtocolException} where that read would fail before sending anything.
+     */
+    public LocalRead planAt(String app, String block, String handle, long dpid) {
+        Planned planned = plan(app, block, handle, dpid);
+        List<LocalRead.Part> parts = new ArrayList<>();
+        for (int i = 0; i < planned.targets().size(); i++) {
+            HandlePlanner.ReadPlan p = planned.plans().get(i);
+            parts.add(new LocalRead.Part(planned.targets().get(i).merged().name(), p.handles(), p.combine()));
+        }
+        return new LocalRead(List.copyOf(parts));
+    }
+
+    /** The merged blocks to read for an application's handle and how to combine their answers. */
+    private record Planned(List<Target> targets, List<HandlePlanner.ReadPlan> plans) {}
+
+    private Planned plan(String app, String block, String handle, Long dpid) {
+        List<Target> targets = targets(app, block, dpid);
+        if (targets.isEmpty()) {
+            throw notDeployed(app, block, dpid);
+        }
+        HandlePlanner planner = new HandlePlanner(modules.catalogue());
+        List<Target> read = new ArrayList<>();
+        List<HandlePlanner.ReadPlan> plans = new ArrayList<>();
+        List<Target> unmapped = new ArrayList<>();
+        for (Target t : targets) {
+            HandleName h = HandleName.read(planner.descriptor(t.appBlock()), block, handle);
+            planner.checkIndex(t.appBlock(), h);
+            Optional<HandlePlanner.ReadPlan> plan = planner.read(app, t.appBlock(), h, t.merged(), t.graph().origins());
+            if (plan.isPresent()) {
+                read.add(t);
+                plans.add(plan.get());
+                if (!h.perRule()) {
+                    unmapped.add(t);
+                }
+            }
+        }
+        // a per-rule value is mapped to the reader's own rules; any other value of a
+        // shared merged block would include what another block counted
+        checkIsolation(app, block, handle, unmapped, "read of");
+        if (read.isEmpty()) {
+            throw new ProtocolException(ErrorSubtype.UNSUPPORTED_OTHER,
+                    "no merged block implementing block '" + block + "' of application '" + app
+                            + "' on an OBI that is up answers '" + handle + "' (its rules may have been folded away)");
+        }
+        return new Planned(read, plans);
     }
 
     public CompletableFuture<Void> write(String app, String block, String handle, JsonNode value) {

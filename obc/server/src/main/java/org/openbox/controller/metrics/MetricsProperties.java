@@ -18,10 +18,16 @@ import org.springframework.boot.convert.DurationStyle;
  * @param maxInFlight OBIs collected at the same time; the others of a round wait for a slot
  * @param maxRulesPerBlock per-rule counters are read for at most this many rules of one
  *        block whose rules are read one handle each ({@code count_i}); arrays are read whole
+ * @param push ask each OBI to attach its figures to its KeepAlive every interval (the
+ *        {@code metrics_subscription} extension), one SetParametersRequest per OBI and graph
+ *        instead of a GlobalStats and the handle reads every round; an OBI that refuses the
+ *        parameter is collected with GlobalStats and Read requests. {@code false}: always
+ *        GlobalStats and Read
  */
 @ConfigurationProperties(prefix = "openbox.metrics")
 public record MetricsProperties(@DefaultValue("10s") String interval, @DefaultValue("5s") Duration timeout,
-                                @DefaultValue("32") int maxInFlight, @DefaultValue("256") int maxRulesPerBlock) {
+                                @DefaultValue("32") int maxInFlight, @DefaultValue("256") int maxRulesPerBlock,
+                                @DefaultValue("true") boolean push) {
 
     public MetricsProperties {
         period(interval);   // refuses a bad value at start-up, naming the property

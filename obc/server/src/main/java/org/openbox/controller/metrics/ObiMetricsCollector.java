@@ -1,6 +1,8 @@
 package org.openbox.controller.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -16,9 +18,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openbox.controller.OpenboxProperties;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
@@ -36,6 +41,7 @@ import org.openbox.controller.obi.ObiState;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
+import org.openbox.protocol.message.SetParametersRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -50,6 +56,16 @@ import org.springframework.stereotype.Component;
  * each of its blocks read at that OBI as the application sees them ({@link BlockCounters}).
  * Only reads: GlobalStatsRequest and ReadRequest, never a reset or a write.
  *
+ * <p><b>On KeepAlive</b> ({@code openbox.metrics.push}, on by default): instead of asking every
+ * round, the collector subscribes each OBI once per graph (a SetParametersRequest with the
+ * {@code metrics_subscription} parameter: the merged blocks' counter handles to read, see
+ * {@link MetricsPlan}, and the interval) and the OBI attaches those figures and its GlobalStats
+ * to the first KeepAlive of each interval; a round then sends nothing to it. It subscribes
+ * again when the OBI's graph changes, when it said Hello again, and when no figures came for
+ * two intervals and two KeepAlive intervals. An OBI that refuses the parameter
+ * (ILLEGAL_ARGUMENT: it does not know it) is collected with GlobalStats and Read requests as
+ * below, until its next Hello. Both paths give the same samples.
+ *
  * <p>Bounded: at most one collection per OBI is in flight (an OBI still answering the previous
  * round is not asked again), and it sends one request at a time (one connection per OBI), the OBIs of a round start one after the other over three
  * quarters of the interval, at most {@code max-in-flight} OBIs are collected at once (the
@@ -59,7 +75,9 @@ import org.springframework.stereotype.Component;
  * answers only complete futures, and Hello and KeepAlive never wait for it.
  *
  * <p>Its own figures: {@code openbox.metrics.collections{outcome}} (ok, partial: something
- * did not answer; failed: no GlobalStats; skipped: the OBI was down or still busy).
+ * did not answer; failed: no GlobalStats; skipped: the OBI was down or still busy; subscribed:
+ * a metrics subscription was sent) and {@code openbox.metrics.paths{path}} (OBIs collected
+ * on KeepAlive and by request).
  */
 @Component
 public class ObiMetricsCollector implements DisposableBean {
@@ -76,6 +94,9 @@ public class ObiMetricsCollector implements DisposableBean {
     private final DataPlaneMeters meters;
     private final MetricsProperties props;
     private final ControllerMetrics metrics;
+    private final OpenboxProperties openbox;
+    // ids from the clock, so an OBI still holding a subscription of an earlier controller run never matches a new one
+    private final AtomicLong subscriptionIds = new AtomicLong(System.currentTimeMillis() << 10);
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "obi-metrics");
         t.setDaemon(true);
@@ -93,6 +114,41 @@ public class ObiMetricsCollector implements DisposableBean {
 
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
+    /**
+     * Per OBI, its metrics subscription: for which session, Hello and graph, with which plan
+     * and id; {@code unsupported} when the OBI refused it (collected by request instead).
+     */
+    private static final class Subscription {
+        final ObiSession session;
+        final int generation;
+        final Object graph;
+        final MetricsPlan plan;
+        final long id;
+        volatile boolean accepted;
+        volatile boolean delivered;   // figures came on a KeepAlive
+        volatile boolean unsupported;
+        volatile long lastNanos;   // subscribed, or figures last received
+
+        Subscription(ObiSession session, Object graph, MetricsPlan plan, long id) {
+            this.session = session;
+            this.generation = session.generation();
+            this.graph = graph;
+            this.plan = plan;
+            this.id = id;
+            this.lastNanos = System.nanoTime();
+        }
+
+        boolean current(ObiSession s, Object g) {
+            return sameHello(s) && graph.equals(g);
+        }
+
+        boolean sameHello(ObiSession s) {
+            return session == s && generation == s.generation();
+        }
+    }
+
+    private final Map<Long, Subscription> subscriptions = new ConcurrentHashMap<>();
+
     // collector thread only
     private final Deque<Long> waiting = new ArrayDeque<>();
     private final Set<Long> busy = new HashSet<>();   // waiting or in flight
@@ -100,7 +156,8 @@ public class ObiMetricsCollector implements DisposableBean {
 
     public ObiMetricsCollector(ObiRegistry obis, ObiQueries queries, HandleRouter handles, GraphAggregator aggregator,
                                AppCatalog catalog, TopologyHolder topology, ModuleRegistry modules,
-                               DataPlaneMeters meters, MetricsProperties props, ControllerMetrics metrics) {
+                               DataPlaneMeters meters, MetricsProperties props, ControllerMetrics metrics,
+                               OpenboxProperties openbox) {
         this.obis = obis;
         this.queries = queries;
         this.handles = handles;
@@ -111,6 +168,7 @@ public class ObiMetricsCollector implements DisposableBean {
         this.meters = meters;
         this.props = props;
         this.metrics = metrics;
+        this.openbox = openbox;
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -120,6 +178,9 @@ public class ObiMetricsCollector implements DisposableBean {
             log.info("data-plane metrics collection is off (openbox.metrics.interval)");
             return;
         }
+        log.info("data-plane metrics every {} ({})", period.get(), props.push()
+                ? "on the OBIs' KeepAlives where they support it, else by GlobalStats and Read requests"
+                : "by GlobalStats and Read requests");
         long ms = Math.max(1, period.get().toMillis());
         thread.scheduleAtFixedRate(() -> round(TimeUnit.MILLISECONDS.toNanos(ms)), ms, ms, TimeUnit.MILLISECONDS);
     }
@@ -135,6 +196,9 @@ public class ObiMetricsCollector implements DisposableBean {
             List<Long> due = new ArrayList<>();
             for (ObiSession s : obis.sessions()) {
                 known.add(s.dpid());
+                if (s.state() == ObiState.UP && pushing(s, periodNanos)) {
+                    continue;   // its figures come with its KeepAlives
+                }
                 if (s.state() != ObiState.UP || busy.contains(s.dpid())) {
                     outcome("skipped");
                     continue;
@@ -144,6 +208,7 @@ public class ObiMetricsCollector implements DisposableBean {
             }
             meters.retainOnly(known);
             refusedByObi.keySet().retainAll(known);
+            subscriptions.keySet().retainAll(known);
             long spacing = periodNanos * 3 / 4 / Math.max(1, due.size());
             for (int i = 0; i < due.size(); i++) {
                 long dpid = due.get(i);
@@ -169,7 +234,7 @@ public class ObiMetricsCollector implements DisposableBean {
             inFlight++;
             CompletableFuture<String> done;
             try {
-                done = collect(s.get());
+                done = props.push() ? subscribeOrCollect(s.get()) : collect(s.get());
             } catch (RuntimeException e) {
                 done = CompletableFuture.failedFuture(e);
             }
@@ -177,11 +242,121 @@ public class ObiMetricsCollector implements DisposableBean {
                 inFlight--;
                 busy.remove(dpid);
                 outcome(e == null ? result : "failed");
+                if (e == null && !"subscribed".equals(result)) {
+                    path("request");
+                }
                 if (e != null) {
                     log.debug("OBI {}: metrics not collected: {}", dpid, e.toString());
                 }
                 startWaiting();
             }, thread);
+        }
+    }
+
+    /**
+     * Whether the OBI's figures come with its KeepAlives: subscribed for the graph it runs
+     * since its last Hello, accepted, and heard from recently. Collector thread.
+     */
+    private boolean pushing(ObiSession s, long periodNanos) {
+        if (!props.push()) {
+            return false;
+        }
+        Subscription sub = subscriptions.get(s.dpid());
+        if (sub == null || sub.unsupported || !sub.accepted
+                || !sub.current(s, aggregator.current(s.dpid()).graph())) {
+            return false;
+        }
+        return System.nanoTime() - sub.lastNanos <= staleNanos(periodNanos);
+    }
+
+    /**
+     * How long a subscribed OBI may send no figures: two subscription intervals (whole
+     * seconds, at least one) and two KeepAlive intervals, since figures ride on KeepAlives.
+     */
+    private long staleNanos(long periodNanos) {
+        long interval = Math.max(TimeUnit.SECONDS.toNanos(1), periodNanos);
+        return 2 * interval + 2 * TimeUnit.SECONDS.toNanos(openbox.keepaliveIntervalSeconds());
+    }
+
+    /**
+     * An OBI that is not (or no longer) sending its figures on KeepAlive: subscribes it (one
+     * SetParametersRequest), or collects it by request when it refused the subscription, or
+     * when its graph is beyond the OBI's bounds on one. Collector thread.
+     */
+    private CompletableFuture<String> subscribeOrCollect(ObiSession s) {
+        long dpid = s.dpid();
+        DeployedGraph deployed = aggregator.current(dpid);
+        Subscription sub = subscriptions.get(dpid);
+        if (sub != null && sub.current(s, deployed.graph()) && sub.accepted && !sub.delivered && !sub.unsupported) {
+            // accepted, yet no KeepAlive carried figures: an OBI that takes parameters it does not know
+            sub.unsupported = true;
+            log.info("OBI {} accepted a metrics subscription but attached no figures to its KeepAlives: collected by"
+                    + " GlobalStats and Read requests", dpid);
+        }
+        if (sub != null && sub.unsupported && sub.sameHello(s)) {
+            return collect(s);   // until the OBI says Hello again (it may have been upgraded)
+        }
+        MetricsPlan plan = MetricsPlan.build(dpid, deployed, catalog, topology, modules.catalogue(), handles,
+                props.maxRulesPerBlock());
+        if (!plan.fitsObi()) {
+            log.debug("OBI {}: {} handles are beyond a metrics subscription; collected by request", dpid,
+                    plan.handleCount());
+            return collect(s);
+        }
+        Subscription next = new Subscription(s, deployed.graph(), plan, subscriptionIds.incrementAndGet());
+        subscriptions.put(dpid, next);
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
+        params.set("metrics_subscription", plan.subscription(next.id, props.period().orElseThrow()));
+        return s.client().request(xid -> new SetParametersRequest(xid, params), Set.of(), false)
+                .handleAsync((m, e) -> {
+                    Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    if (t == null) {
+                        next.accepted = true;
+                        next.lastNanos = System.nanoTime();
+                        return CompletableFuture.completedFuture("subscribed");
+                    }
+                    if (t instanceof ObiErrorException err && err.errorSubtype() == ErrorSubtype.ILLEGAL_ARGUMENT) {
+                        next.unsupported = true;
+                        log.info("OBI {} does not take a metrics subscription ({}): collected by GlobalStats and"
+                                + " Read requests", dpid, err.getMessage());
+                        return collect(s);
+                    }
+                    subscriptions.remove(dpid, next);
+                    return CompletableFuture.<String>failedFuture(t);
+                }, thread).thenCompose(x -> x);
+    }
+
+    /**
+     * The figures an OBI attached to its KeepAlive ({@code metrics}): into the meters, on the
+     * collector thread. Figures for another subscription than the current one (sent before
+     * the OBI took a newer one) are dropped. Called by the southbound threads.
+     */
+    public void onKeepAliveMetrics(long dpid, ObjectNode figures) {
+        try {
+            thread.execute(() -> applyPushed(dpid, figures));
+        } catch (RejectedExecutionException e) {
+            log.debug("OBI {}: metrics dropped, the collector is stopping", dpid);
+        }
+    }
+
+    private void applyPushed(long dpid, ObjectNode figures) {
+        try {
+            Subscription sub = subscriptions.get(dpid);
+            long id = figures.path("subscription").asLong(-1);
+            if (sub == null || sub.unsupported || sub.id != id) {
+                log.debug("OBI {}: KeepAlive metrics for subscription {} ignored (current: {})", dpid, id,
+                        sub == null ? "none" : sub.id);
+                return;
+            }
+            sub.accepted = true;   // its figures may overtake the SetParametersResponse
+            sub.delivered = true;
+            sub.lastNanos = System.nanoTime();
+            MetricsPlan.Result r = sub.plan.samples(dpid, figures);
+            meters.update(dpid, r.samples(), r.complete());
+            outcome(r.complete() ? "ok" : "partial");
+            path("keepalive");
+        } catch (RuntimeException e) {
+            log.warn("OBI {}: KeepAlive metrics not taken: {}", dpid, e.toString());
         }
     }
 
@@ -300,6 +475,16 @@ public class ObiMetricsCollector implements DisposableBean {
         outcomes.computeIfAbsent(outcome, o -> Counter.builder("openbox.metrics.collections")
                 .description("data-plane metrics collections of one OBI, by outcome")
                 .tag("outcome", o).register(metrics.registry())).increment();
+    }
+
+    private final Map<String, Counter> paths = new ConcurrentHashMap<>();
+
+    /** Counts one OBI's figures taken, by the way they came. */
+    private void path(String path) {
+        paths.computeIfAbsent(path, p -> Counter.builder("openbox.metrics.paths")
+                .description("data-plane figures of one OBI taken, by path (keepalive: attached to its KeepAlive;"
+                        + " request: GlobalStats and Read requests)")
+                .tag("path", p).register(metrics.registry())).increment();
     }
 
     @Override

@@ -30,6 +30,7 @@ public final class ObiSession {
     private volatile Instant lastSeen;
     private volatile Instant stateSince;
     private volatile int downCount;
+    private volatile int generation;              // Hellos taken on this session (set-up thread)
     private volatile String graphStatus = "none";
     private volatile String lastError;
     // custom modules: what the controller installed there, and what the OBI refused (name -> reason)
@@ -119,8 +120,15 @@ public final class ObiSession {
     void retryModule(String module) { failedModules.remove(module); }
     void retryModules() { failedModules.clear(); }
 
+    /**
+     * How many times the OBI said Hello again on this session: it may have restarted and lost
+     * what it was told (parameters, subscriptions).
+     */
+    public int generation() { return generation; }
+
     /** A Hello: the OBI may have restarted, with no module and no graph. */
     void restarted() {
+        generation++;
         installedModules.clear();
         failedModules.clear();
     }

@@ -3,6 +3,7 @@ package org.openbox.controller.southbound;
 import java.util.Optional;
 import org.openbox.controller.events.AppEvents;
 import org.openbox.controller.metrics.ControllerMetrics;
+import org.openbox.controller.metrics.ObiMetricsCollector;
 import org.openbox.controller.obi.ObiConnections;
 import org.openbox.controller.obi.ObiLiveness;
 import org.openbox.controller.obi.PendingRequests;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Dispatches a decoded up message: Hello / KeepAlive to the OBI manager, Alert / Log to
+ * Dispatches a decoded up message: Hello / KeepAlive to the OBI manager (a KeepAlive's
+ * {@code metrics} to the metrics collector), Alert / Log to
  * the applications that own the blocks, responses and Errors to the request they answer
  * (an Error is also surfaced to the applications the request was made for). Down-only
  * messages posted to the controller are refused with UNSUPPORTED / UNSUPPORTED_MESSAGE.
@@ -44,15 +46,17 @@ public class UpMessageHandler {
     private final AppEvents events;
     private final ControllerMetrics metrics;
     private final RepeatedEvents repeats;
+    private final ObiMetricsCollector collector;
 
     public UpMessageHandler(ObiConnections obis, ObiLiveness liveness, PendingRequests pending, AppEvents events,
-                            ControllerMetrics metrics, RepeatedEvents repeats) {
+                            ControllerMetrics metrics, RepeatedEvents repeats, ObiMetricsCollector collector) {
         this.obis = obis;
         this.liveness = liveness;
         this.pending = pending;
         this.events = events;
         this.metrics = metrics;
         this.repeats = repeats;
+        this.collector = collector;
     }
 
     /** Handles the message; a non-empty result means "answer 400 with this error". */
@@ -65,7 +69,11 @@ public class UpMessageHandler {
             }
             return refused;
         } else if (m instanceof KeepAlive ka) {
-            return obis.onKeepAlive(ka.dpid(), remoteAddr);
+            Optional<Rejection> refused = obis.onKeepAlive(ka.dpid(), remoteAddr);
+            if (refused.isEmpty() && ka.metrics() != null) {
+                collector.onKeepAliveMetrics(ka.dpid(), ka.metrics());
+            }
+            return refused;
         } else if (m instanceof Alert alert) {
             Optional<Rejection> refused = obis.onEvent(alert.originDpid(), remoteAddr, "Alert");
             if (refused.isPresent()) {

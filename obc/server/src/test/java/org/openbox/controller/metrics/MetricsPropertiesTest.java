@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class MetricsPropertiesTest {
 
     private static MetricsProperties with(String interval) {
-        return new MetricsProperties(interval, Duration.ofSeconds(5), 32, 256);
+        return new MetricsProperties(interval, Duration.ofSeconds(5), 32, 256, true);
     }
 
     @Test
@@ -27,9 +27,9 @@ class MetricsPropertiesTest {
         assertThatThrownBy(() -> with("soon")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("openbox.metrics.interval 'soon' is not a duration (e.g. 10s, 500ms) nor 0/off");
         assertThatThrownBy(() -> with("-1s")).hasMessageContaining("must not be negative");
-        assertThatThrownBy(() -> new MetricsProperties("10s", Duration.ZERO, 32, 256))
+        assertThatThrownBy(() -> new MetricsProperties("10s", Duration.ZERO, 32, 256, true))
                 .hasMessageContaining("openbox.metrics.timeout");
-        assertThatThrownBy(() -> new MetricsProperties("10s", Duration.ofSeconds(1), 0, 256))
+        assertThatThrownBy(() -> new MetricsProperties("10s", Duration.ofSeconds(1), 0, 256, true))
                 .hasMessageContaining("openbox.metrics.max-in-flight");
     }
 }

@@ -72,7 +72,9 @@ import org.openbox.protocol.message.WriteResponse;
  * as its own POST with the same xid (SetParametersResponse, SetProcessingGraphResponse,
  * ReadResponse, WriteResponse, GlobalStatsResponse, GetParametersResponse (keeps the
  * keepalive_interval it was given), ListCapabilitiesResponse, Add/RemoveCustomModuleResponse
- * (it records modules but loads nothing); nothing for BarrierRequest).
+ * (it records modules but loads nothing); nothing for BarrierRequest). Like an OBI of the
+ * spec alone it knows only the spec's parameters: a SetParametersRequest with another (the
+ * {@code metrics_subscription} extension) is answered with BAD_REQUEST / ILLEGAL_ARGUMENT.
  * It also sends Hello, KeepAlive, Alert and Log on demand. What it answers to
  * reads and whether it refuses a request can be set per test.
  *
@@ -95,6 +97,12 @@ public final class TestObi implements AutoCloseable {
     private final List<Message> received = new ArrayList<>();
     private volatile BiFunction<String, String, JsonNode> reads = (block, handle) -> codec.mapper().getNodeFactory().numberNode(0);
     private volatile long keepaliveInterval = 10;
+    private volatile java.util.function.Supplier<ObjectNode> stats =
+            () -> codec.mapper().createObjectNode().put("uptime", 1).put("cpus", 1);
+    private static final java.util.Set<String> SPEC_PARAMETERS = java.util.Set.of("keepalive_interval",
+            "log_server_address", "log_server_port", "storage_server_address", "storage_server_port",
+            "log_messages_buffer_size", "log_messages_buffer_timeout", "alert_messages_buffer_size",
+            "alert_messages_buffer_timeout");
     private volatile Function<Message, Optional<ErrorMessage>> refuse = m -> Optional.empty();
     private volatile Predicate<Message> silent = m -> false;
 
@@ -140,6 +148,9 @@ public final class TestObi implements AutoCloseable {
 
     /** What ReadRequests are answered with, by merged block and handle. */
     public void onRead(BiFunction<String, String, JsonNode> answer) { this.reads = answer; }
+
+    /** What it answers to GlobalStatsRequest (uptime and cpus unless set). */
+    public void onGlobalStats(java.util.function.Supplier<ObjectNode> answer) { this.stats = answer; }
 
     /** Takes matching requests (HTTP 200) but never sends their answer message, like an OBI that hangs or dies. */
     public void neverAnswer(Predicate<Message> rule) { this.silent = rule; }
@@ -272,6 +283,13 @@ public final class TestObi implements AutoCloseable {
 
     private Optional<Message> answer(Message m) {
         if (m instanceof SetParametersRequest r) {
+            for (var it = r.parameters().fieldNames(); it.hasNext(); ) {
+                String name = it.next();
+                if (!SPEC_PARAMETERS.contains(name)) {
+                    return Optional.of(new ErrorMessage(r.xid(), ErrorType.BAD_REQUEST, ErrorSubtype.ILLEGAL_ARGUMENT,
+                            "parameter " + name + " is unknown", null));
+                }
+            }
             if (r.parameters().has("keepalive_interval")) {
                 keepaliveInterval = r.parameters().get("keepalive_interval").asLong();
             }
@@ -283,9 +301,7 @@ public final class TestObi implements AutoCloseable {
         } else if (m instanceof WriteRequest r) {
             return Optional.of(new WriteResponse(r.xid(), r.blockId(), r.writeHandle()));
         } else if (m instanceof GlobalStatsRequest r) {
-            ObjectNode stats = codec.mapper().createObjectNode();
-            stats.put("uptime", 1).put("cpus", 1);
-            return Optional.of(new GlobalStatsResponse(r.xid(), stats));
+            return Optional.of(new GlobalStatsResponse(r.xid(), stats.get()));
         } else if (m instanceof GetParametersRequest r) {
             ObjectNode params = codec.mapper().createObjectNode();
             params.put("keepalive_interval", keepaliveInterval);
