@@ -8,7 +8,7 @@
 #
 #   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
 #                    [--controller-only] [--tls] [--start-seconds S] [--warmup-seconds W]
-#                    [--metrics | --metrics-interval D]
+#                    [--metrics | --metrics-interval D] [--metrics-path keepalive|request]
 #
 # Prints one JSON object per line: {"message": TYPE, "transport": T, "p50_ms": X, "p99_ms": X,
 # "n": N} per message type, then the keep-alive scale figures (OBIs up, missed deadlines,
@@ -38,14 +38,19 @@
 # stays the same). The controller's log: obc/server/target/bench-controller.log.{plain,tls}.
 #
 # The controller collects data-plane metrics from its OBIs (openbox.metrics.interval, 10s by
-# default; the simulated OBIs answer its GlobalStats and Read requests). --metrics-interval D
-# runs it with D (off: no collection); --metrics runs the controller side twice on the same
-# machine, without collection and then with it every 10 s, each line marked
-# "metrics_interval".
+# default). --metrics-path keepalive (the default): the simulated OBIs take its
+# metrics_subscription and attach their figures to a KeepAlive every interval, as the OBI
+# does; --metrics-path request: they refuse it, as an OBI that does not know it, and answer
+# the controller's GlobalStats and Read requests instead. The window reports the collection
+# requests the simulated OBIs received and their KeepAlives with metrics
+# ("collection_requests_window", "keepalives_with_metrics_window"). --metrics-interval D runs
+# it with D (off: no collection); --metrics runs the controller side three times on the same
+# machine: without collection, every 10 s on KeepAlives, every 10 s by request, each line
+# marked "metrics_interval" and "metrics_path".
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 WARMUP_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL=""
+N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 WARMUP_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL="" METRICS_PATH=keepalive
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
@@ -60,18 +65,22 @@ while [ $# -gt 0 ]; do
     --tls) TLS=1; shift ;;
     --metrics) METRICS=1; shift ;;
     --metrics-interval) METRICS_INTERVAL=$2; shift 2 ;;
+    --metrics-path) METRICS_PATH=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 
+case "$METRICS_PATH" in keepalive|request) ;; *) echo "control.sh: --metrics-path is keepalive or request, not '$METRICS_PATH'" >&2; exit 2 ;; esac
 [ "$OBI_ONLY" = 1 ] && [ "$CONTROLLER_ONLY" = 1 ] && { echo "control.sh: --obi-only and --controller-only exclude each other" >&2; exit 2; }
 cd "$ROOT"
 if [ "$METRICS" = 1 ]; then
   status=0
-  for mi in off 10s; do
+  for leg in off/keepalive 10s/keepalive 10s/request; do
+    mi=${leg%/*} mp=${leg#*/}
     "$0" --controller-only --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" --metrics-interval "$mi" \
-      $([ "$TLS" = 1 ] && echo --tls) | sed "s/^{/{\"metrics_interval\": \"$mi\", /" || status=1
+      --metrics-path "$mp" $([ "$TLS" = 1 ] && echo --tls) \
+      | sed "s/^{/{\"metrics_interval\": \"$mi\", \"metrics_path\": \"$([ "$mi" = off ] && echo none || echo "$mp")\", /" || status=1
   done
   exit "$status"
 fi
@@ -197,7 +206,7 @@ controller_side() {
   fi
   OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$OWN:$(cat "$CP_FILE")" \
     org.openbox.controller.bench.ControlBench --controller "$scheme://127.0.0.1:$port" --pid "$CTRL" \
-    --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
+    --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" --metrics-path "$METRICS_PATH" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
   kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
   wait $CTRL 2>/dev/null || true
   CTRL=

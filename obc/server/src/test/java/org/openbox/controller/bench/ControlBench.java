@@ -78,7 +78,9 @@ public final class ControlBench {
         ControlBench bench = new ControlBench(controller, pki == null ? null : BenchTls.open(Path.of(pki)));
         bench.roundTrips(n);
         if (obis > 0) {
-            new KeepAliveScale(controller, bench.http, bench.json, bench.tls).run(obis, seconds, Math.max(1, startSeconds),
+            // --metrics-path request: the simulated OBIs refuse metrics subscriptions (collected by request)
+            boolean onKeepAlive = !"request".equals(a.getOrDefault("--metrics-path", "keepalive"));
+            new KeepAliveScale(controller, bench.http, bench.json, bench.tls, onKeepAlive).run(obis, seconds, Math.max(1, startSeconds),
                     Math.max(0, warmupSeconds), pid);
         }
         System.exit(0);

@@ -23,8 +23,9 @@ import org.openbox.protocol.message.GlobalStatsResponse;
 import org.openbox.protocol.message.Hello;
 import org.openbox.protocol.message.KeepAlive;
 import org.openbox.protocol.message.Message;
-import org.openbox.protocol.message.ReadRequest;
-import org.openbox.protocol.message.ReadResponse;
+import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ErrorType;
+import org.openbox.protocol.message.ErrorMessage;
 import org.openbox.protocol.message.ReadRequest;
 import org.openbox.protocol.message.ReadResponse;
 import org.openbox.protocol.message.SetParametersRequest;
@@ -49,6 +50,13 @@ import org.openbox.protocol.message.SetProcessingGraphResponse;
  * obi-N.crt in the PKI directory). So the benchmark process costs about what the OBIs'
  * control threads would, and the figures are the controller's. The OBIs start evenly over
  * {@code startSeconds} (2 s unless given).
+ *
+ * <p>Metrics: with {@code metricsOnKeepAlive} an OBI takes the controller's
+ * {@code metrics_subscription} parameter and attaches its figures (GlobalStats, the subscribed
+ * handles read as 0) to the first KeepAlive of each subscription interval, as the OBI does;
+ * without, it refuses the parameter with ILLEGAL_ARGUMENT as an OBI that does not know it, and
+ * the controller collects it with GlobalStats and Read requests. The window's collection
+ * requests (GlobalStats, Read, subscriptions) and KeepAlives with metrics are reported.
  */
 final class KeepAliveScale {
 
@@ -68,13 +76,17 @@ final class KeepAliveScale {
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong hellosAgain = new AtomicLong();
+    private final boolean metricsOnKeepAlive;
+    private final AtomicLong collectionRequests = new AtomicLong();   // GlobalStats, Read, metrics_subscription
+    private final AtomicLong keepAlivesWithMetrics = new AtomicLong();
     private final ConcurrentLinkedQueue<Long> keepAliveNanos = new ConcurrentLinkedQueue<>();
     private volatile List<Obi> obis = List.of();
     private ScheduledExecutorService ticker;
     private SimulatedObiClient poster;
 
     /** {@code tls} null: plain HTTP. */
-    KeepAliveScale(URI controller, HttpClient http, ObjectMapper json, BenchTls tls) {
+    KeepAliveScale(URI controller, HttpClient http, ObjectMapper json, BenchTls tls, boolean metricsOnKeepAlive) {
+        this.metricsOnKeepAlive = metricsOnKeepAlive;
         this.controller = controller;
         this.http = http;
         this.json = json;
@@ -122,6 +134,8 @@ final class KeepAliveScale {
             long refusedBefore = refused.get();
             double load0 = ControlBench.loadAverage();
             long hellosBefore = hellosAgain.get();
+            long requestsBefore = collectionRequests.get();
+            long attachedBefore = keepAlivesWithMetrics.get();
             double cpu0 = ControlBench.cpuSeconds(pid);
             var threads0 = ControlBench.cpuSecondsByThread(pid);
             long t0 = System.nanoTime();
@@ -132,11 +146,16 @@ final class KeepAliveScale {
             long[] window = keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
             long refusedInWindow = refused.get() - refusedBefore;
             long hellosInWindow = hellosAgain.get() - hellosBefore;
+            long requestsInWindow = collectionRequests.get() - requestsBefore;
+            long attachedInWindow = keepAlivesWithMetrics.get() - attachedBefore;
             ticker.shutdownNow();
             double load1 = ControlBench.loadAverage();
             report(count, seconds, startSeconds, warmupSeconds, pid, cpu1 - cpu0, cpu0 >= 0, wall, registration, window, refusedInWindow,
                     hellosInWindow, missedBefore, load0, load1);
             threadReport(threads0, threads1, wall);
+            System.out.printf(Locale.ROOT, "{\"simulated_obis_subscribe\": %s, \"collection_requests_window\": %d, "
+                    + "\"keepalives_with_metrics_window\": %d}%n", metricsOnKeepAlive,
+                    requestsInWindow, attachedInWindow);
         } finally {
             ticker.shutdownNow();
             poster.close();
@@ -242,6 +261,16 @@ final class KeepAliveScale {
         Message m = codec.decode(body);
         Obi obi = obis.get((int) (dpid - FIRST_DPID));
         if (m instanceof SetParametersRequest r) {
+            JsonNode sub = r.parameters().get("metrics_subscription");
+            if (sub != null) {
+                collectionRequests.incrementAndGet();
+                if (!metricsOnKeepAlive) {
+                    obi.post(new ErrorMessage(r.xid(), ErrorType.BAD_REQUEST, ErrorSubtype.ILLEGAL_ARGUMENT,
+                            "parameter metrics_subscription is unknown", null), null);
+                    return;
+                }
+                obi.subscribe(sub.isObject() ? sub : null);
+            }
             JsonNode interval = r.parameters().get("keepalive_interval");
             if (interval != null && interval.isNumber() && interval.asDouble() > 0) {
                 obi.interval((long) (interval.asDouble() * 1e9));
@@ -250,8 +279,10 @@ final class KeepAliveScale {
         } else if (m instanceof SetProcessingGraphRequest r) {
             obi.post(new SetProcessingGraphResponse(r.xid(), null, null), null);
         } else if (m instanceof GlobalStatsRequest r) {
+            collectionRequests.incrementAndGet();
             obi.post(new GlobalStatsResponse(r.xid(), stats(dpid)), null);
         } else if (m instanceof ReadRequest r) {
+            collectionRequests.incrementAndGet();
             obi.post(new ReadResponse(r.xid(), r.blockId(), r.readHandle(), codec.mapper().getNodeFactory().numberNode(0)),
                     null);
         }
@@ -275,6 +306,9 @@ final class KeepAliveScale {
         private boolean inFlight;
         private long lastAnswered;
         private ScheduledFuture<?> next;
+        private JsonNode subscription;      // metrics_subscription taken; null: none
+        private boolean subscriptionNew;
+        private long metricsDueNanos;
 
         Obi(long dpid, String addr, int port) {
             this.dpid = dpid;
@@ -309,7 +343,7 @@ final class KeepAliveScale {
                 inFlight = true;
                 next = null;
             }
-            post(new KeepAlive(xids.getAndIncrement(), dpid), (status, nanos) -> {
+            post(new KeepAlive(xids.getAndIncrement(), dpid, metrics()), (status, nanos) -> {
                 if (status == 200) {
                     keepAliveNanos.add(nanos);
                 } else if (status > 0) {
@@ -330,6 +364,39 @@ final class KeepAliveScale {
                     hello();   // the controller stopped answering or forgot this OBI: start over
                 }
             });
+        }
+
+        synchronized void subscribe(JsonNode sub) {
+            subscription = sub;
+            subscriptionNew = true;
+        }
+
+        /** The figures due on this KeepAlive (a new subscription at once, then once per its interval), or null. */
+        private com.fasterxml.jackson.databind.node.ObjectNode metrics() {
+            JsonNode sub;
+            synchronized (this) {
+                long now = System.nanoTime();
+                if (subscription == null || (!subscriptionNew && now < metricsDueNanos)) {
+                    return null;
+                }
+                sub = subscription;
+                subscriptionNew = false;
+                metricsDueNanos = now + (long) (sub.path("interval").asDouble(10) * 1e9);
+            }
+            keepAlivesWithMetrics.incrementAndGet();
+            var out = codec.mapper().createObjectNode();
+            out.put("subscription", sub.path("id").asLong());
+            if (sub.path("global_stats").asBoolean(true)) {
+                out.set("stats", stats(dpid));
+            }
+            var reads = out.putObject("reads");
+            for (JsonNode r : sub.path("reads")) {
+                var block = reads.putObject(r.path("block_id").asText());
+                r.path("read_handles").forEach(h -> block.put(h.asText(), 0));
+            }
+            out.putArray("errors");
+            out.put("omitted", 0);
+            return out;
         }
 
         /** A new keepalive_interval: applies to the KeepAlive already waiting. */
