@@ -10,7 +10,9 @@
                                     each implements (--dot: Graphviz)
   alerts [--follow] [--app A] [--dpid N] [--severity S] [--limit N]
                                     recent alerts (severity S or more, 1..5); --follow keeps
-                                    printing new ones until interrupted
+                                    printing new ones as they come (the controller's alert
+                                    stream, resumed after the last alert on reconnect) until
+                                    interrupted
   stats DPID                        an OBI's GlobalStats (packets, bytes, load, memory ...)
   rules APP [--dpid N]              an application's classifier rules with their hits (summed
                                     over the OBIs that are up, or at OBI N)
@@ -27,6 +29,7 @@ Exit codes: 0 done, 1 the controller refused or failed the request, 2 bad usage,
 """
 import argparse
 import base64
+import http.client
 import json
 import os
 import socket
@@ -43,7 +46,9 @@ import credentials  # noqa: E402  (apps/demo/credentials.py: the format of build
 
 EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_AUTH, EXIT_NOT_FOUND = 1, 2, 3, 4, 5
 MAX_ANSWER = 64 << 20   # bytes read from one answer at most
-FOLLOW_SECONDS = 1.0
+MAX_EVENT_LINE = 4 << 20   # bytes of one line of the alert stream at most
+STREAM_IDLE_SECONDS = 90   # no byte for this long (the controller sends a comment every 15 s): reconnect
+RECONNECT_SECONDS = (0.5, 1, 2, 5)   # waits before reconnecting, the last one repeated
 
 
 class CtlError(Exception):
@@ -277,6 +282,12 @@ def cmd_alerts(api, args, out):
         q["dpid"] = args.dpid
     if args.severity:
         q["minSeverity"] = args.severity
+    filters = {k: v for k, v in q.items() if k != "limit"}
+    # --follow opens the stream before reading the history, so nothing raised in between is
+    # missed; what the history already shows is not printed again
+    stream = AlertStream(api, filters) if args.follow else None
+    if stream:
+        stream.connect(first=True)
     path = "/api/alerts?" + urllib.parse.urlencode(q)
     alerts = api.call("GET", path)
     if args.json:
@@ -291,36 +302,116 @@ def cmd_alerts(api, args, out):
             out(table(ALERT_HEADERS, rows) if rows else "no alerts")
     if not args.follow:
         return 0
-    # The controller keeps the newest alerts, oldest first: what follows the last one seen is new.
-    seen = alerts
-    q["limit"] = max(args.limit, 1000)
-    path = "/api/alerts?" + urllib.parse.urlencode(q)
+    sys.stdout.flush()
+    shown = set(_key(a) for a in alerts)
     try:
-        while True:
-            time.sleep(FOLLOW_SECONDS)
-            now = api.call("GET", path)
-            fresh = _after(seen, now)
-            for a in fresh:
-                out(json.dumps(a) if args.json else "  ".join(str(c) for c in alert_rows([a])[0]))
-            if fresh:
-                seen = now
+        for a in stream.alerts():
+            k = _key(a)
+            if k in shown:
+                shown.discard(k)   # raised while the history was read: printed already
+                continue
+            out(json.dumps(a) if args.json else "  ".join(str(c) for c in alert_rows([a])[0]))
+            sys.stdout.flush()   # as it comes, also into a pipe
     except KeyboardInterrupt:
         return 0
+    finally:
+        stream.close()
+    return 0
 
 
-def _after(old, new):
-    """The alerts of `new` after the newest one of `old` (both oldest first)."""
-    if not old:
-        return new
-    key = json.dumps
-    tail = [key(a) for a in old[-5:]]
-    keys = [key(a) for a in new]
-    for end in range(len(keys), 0, -1):
-        if keys[end - 1] == tail[-1]:
-            start = end - len(tail)
-            if start < 0 or keys[start:end] == tail:
-                return new[end:]
-    return new   # everything seen before has left the history
+def _key(alert):
+    return json.dumps(alert, sort_keys=True)
+
+
+class AlertStream:
+    """The controller's alert stream (GET /api/alerts/stream, Server-Sent Events) with the
+    given filters. When it ends (the controller closes streams after a while, or the
+    connection drops) it reconnects with Last-Event-ID, so the controller first sends what
+    was missed: every alert is yielded once."""
+
+    def __init__(self, api, filters):
+        self.api = api
+        self.path = "/api/alerts/stream" + ("?" + urllib.parse.urlencode(filters) if filters else "")
+        self.last_id = None
+        self.response = None
+
+    def connect(self, first=False):
+        headers = {"Accept": "text/event-stream", "Authorization": self.api.auth[0]}
+        if self.last_id:
+            headers["Last-Event-ID"] = self.last_id
+        req = urllib.request.Request(self.api.url + self.path, headers=headers)
+        try:
+            self.response = urllib.request.urlopen(req, timeout=STREAM_IDLE_SECONDS, context=self.api.context)
+        except urllib.error.HTTPError as e:
+            raw = e.read(MAX_ANSWER) if e.fp else b""
+            err = self.api._http_error(e.code, "GET", self.path, _error_text(raw))
+            if e.code == 503 or not first and e.code >= 500:
+                raise CtlError("alert stream: %s" % err, EXIT_FAILED)
+            raise err
+        except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, ssl.SSLError) as e:
+            if first:
+                raise CtlError(_unreachable(self.api.url, getattr(e, "reason", e)), EXIT_UNREACHABLE)
+            raise
+
+    def close(self):
+        if self.response:
+            self.response.close()
+            self.response = None
+
+    def alerts(self):
+        """Yields the alerts (decoded) as they come, reconnecting as needed; runs until interrupted."""
+        failures = 0
+        while True:
+            if self.response is None:
+                try:
+                    self.connect()
+                    failures = 0
+                except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, ssl.SSLError) as e:
+                    wait = RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)]
+                    if failures == 0:
+                        print("openbox ctl: alert stream: %s; reconnecting" % _unreachable(self.api.url, getattr(
+                            e, "reason", e)), file=sys.stderr)
+                    failures += 1
+                    time.sleep(wait)
+                    continue
+            try:
+                for event_id, name, data in self._events():
+                    if event_id:
+                        self.last_id = event_id
+                    if name == "alert" and data:
+                        try:
+                            yield json.loads(data)
+                        except ValueError:
+                            print("openbox ctl: alert stream: an event that is not JSON was skipped", file=sys.stderr)
+            except (socket.timeout, TimeoutError, ConnectionError, ssl.SSLError, http.client.HTTPException):
+                pass   # the connection broke or went quiet: reconnect from the last id
+            self.close()
+
+    def _events(self):
+        """(id, event, data) of each event of the open stream until it ends (SSE framing)."""
+        event_id, name, data = None, "message", []
+        while True:
+            line = self.response.readline(MAX_EVENT_LINE + 1)
+            if not line:
+                return
+            if len(line) > MAX_EVENT_LINE:
+                raise CtlError("alert stream: a line is longer than %d MiB" % (MAX_EVENT_LINE >> 20), EXIT_FAILED)
+            line = line.decode("utf-8", "replace").rstrip("\r\n")
+            if not line:
+                if data or event_id:
+                    yield event_id, name, "\n".join(data)
+                event_id, name, data = None, "message", []
+                continue
+            if line.startswith(":"):
+                continue   # a comment: the controller keeping the stream open
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "id":
+                event_id = value
+            elif field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
 
 
 def run(argv, out=print):
