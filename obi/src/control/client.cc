@@ -1,7 +1,8 @@
 // The OBI's side of the connection to the controller (spec 3.3, 3.5): Hello with
 // exponential back-off until the controller answers 200, then KeepAlive every
 // keepalive_interval; a KeepAlive that fails three times in a row sends the OBI back to
-// Hello. A second thread drains alerts and logs from the engine and sends them in
+// Hello. With a metrics_subscription (control/metrics_subscription.hh) the first KeepAlive
+// of each of its intervals carries the subscribed figures. A second thread drains alerts and logs from the engine and sends them in
 // buffered Alert / Log messages (size and timeout from the parameters), and samples
 // the engine load for GlobalStats.
 #include <unistd.h>
@@ -54,6 +55,9 @@ void Instance::Impl::client_loop() {
   milliseconds backoff = first_backoff;
   Clock::time_point last_keepalive = Clock::now();
   bool keepalive_due = true;
+  // metrics: the subscription last attached for (held, so compared by identity) and when it is due next
+  std::shared_ptr<const control::MetricsSubscription> metrics_for;
+  Clock::time_point metrics_due = Clock::now();
   control::Poster poster(opt.tls.get());   // with TLS: one connection for Hello and KeepAlives
   while (true) {
     if (!connected) {
@@ -61,6 +65,7 @@ void Instance::Impl::client_loop() {
         connected = true;
         backoff = first_backoff;
         keepalive_due = true;   // KeepAlive starts at once (spec 3.3)
+        metrics_for = nullptr;
         if (!opt.quiet) std::fprintf(stderr, "obi: connected to controller %s\n", controller_base.c_str());
         continue;
       }
@@ -69,11 +74,20 @@ void Instance::Impl::client_loop() {
       continue;
     }
     // The interval is read every round, so a new keepalive_interval applies at once.
+    const control::ParameterValues values = params.values();
     const auto interval = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(params.values().keepalive_interval));
+        std::chrono::duration<double>(values.keepalive_interval));
     if (keepalive_due || Clock::now() >= last_keepalive + interval) {
       openbox::KeepAlive k;
       k.dpid = opt.dpid;
+      const auto& sub = values.metrics_subscription;
+      if (sub && (sub != metrics_for || Clock::now() >= metrics_due)) {
+        // a new subscription is answered at once, then once per its interval
+        k.metrics = control::collect_metrics(*sub, global_stats(),
+                                             [this](const std::string& b, const std::string& h) { return rt.read(b, h); });
+        metrics_for = sub;
+        metrics_due = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(sub->interval));
+      }
       bool ok = false;
       for (int attempt = 0; attempt < 3 && !ok; ++attempt) {
         if (attempt > 0 && !sleep_for(milliseconds(200))) return;

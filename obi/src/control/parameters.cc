@@ -31,7 +31,7 @@ const std::vector<std::string>& Parameters::names() {
   static const std::vector<std::string> kNames{
       "keepalive_interval", "log_server_address", "log_server_port", "storage_server_address",
       "storage_server_port", "log_messages_buffer_size", "log_messages_buffer_timeout",
-      "alert_messages_buffer_size", "alert_messages_buffer_timeout"};
+      "alert_messages_buffer_size", "alert_messages_buffer_timeout", "metrics_subscription"};
   return kNames;
 }
 
@@ -59,6 +59,9 @@ void Parameters::set(const json& parameters) {
       n.alert_messages_buffer_size = as_uint(key, v, 1, 1'000'000);
     } else if (key == "alert_messages_buffer_timeout") {
       n.alert_messages_buffer_timeout = as_uint(key, v, 0, 3'600'000);
+    } else if (key == "metrics_subscription") {
+      n.metrics_subscription = v.is_null() ? nullptr
+                                           : std::make_shared<const MetricsSubscription>(MetricsSubscription::parse(v));
     } else {
       bad(key, "is unknown");
     }
@@ -75,7 +78,8 @@ json to_json(const ParameterValues& v) {
           {"log_messages_buffer_size", v.log_messages_buffer_size},
           {"log_messages_buffer_timeout", v.log_messages_buffer_timeout},
           {"alert_messages_buffer_size", v.alert_messages_buffer_size},
-          {"alert_messages_buffer_timeout", v.alert_messages_buffer_timeout}};
+          {"alert_messages_buffer_timeout", v.alert_messages_buffer_timeout},
+          {"metrics_subscription", v.metrics_subscription ? v.metrics_subscription->to_json() : json()}};
 }
 
 json Parameters::get(const std::vector<std::string>& wanted) const {

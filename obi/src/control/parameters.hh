@@ -1,16 +1,20 @@
 // OBI parameters set and read by the controller (spec 4.2.15-4.2.18):
 //   keepalive_interval (seconds, default 10), log/storage server address and port,
-//   alert/log message buffer sizes (messages) and timeouts (milliseconds).
+//   alert/log message buffer sizes (messages) and timeouts (milliseconds); the extension
+//   metrics_subscription (control/metrics_subscription.hh; null: none).
 // set() validates every key first and applies all or nothing (transaction semantics);
 // an unknown key or a value of the wrong type or range is ILLEGAL_ARGUMENT.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "control/metrics_subscription.hh"
 
 namespace obi::control {
 
@@ -24,6 +28,8 @@ struct ParameterValues {
   uint32_t log_messages_buffer_timeout = 500;    // ms
   uint32_t alert_messages_buffer_size = 32;
   uint32_t alert_messages_buffer_timeout = 100;  // ms
+  // shared and immutable: values() stays cheap to copy
+  std::shared_ptr<const MetricsSubscription> metrics_subscription;
 };
 
 class Parameters {

@@ -150,6 +150,67 @@ TEST_F(ControlTest, control_ConnectionSetupSequence) {
   EXPECT_GE(ctl_->count("KeepAlive"), before + 3);
 }
 
+// The metrics_subscription extension end to end: the OBI attaches the subscribed handles
+// and its GlobalStats to its KeepAlives, once per the subscription's interval; a bad
+// subscription is refused with an Error naming the field, and null ends it.
+TEST_F(ControlTest, control_MetricsSubscriptionOnKeepAlive) {
+  json g = sample_graph(true);
+  g["type"] = "SetProcessingGraphRequest";
+  ASSERT_EQ(request(g)["type"], "SetProcessingGraphResponse");
+  json bad = request({{"type", "SetParametersRequest"},
+                      {"parameters", {{"metrics_subscription", {{"interval", 1}, {"reads", {{{"block_id", "hc"}}}}}}}}});
+  EXPECT_EQ(bad["type"], "Error");
+  EXPECT_EQ(bad["error_type"], "BAD_REQUEST");
+  EXPECT_EQ(bad["error_subtype"], "ILLEGAL_ARGUMENT");
+  EXPECT_NE(bad["message"].get<std::string>().find("metrics_subscription.reads[0].read_handles is missing"), std::string::npos)
+      << bad.dump();
+  EXPECT_EQ(ctl_->wait_for([](const json& m) { return m["type"] == "KeepAlive" && m.contains("metrics"); }, 1500ms),
+            std::nullopt) << "metrics without a subscription";
+
+  const size_t from = ctl_->size();
+  json ok = request({{"type", "SetParametersRequest"},
+                     {"parameters", {{"keepalive_interval", 0.2},
+                                     {"metrics_subscription", {{"id", 9}, {"interval", 1},
+                                                               {"reads", {{{"block_id", "hc"}, {"read_handles", {"count", "byte_count"}}},
+                                                                          {{"block_id", "nope"}, {"read_handles", {"count"}}}}}}}}}});
+  ASSERT_EQ(ok["type"], "SetParametersResponse") << ok.dump();
+  auto has_metrics = [](const json& m) { return m["type"] == "KeepAlive" && m.contains("metrics"); };
+  auto first = ctl_->wait_received(has_metrics, 3000ms, from);
+  ASSERT_TRUE(first);
+  const json& mt = first->message["metrics"];
+  EXPECT_EQ(mt["subscription"], 9);
+  EXPECT_TRUE(mt["stats"].contains("packets_in")) << mt.dump();
+  ASSERT_TRUE(mt["reads"]["hc"]["count"].is_array()) << mt.dump();
+  EXPECT_EQ(mt["reads"]["hc"]["count"].size(), 2u);
+  EXPECT_TRUE(mt["reads"]["hc"]["byte_count"].is_array());
+  ASSERT_EQ(mt["errors"].size(), 1u);
+  EXPECT_EQ(mt["errors"][0]["block_id"], "nope");
+  EXPECT_EQ(mt["omitted"], 0);
+  // the figures are the ones a ReadRequest answers (the trace has finished by now)
+  std::this_thread::sleep_for(1500ms);
+  json cnt = request({{"type", "ReadRequest"}, {"block_id", "hc"}, {"read_handle", "count"}});
+  auto later = ctl_->wait_received(has_metrics, 3000ms, ctl_->size());
+  ASSERT_TRUE(later);
+  EXPECT_EQ(later->message["metrics"]["reads"]["hc"]["count"], cnt["result"]);
+  // once per interval (1 s) although KeepAlives go every 0.2 s
+  const size_t before = ctl_->size();
+  std::this_thread::sleep_for(2500ms);
+  size_t kas = 0, with = 0;
+  auto all = ctl_->messages();
+  for (size_t i = before; i < all.size(); ++i) {
+    if (all[i]["type"] != "KeepAlive") continue;
+    ++kas;
+    with += all[i].contains("metrics");
+  }
+  EXPECT_GE(kas, 8u);
+  EXPECT_GE(with, 2u);
+  EXPECT_LE(with, 3u);
+  // null ends it
+  request({{"type", "SetParametersRequest"}, {"parameters", {{"metrics_subscription", nullptr}}}});
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(ctl_->wait_for(has_metrics, 1500ms, ctl_->size()), std::nullopt);
+}
+
 TEST_F(ControlTest, control_EveryRequestType) {
   json g = sample_graph(false);
   g["type"] = "SetProcessingGraphRequest";
@@ -166,7 +227,7 @@ TEST_F(ControlTest, control_EveryRequestType) {
 
   json all = request({{"type", "GetParametersRequest"}});
   EXPECT_EQ(all["parameters"]["keepalive_interval"], 10);
-  EXPECT_EQ(all["parameters"].size(), 9u);
+  EXPECT_EQ(all["parameters"].size(), 10u);   // the spec's nine and metrics_subscription
   request({{"type", "SetParametersRequest"}, {"parameters", {{"alert_messages_buffer_size", 7}, {"log_server_port", 9}}}});
   json some = request({{"type", "GetParametersRequest"}, {"parameters", {"alert_messages_buffer_size"}}});
   EXPECT_EQ(some["parameters"], json({{"alert_messages_buffer_size", 7}}));

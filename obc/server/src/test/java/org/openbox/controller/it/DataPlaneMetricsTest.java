@@ -21,14 +21,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openbox.controller.testobi.TestObi;
 import org.openbox.protocol.message.GlobalStatsRequest;
+import org.openbox.protocol.message.SetParametersRequest;
 import org.springframework.test.context.TestPropertySource;
 
 /**
  * Data-plane metrics at /actuator/prometheus, collected by the controller every 300 ms:
- * a real OBI runs fw and ips on a pcap, and the scraped text carries its packets and bytes
+ * a real OBI runs fw and ips on a pcap and, subscribed by the controller, attaches its
+ * figures to its KeepAlives; the scraped text carries its packets and bytes
  * (equal to what /api/obis/{dpid}/stats answers), fw's per-rule hits and block counters under
  * fw's own block names, the alerts by application and severity and the graph swap timer.
- * A test OBI that never answers GlobalStats gets one request per timeout, not one per round.
+ * A test OBI that knows only the spec's parameters refuses the subscription once and is
+ * collected with GlobalStats requests, with the same series. A test OBI that never answers
+ * GlobalStats gets one request per timeout, not one per round.
  */
 @TestPropertySource(properties = {"openbox.metrics.interval=300ms", "openbox.metrics.timeout=1500ms"})
 class DataPlaneMetricsTest extends ControllerTestBase {
@@ -156,6 +160,19 @@ class DataPlaneMetricsTest extends ControllerTestBase {
             assertThat(must(m, "openbox_graph_swap_seconds_sum", o, d, "outcome", "ok")).isPositive();
             assertThat(must(m, "openbox_metrics_collections_total", "outcome", "ok")).isPositive();
 
+            // they came on its KeepAlives: the OBI holds the controller's subscription (the
+            // merged blocks' counters, read there by their merged names) and reports it
+            JsonPath params = given().get("/api/obis/" + DPID + "/parameters").jsonPath();
+            assertThat(params.getLong("metrics_subscription.id")).isPositive();
+            assertThat(params.getInt("metrics_subscription.interval")).isEqualTo(1);
+            assertThat(params.getList("metrics_subscription.reads.block_id", String.class)).isNotEmpty();
+            assertThat(params.getList("metrics_subscription.reads.read_handles.flatten()", String.class))
+                    .contains("count", "byte_count");
+            assertThat(must(m, "openbox_metrics_paths_total", "path", "keepalive")).isPositive();
+            double keepAlivePath = must(m, "openbox_metrics_paths_total", "path", "keepalive");
+            await().atMost(REAL_WAIT).until(() -> value(scrape(), "openbox_metrics_paths_total", "path", "keepalive")
+                    .orElse(0) >= keepAlivePath + 2);   // once a second, on its own
+
             // a DOWN OBI is skipped, its last figures stay until its session is dropped
             double skipped = value(m, "openbox_metrics_collections_total", "outcome", "skipped").orElse(0);
             obi.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
@@ -169,6 +186,41 @@ class DataPlaneMetricsTest extends ControllerTestBase {
         } finally {
             obi.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * An OBI that does not know the metrics_subscription parameter (it answers ILLEGAL_ARGUMENT,
+     * as a spec OBI does) is offered it once and then collected by GlobalStats requests every
+     * round: the same series at /actuator/prometheus, the same figures as /api/obis/{dpid}/stats.
+     */
+    @Test
+    void anObiWithoutSubscriptionsIsCollectedByRequest() throws Exception {
+        TestObi old = obi(133);
+        old.onGlobalStats(() -> com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                .put("packets_in", 77).put("bytes_in", 7700).put("packets_out", 70).put("bytes_out", 7000)
+                .put("packets_dropped", 7).put("current_load", 0.25).put("uptime", 5).put("cpus", 1));
+        assertThat(old.hello().statusCode()).isEqualTo(200);
+        keepAlive(old);
+        old.await(GlobalStatsRequest.class, 4, Duration.ofSeconds(15));
+        assertThat(old.received(SetParametersRequest.class).stream()
+                .filter(r -> r.parameters().has("metrics_subscription")).count())
+                .as("subscriptions offered").isEqualTo(1);
+        String d = "133";
+        // generous: the first collections after the context starts run cold on a loaded machine
+        await().atMost(Duration.ofSeconds(60)).until(() -> value(scrape(), "openbox_obi_packets_total", "dpid", d,
+                "direction", "in").orElse(0) == 77);
+        List<Line> m = scrape();
+        JsonPath stats = given().get("/api/obis/133/stats").jsonPath();
+        assertThat(must(m, "openbox_obi_packets_total", "dpid", d, "direction", "out"))
+                .isEqualTo(stats.getDouble("packets_out")).isEqualTo(70);
+        assertThat(must(m, "openbox_obi_packets_total", "dpid", d, "direction", "dropped")).isEqualTo(7);
+        assertThat(must(m, "openbox_obi_bytes_total", "dpid", d, "direction", "in")).isEqualTo(7700);
+        assertThat(must(m, "openbox_obi_bytes_total", "dpid", d, "direction", "out")).isEqualTo(7000);
+        assertThat(must(m, "openbox_obi_load", "dpid", d)).isEqualTo(0.25);
+        assertThat(must(m, "openbox_metrics_paths_total", "path", "request")).isPositive();
+        assertThat(old.received(SetParametersRequest.class).stream()
+                .filter(r -> r.parameters().has("metrics_subscription")).count())
+                .as("subscriptions offered after more rounds").isEqualTo(1);
     }
 
     /**
