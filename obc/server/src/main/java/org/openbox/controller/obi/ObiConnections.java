@@ -98,6 +98,7 @@ public class ObiConnections {
         }
         if (!created[0]) {
             pending.failAll(hello.dpid(), "it said Hello again (a new start forgets earlier requests)");
+            s.helloAgain();   // before the set-up: what it was told since the last Hello is gone
         }
         deployment.connect(s, true);
         return Optional.empty();

@@ -30,7 +30,7 @@ public final class ObiSession {
     private volatile Instant lastSeen;
     private volatile Instant stateSince;
     private volatile int downCount;
-    private volatile int generation;              // Hellos taken on this session (set-up thread)
+    private volatile int generation;              // Hellos taken on this session after its first
     private volatile String graphStatus = "none";
     private volatile String lastError;
     // custom modules: what the controller installed there, and what the OBI refused (name -> reason)
@@ -126,9 +126,11 @@ public final class ObiSession {
      */
     public int generation() { return generation; }
 
+    /** Another Hello on this session (the southbound thread that took it, before its set-up). */
+    synchronized void helloAgain() { generation++; }
+
     /** A Hello: the OBI may have restarted, with no module and no graph. */
     void restarted() {
-        generation++;
         installedModules.clear();
         failedModules.clear();
     }
