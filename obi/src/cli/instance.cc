@@ -5,6 +5,7 @@
 
 #include "cli/args.hh"
 #include "cli/commands.hh"
+#include "engine/element.hh"
 
 #if __has_include("control/instance.hh")
 #include "control/instance.hh"
@@ -63,7 +64,7 @@ int instance(const std::vector<std::string>& argv) {
   Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map",
                    "max-body-mib", "http-threads", "http-timeout-ms", "http-keepalive-ms", "cert", "key", "ca", "pki", "max-blocks",
                    "max-depth", "max-rules", "max-patterns", "max-pattern-kib", "graph-budget-s", "send-queue-mib",
-                   "module-trust"},
+                   "module-trust", "without-blocks"},
             {"quiet", "insecure", "allow-unsigned-modules", "busy-poll"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
@@ -98,6 +99,15 @@ int instance(const std::vector<std::string>& argv) {
   o.quiet = args.has("quiet");
   o.module_trust = args.get("module-trust");
   if (args.has("module-trust") && o.module_trust.empty()) throw UsageError("--module-trust needs a FILE or DIR");
+  // Block types this OBI does not run: left out of its Hello, refused in its graphs.
+  if (args.has("without-blocks")) {
+    std::string list = args.get("without-blocks");
+    for (char& c : list) if (c == ',') c = ' ';
+    const std::vector<std::string> types = split_words(list);
+    if (types.empty()) throw UsageError("--without-blocks needs block types, e.g. HtmlNormalizer,JsNormalizer");
+    for (const std::string& t : types)
+      if (!unregister_element(t)) throw UsageError("--without-blocks: '" + t + "' is not a block type this OBI runs");
+  }
   o.allow_unsigned_modules = args.has("allow-unsigned-modules");
   if (o.allow_unsigned_modules)
     std::fprintf(stderr, "obi: WARN: --allow-unsigned-modules: custom modules without a valid signature are "

@@ -71,6 +71,15 @@ void register_element(std::string_view type, ElementFactory factory) {
   r.factories[std::string(type)] = factory;
 }
 
+bool unregister_element(std::string_view type) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.factories.find(type);
+  if (it == r.factories.end()) return false;
+  r.factories.erase(it);
+  return true;
+}
+
 ElementFactory find_element(std::string_view type) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);

@@ -262,6 +262,9 @@ using ElementFactory = std::unique_ptr<Element> (*)(const ElementArgs&);
 
 void register_element(std::string_view type, ElementFactory factory);
 ElementFactory find_element(std::string_view type);   // nullptr when not built
+// Removes the factory of `type` (an OBI started with --without-blocks: its Hello leaves the
+// type out and its graphs may not use it); false when the type has none.
+bool unregister_element(std::string_view type);
 std::vector<std::string> registered_elements();
 
 struct ElementRegistrar {

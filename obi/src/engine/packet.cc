@@ -199,6 +199,7 @@ Packet* PacketPool::clone(const Packet& src) {
   p->meta = src.meta;
   p->pre = src.pre;
   p->values = src.values;
+  p->first_timestamp_ns = src.first_timestamp_ns;
   return p;
 }
 

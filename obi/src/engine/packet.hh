@@ -72,6 +72,15 @@ struct Packet {
   Metadata meta;
   Precomputed pre;
   MetaStore values;              // key-value metadata (engine/metadata.hh)
+  // SetTimestamp: timestamp_ns as it was before the first SetTimestamp rewrote it (the
+  // first stamp when it was 0); 0 while no SetTimestamp has run. SetTimestampDelta FIRST
+  // measures from it.
+  uint64_t first_timestamp_ns = 0;
+  // BeginTransaction: a copy of this packet as it was when its innermost open transaction
+  // began (nullptr: none). The copy's own `undo` is the next outer transaction's copy and
+  // its `undo_tag` names its transaction. PacketPool::free frees the copies with the packet.
+  Packet* undo = nullptr;
+  uint64_t undo_tag = 0;
 
   const Headers& headers();      // parse on first use (defined in packet.cc)
   void invalidate_headers() { parsed = false; }

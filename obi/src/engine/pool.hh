@@ -35,9 +35,19 @@ class PacketPool {
     p->meta.clear();
     p->values.clear();
     p->pre.block = nullptr;
+    p->first_timestamp_ns = 0;
+    p->undo_tag = 0;
     return p;
   }
-  void free(Packet* p) { free_[top_++] = p; }
+  // Returns p, and the transaction copies it carries (Packet::undo), to the freelist.
+  void free(Packet* p) {
+    do {
+      Packet* next = p->undo;
+      p->undo = nullptr;
+      free_[top_++] = p;
+      p = next;
+    } while (p != nullptr);
+  }
 
   // A packet holding a copy of `len` bytes (truncated to kMaxFrame); nullptr when exhausted.
   Packet* alloc_copy(const uint8_t* bytes, uint32_t len);

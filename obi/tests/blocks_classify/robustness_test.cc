@@ -1,4 +1,5 @@
-// Every classifier block on truncated and random frames: no crash, every packet either
+// Every classifier block (and the blocks that read or rewrite packets by their headers:
+// Store, Restore, the timestamp blocks) on truncated and random frames: no crash, every packet either
 // leaves on an output or is dropped, and every buffer returns to the pool.
 #include <gtest/gtest.h>
 
@@ -45,7 +46,47 @@ void survive(const std::string& type, const json& cfg) {
   EXPECT_EQ(h.pool().available(), h.pool().capacity()) << type;
 }
 
+// HTTP responses with HTML and JavaScript bodies cut at every length, and with random
+// bodies behind a valid head, for the normalizers.
+std::vector<Bytes> hostile_http() {
+  std::vector<Bytes> out;
+  const std::string html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 60\r\n\r\n"
+                           "<A HREF='&#x6a;s'>&#99999;&amp;<!-- x -->&lt  \n\t<B>&#";
+  const std::string js = "HTTP/1.1 200 OK\r\nContent-Type: text/javascript\r\n\r\n"
+                         "a='\\x41\\u{1F600}%u0041'; /* c */ // d\n`\\u{` \"\\";
+  for (const std::string& text : {html, js}) {
+    Bytes f = tcp4("198.51.100.5", "192.0.2.10", 80, 40000, text);
+    for (size_t n = 0; n <= f.size(); ++n) out.emplace_back(f.begin(), f.begin() + n);
+    for (size_t n = 0; n <= text.size(); ++n) out.push_back(tcp4("198.51.100.5", "192.0.2.10", 80, 40000, text.substr(0, n)));
+  }
+  std::mt19937 rng(9);
+  for (int i = 0; i < 400; ++i) {
+    std::string body(rng() % 1400, '\0');
+    for (char& c : body) c = static_cast<char>(rng());
+    const char* type = i % 2 ? "text/html" : "application/javascript";
+    out.push_back(tcp4("198.51.100.5", "192.0.2.10", 80, 40000,
+                       std::string("HTTP/1.1 200 OK\r\nContent-Type: ") + type + "\r\n\r\n" + body));
+  }
+  return out;
+}
+
+void survive_http(const std::string& type, const json& cfg) {
+  ElementHarness h(type, cfg, "fuzz", 1, 8192);
+  auto frames = hostile_http();
+  Result r = h.push(frames);
+  ASSERT_EQ(r.out[0].size(), frames.size()) << type;   // normalizers never drop
+  for (size_t i = 0; i < frames.size(); ++i) EXPECT_LE(r.out[0][i].size(), frames[i].size()) << type << " frame " << i;
+  // Its 200 random bodies, and the cut copies that still hold a whole head and some body.
+  EXPECT_GT(h.read("count").get<int>(), 200) << type;
+  EXPECT_EQ(h.pool().available(), h.pool().capacity()) << type;
+}
+
 }  // namespace
+
+TEST(Robustness, NormalizersOnTruncatedAndRandomHttpBodies) {
+  survive_http("HtmlNormalizer", json::object());
+  survive_http("JsNormalizer", json::object());
+}
 
 TEST(Robustness, TruncatedAndRandomFrames) {
   json all_fields = json::array();
@@ -75,4 +116,20 @@ TEST(Robustness, TruncatedAndRandomFrames) {
   survive("FlowTracker", json::object());
   survive("PpsRateClassifier", {{"rate", {10, 100}}});
   survive("BpsRateClassifier", {{"rate", {"1 kbps"}}});
+}
+
+TEST(Robustness, StoreRestoreAndTimestampsOnTruncatedAndRandomFrames) {
+  // Store keeps records of the hostile frames; each Restore then writes them into hostile
+  // frames of the same sessions, from every starting point it knows.
+  survive("Store", {{"key", "fuzz"}, {"soft_timeout", 0}, {"hard_timeout", 60}, {"packet_size", -1}});
+  survive("Store", {{"key", "fuzz-short"}, {"soft_timeout", 0}, {"hard_timeout", 60}, {"packet_size", 30}});
+  for (const char* key : {"fuzz", "fuzz-short"}) {
+    for (const char* proto : {"eth", "ip", "tcp", "udp", "l4", "payload"})
+      survive("Restore", {{"key", key}, {"protocol", proto}});
+    for (int offset : {0, 13, 14, 40, 60, 9216}) survive("Restore", {{"key", key}, {"offset", offset}});
+  }
+  survive("SetTimestamp", json::object());
+  survive("HtmlNormalizer", json::object());
+  survive("JsNormalizer", json::object());
+  for (const char* range : {"RANGE", "NOW", "FIRST"}) survive("SetTimestampDelta", {{"range", range}, {"metadata_key", "d"}});
 }

@@ -83,6 +83,17 @@ std::map<std::string, json> sample_configs() {
       {"ReadMetadata", {{"key", "app"}, {"values", {"ips", 3}}}},
       {"StringClassifier", {{"strings", {"cmd.exe", "/etc/passwd"}}}},
       {"WriteMetadata", {{"values", {{"app", "ips"}, {"mark", 3}}}}},
+      {"SetTimestamp", {{"timestamp", "1700000000.5"}}},
+      {"SetTimestampDelta", {{"range", "NOW"}, {"metadata_key", "latency"}}},
+      {"Store", {{"key", "spec"}, {"soft_timeout", 5}, {"hard_timeout", 60}, {"packet_size", -1}, {"buffer_size", 1},
+                 {"buffer_timeout", 0}}},
+      {"Restore", {{"key", "spec"}, {"protocol", "payload"}}},
+      {"BeginTransaction", {{"name", "t"}}},
+      {"CommitTransaction", {{"name", "t"}}},
+      {"RollbackTransaction", {{"name", "t"}}},
+      {"HtmlNormalizer", {{"decode_entities", true}, {"remove_comments", true}, {"lowercase_tags", false},
+                          {"collapse_whitespace", true}}},
+      {"JsNormalizer", {{"unescape", true}, {"remove_comments", false}, {"collapse_whitespace", true}}},
   };
 }
 

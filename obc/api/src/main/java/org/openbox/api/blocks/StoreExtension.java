@@ -3,13 +3,16 @@ package org.openbox.api.blocks;
 import org.openbox.protocol.ErrorSubtype;
 
 /**
- * Sends the packet to the storage server under a key; the packet passes through unchanged.
+ * Keeps a copy of the packet (its first packet_size bytes up to the end of the IP packet, and
+ * its key-value metadata) in the OBI's packet store under (key, session), the session being
+ * the packet's bidirectional IP 5-tuple; {@link Restore} with the same key reads it back. The
+ * packet passes through unchanged.
  *
  * <p>Ports: 1 input, 1 output. Class: static; spec 5.25.
  * Config: key (string, required), soft_timeout (number, required), hard_timeout (number, required), packet_size (integer), buffer_size (integer), buffer_timeout (integer).
  * Read handles: count, bytes.
  * Write handles: reset.
- * <pre>new Store("store", "flow-key", 60, 600)</pre>
+ * <pre>new Store("keep", "request", 0, 30).packetSize(-1)</pre>
  */
 public abstract class StoreExtension extends ProcessingBlock {
 
@@ -19,6 +22,12 @@ public abstract class StoreExtension extends ProcessingBlock {
 
     @Override
     public void check() {
+        if (get("key").asText().isEmpty()) {
+            throw invalid(ErrorSubtype.BAD_BLOCK, "key must not be empty");
+        }
+        if (get("soft_timeout").asDouble() < 0) {
+            throw invalid(ErrorSubtype.BAD_BLOCK, "soft_timeout must be >= 0");
+        }
         if (get("hard_timeout").asDouble() <= 0) {
             throw invalid(ErrorSubtype.BAD_BLOCK, "hard_timeout must be positive");
         }

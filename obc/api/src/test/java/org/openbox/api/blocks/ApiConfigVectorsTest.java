@@ -84,6 +84,15 @@ class ApiConfigVectorsTest {
         b.put("VlanDecapsulate", () -> new VlanDecapsulate("untag"));
         b.put("VlanEncapsulate", () -> new VlanEncapsulate("tag", 100).vlanPcp(3));
         b.put("WriteMetadata", () -> new WriteMetadata("mark").value("app", "ips").value("mark", 3));
+        b.put("SetTimestamp", () -> new SetTimestamp("stamp").timestamp("1700000000.25"));
+        b.put("SetTimestampDelta", () -> new SetTimestampDelta("latency").range("NOW").metadataKey("latency"));
+        b.put("Store", () -> new Store("keep", "request", 0, 30).packetSize(-1));
+        b.put("Restore", () -> new Restore("back", "request").protocol("payload"));
+        b.put("BeginTransaction", () -> new BeginTransaction("try", "nat"));
+        b.put("CommitTransaction", () -> new CommitTransaction("done", "nat"));
+        b.put("RollbackTransaction", () -> new RollbackTransaction("undo", "nat"));
+        b.put("HtmlNormalizer", () -> new HtmlNormalizer("html").removeComments(false));
+        b.put("JsNormalizer", () -> new JsNormalizer("js").collapseWhitespace(false));
         return b;
     }
 

@@ -34,7 +34,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * The capability check with the real OBI binary: the OBI's Hello lists the block types it
- * runs (HtmlNormalizer is in the catalogue but not implemented by the OBI). An application
+ * runs (this OBI is started with --without-blocks HtmlNormalizer, so HtmlNormalizer is in the
+ * catalogue but not run by this OBI). An application
  * using it on that OBI is not pushed there: the OBI keeps running the graph it had (fw and
  * ips), the application is FAILED on that OBI with the block, its type and the OBI named in
  * {@code /api/apps} and in the log, and it gets an UNSUPPORTED / UNSUPPORTED_BLOCK Error.
@@ -85,6 +86,7 @@ class CapabilityCheckRealObiTest extends ControllerTestBase {
         Path log = dir.resolve("obi.log");
         Process obi = new ProcessBuilder(bin.toString(), "--dpid", String.valueOf(DPID),
                 "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1", "--insecure",
+                "--without-blocks", "HtmlNormalizer",
                 "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + dir.resolve("out.pcap"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         NormalizingApp app = new NormalizingApp();

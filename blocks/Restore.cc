@@ -1,0 +1,151 @@
+#include "Restore.hh"
+
+#include <cstring>
+
+#include "modify/bytes.hh"
+#include "modify/config.hh"
+
+namespace obi {
+
+using namespace modify;
+
+namespace {
+
+uint32_t sum_words(uint32_t s, const uint8_t* p, uint32_t n) {
+  for (uint32_t i = 0; i + 1 < n; i += 2) s += uint32_t(p[i]) << 8 | p[i + 1];
+  if (n & 1) s += uint32_t(p[n - 1]) << 8;
+  return s;
+}
+uint16_t folded(uint32_t s) {
+  while (s >> 16) s = (s & 0xffff) + (s >> 16);
+  return static_cast<uint16_t>(~s);
+}
+
+// The IP length fields and the IPv4, TCP and UDP checksums of p as its bytes now are.
+void fix_lengths_and_checksums(Packet& p) {
+  const Headers h = p.headers();
+  if (h.l3 == kNoOffset) return;
+  uint8_t* ip = p.data + h.l3;
+  uint32_t s = 0;
+  if (h.eth_type == kEthIpv4) {
+    const uint32_t ihl = (ip[0] & 0x0fu) * 4;
+    if (h.l3 + ihl > p.len) return;
+    wr16(ip + 2, static_cast<uint16_t>(p.len - h.l3));
+    wr16(ip + 10, 0);
+    wr16(ip + 10, folded(sum_words(0, ip, ihl)));
+    s = sum_words(0, ip + 12, 8);
+  } else if (h.eth_type == kEthIpv6) {
+    if (h.l3 + 40u > p.len) return;
+    wr16(ip + 4, static_cast<uint16_t>(p.len - h.l3 - 40));
+    s = sum_words(0, ip + 8, 32);
+  } else {
+    return;
+  }
+  if (h.l4 == kNoOffset || h.fragment || h.l4 > p.len) return;
+  uint8_t* l4 = p.data + h.l4;
+  const uint32_t l4_len = p.len - h.l4;
+  if (h.ip_proto == kProtoTcp && l4_len >= 20) {
+    wr16(l4 + 16, 0);
+    wr16(l4 + 16, folded(sum_words(s + kProtoTcp + l4_len, l4, l4_len)));
+  } else if (h.ip_proto == 17 && l4_len >= 8) {
+    wr16(l4 + 4, static_cast<uint16_t>(l4_len));
+    const bool had = rd16(l4 + 6) != 0 || h.eth_type != kEthIpv4;   // IPv4 UDP may go without
+    wr16(l4 + 6, 0);
+    if (had) {
+      const uint16_t c = folded(sum_words(s + 17 + l4_len, l4, l4_len));
+      wr16(l4 + 6, c == 0 ? 0xffff : c);
+    }
+  }
+}
+
+}  // namespace
+
+RestoreElement::RestoreElement(const ElementArgs& args) : counts_(args.workers) {
+  ConfigReader c(args);
+  const std::string key = c.required_string("key");
+  if (key.empty()) c.fail("key", "must not be empty");
+  if (c.has("offset") == c.has("protocol")) c.fail(c.has("offset") ? "protocol" : "offset", "exactly one of offset and protocol must be given");
+  if (c.has("offset")) {
+    offset_ = static_cast<uint32_t>(c.integer("offset", 0, 0, kMaxFrame));
+  } else {
+    const std::string p = c.required_string("protocol");
+    if (p == "eth") from_ = From::kEth;
+    else if (p == "ip") from_ = From::kIp;
+    else if (p == "l4") from_ = From::kL4;
+    else if (p == "tcp") { from_ = From::kL4; l4_proto_ = kProtoTcp; }
+    else if (p == "udp") { from_ = From::kL4; l4_proto_ = 17; }
+    else if (p == "payload") from_ = From::kPayload;
+    else c.fail("protocol", "'" + p.substr(0, 40) + "' is not eth, ip, tcp, udp, l4 or payload");
+  }
+  store_ = PacketStore::get(key, args.workers);
+}
+
+int64_t RestoreElement::restore(Packet& p, Context& ctx) {
+  blocks::FlowKey flow;
+  bool reversed;
+  if (!blocks::flow_key(p, flow, reversed)) return -1;
+  const Headers& h = p.headers();
+  uint32_t at = offset_, from = offset_;
+  const PacketStore::Record* r = nullptr;
+  auto record = [&]() { return r ? r : (r = store_->find(ctx.worker, flow, ctx.now_ns)); };
+  switch (from_) {
+    case From::kOffset: case From::kEth: break;
+    case From::kIp:
+      if (!record()) return -1;
+      at = h.l3; from = r->l3;
+      break;
+    case From::kL4:
+      if (!record() || (l4_proto_ && (h.ip_proto != l4_proto_ || r->ip_proto != l4_proto_))) return -1;
+      if (h.fragment) return -1;
+      at = h.l4; from = r->l4;
+      break;
+    case From::kPayload:
+      if (!record()) return -1;
+      at = h.payload; from = r->payload;
+      break;
+  }
+  if (!record() || at == kNoOffset || from == kNoOffset || at > p.len || from > r->len) return -1;
+  const uint32_t n = r->len - from;
+  const uint32_t room = p.buf_size - static_cast<uint32_t>(p.data - p.buf);
+  if (at + n > kMaxFrame || at + n > room) return -1;
+  const bool inside_ip = h.l3 != kNoOffset && at > h.l3;
+  std::memcpy(p.data + at, store_->bytes(ctx.worker, *r) + from, n);
+  p.len = at + n;
+  p.invalidate_headers();
+  for (unsigned i = 0; i < r->values.n; ++i) p.values.set(r->values.entries[i].name(), r->values.entries[i].value);
+  if (inside_ip) fix_lengths_and_checksums(p);
+  return n;
+}
+
+void RestoreElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
+  Batch missed;
+  uint32_t kept = 0;
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < batch.n; ++i) {
+    Packet* p = batch.pkts[i];
+    const int64_t n = restore(*p, ctx);
+    if (n < 0) { missed.add(p); continue; }
+    bytes += static_cast<uint64_t>(n);
+    batch.pkts[kept++] = p;
+  }
+  batch.n = kept;
+  counts_.add(ctx.worker, kCount, kept);
+  counts_.add(ctx.worker, kBytes, bytes);
+  out.emit(0, batch, ctx);
+  out.emit(1, missed, ctx);
+}
+
+nlohmann::json RestoreElement::read(std::string_view h) const {
+  if (h == "count") return counts_.get(kCount);
+  if (h == "bytes") return counts_.get(kBytes);
+  return Element::read(h);
+}
+
+void RestoreElement::write(std::string_view h, const nlohmann::json& v) {
+  if (h == "reset") counts_.reset();
+  else Element::write(h, v);
+}
+
+OBI_REGISTER_BLOCK(Restore, RestoreElement);
+
+}  // namespace obi
