@@ -1,11 +1,11 @@
 #include "BeginTransaction.hh"
 
-#include "common/block_spec.hh"
-#include "modify/config.hh"
+#include "lib/block_spec.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 BeginTransactionElement::BeginTransactionElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);

@@ -30,7 +30,7 @@
 
 #include "engine/element.hh"
 #include "engine/pool.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -77,7 +77,7 @@ class BeginTransactionElement final : public Element {
  private:
   enum { kCount, kDropped };
   uint64_t tag_ = 0;
-  modify::Counts<2> counts_;
+  blocks::Counts<2> counts_;
 };
 
 }  // namespace obi

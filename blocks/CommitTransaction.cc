@@ -1,11 +1,11 @@
 #include "CommitTransaction.hh"
 
 #include "BeginTransaction.hh"
-#include "modify/config.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 CommitTransactionElement::CommitTransactionElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);

@@ -17,9 +17,9 @@
 
 #include <cstdint>
 
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -35,7 +35,7 @@ class CommitTransactionElement final : public Element {
  private:
   enum { kSuccess, kFailure };
   uint64_t tag_ = 0;
-  modify::Counts<2> counts_;
+  blocks::Counts<2> counts_;
 };
 
 }  // namespace obi

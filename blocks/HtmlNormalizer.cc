@@ -2,12 +2,12 @@
 
 #include <cstring>
 
-#include "common/block_spec.hh"
-#include "modify/config.hh"
+#include "lib/block_spec.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace http_text {
 

@@ -28,8 +28,8 @@
 #include <string_view>
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
-#include "modify/http_segment.hh"
+#include "lib/counts.hh"
+#include "lib/http_segment.hh"
 
 namespace obi {
 
@@ -38,12 +38,12 @@ namespace http_text {
 
 // True when p holds an HTTP message head whose Content-Type contains one of `types`
 // (lower case), without Content-Encoding, not chunked, with body bytes in the segment.
-bool find_body(Packet& p, modify::HttpSegment& s, std::initializer_list<std::string_view> types);
+bool find_body(Packet& p, blocks::HttpSegment& s, std::initializer_list<std::string_view> types);
 
 // The body (s.payload + s.body(), s.payload_len - s.body() bytes) was rewritten in place
 // to its first n bytes: when it shrank, drops Content-Length from the head, moves the
 // body behind the head and sets the IP length and checksums.
-void finish_body(Packet& p, const modify::HttpSegment& s, uint32_t n);
+void finish_body(Packet& p, const blocks::HttpSegment& s, uint32_t n);
 
 // Appends UTF-8 of code point cp (U+FFFD for an invalid one) at out; returns the bytes.
 uint32_t put_utf8(char* out, uint32_t cp);
@@ -63,7 +63,7 @@ class HtmlNormalizerElement final : public Element {
 
  private:
   bool entities_ = true, comments_ = true, lowercase_ = true, whitespace_ = true;
-  modify::Counts<1> counts_;
+  blocks::Counts<1> counts_;
 };
 
 }  // namespace obi

@@ -3,12 +3,12 @@
 #include <cstring>
 
 #include "HtmlNormalizer.hh"
-#include "common/block_spec.hh"
-#include "modify/config.hh"
+#include "lib/block_spec.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace {
 

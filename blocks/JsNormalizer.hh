@@ -26,7 +26,7 @@
 #include <cstdint>
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -43,7 +43,7 @@ class JsNormalizerElement final : public Element {
 
  private:
   bool unescape_ = true, comments_ = true, whitespace_ = true;
-  modify::Counts<1> counts_;
+  blocks::Counts<1> counts_;
 };
 
 }  // namespace obi

@@ -2,12 +2,12 @@
 
 #include <cstring>
 
-#include "modify/bytes.hh"
-#include "modify/config.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace {
 
@@ -30,13 +30,13 @@ void fix_lengths_and_checksums(Packet& p) {
   if (h.eth_type == kEthIpv4) {
     const uint32_t ihl = (ip[0] & 0x0fu) * 4;
     if (h.l3 + ihl > p.len) return;
-    wr16(ip + 2, static_cast<uint16_t>(p.len - h.l3));
-    wr16(ip + 10, 0);
-    wr16(ip + 10, folded(sum_words(0, ip, ihl)));
+    store_be16(ip + 2, static_cast<uint16_t>(p.len - h.l3));
+    store_be16(ip + 10, 0);
+    store_be16(ip + 10, folded(sum_words(0, ip, ihl)));
     s = sum_words(0, ip + 12, 8);
   } else if (h.eth_type == kEthIpv6) {
     if (h.l3 + 40u > p.len) return;
-    wr16(ip + 4, static_cast<uint16_t>(p.len - h.l3 - 40));
+    store_be16(ip + 4, static_cast<uint16_t>(p.len - h.l3 - 40));
     s = sum_words(0, ip + 8, 32);
   } else {
     return;
@@ -44,16 +44,16 @@ void fix_lengths_and_checksums(Packet& p) {
   if (h.l4 == kNoOffset || h.fragment || h.l4 > p.len) return;
   uint8_t* l4 = p.data + h.l4;
   const uint32_t l4_len = p.len - h.l4;
-  if (h.ip_proto == kProtoTcp && l4_len >= 20) {
-    wr16(l4 + 16, 0);
-    wr16(l4 + 16, folded(sum_words(s + kProtoTcp + l4_len, l4, l4_len)));
+  if (h.ip_proto == kIpProtoTcp && l4_len >= 20) {
+    store_be16(l4 + 16, 0);
+    store_be16(l4 + 16, folded(sum_words(s + kIpProtoTcp + l4_len, l4, l4_len)));
   } else if (h.ip_proto == 17 && l4_len >= 8) {
-    wr16(l4 + 4, static_cast<uint16_t>(l4_len));
-    const bool had = rd16(l4 + 6) != 0 || h.eth_type != kEthIpv4;   // IPv4 UDP may go without
-    wr16(l4 + 6, 0);
+    store_be16(l4 + 4, static_cast<uint16_t>(l4_len));
+    const bool had = load_be16(l4 + 6) != 0 || h.eth_type != kEthIpv4;   // IPv4 UDP may go without
+    store_be16(l4 + 6, 0);
     if (had) {
       const uint16_t c = folded(sum_words(s + 17 + l4_len, l4, l4_len));
-      wr16(l4 + 6, c == 0 ? 0xffff : c);
+      store_be16(l4 + 6, c == 0 ? 0xffff : c);
     }
   }
 }
@@ -72,7 +72,7 @@ RestoreElement::RestoreElement(const ElementArgs& args) : counts_(args.workers) 
     if (p == "eth") from_ = From::kEth;
     else if (p == "ip") from_ = From::kIp;
     else if (p == "l4") from_ = From::kL4;
-    else if (p == "tcp") { from_ = From::kL4; l4_proto_ = kProtoTcp; }
+    else if (p == "tcp") { from_ = From::kL4; l4_proto_ = kIpProtoTcp; }
     else if (p == "udp") { from_ = From::kL4; l4_proto_ = 17; }
     else if (p == "payload") from_ = From::kPayload;
     else c.fail("protocol", "'" + p.substr(0, 40) + "' is not eth, ip, tcp, udp, l4 or payload");

@@ -26,7 +26,7 @@
 #include <memory>
 
 #include "Store.hh"
-#include "common/block_spec.hh"
+#include "lib/block_spec.hh"
 
 namespace obi {
 
@@ -48,7 +48,7 @@ class RestoreElement final : public Element {
   From from_ = From::kOffset;
   uint8_t l4_proto_ = 0;   // kL4 for "tcp" / "udp": the protocol both packets must have
   uint32_t offset_ = 0;
-  modify::Counts<2> counts_;
+  blocks::Counts<2> counts_;
 };
 
 }  // namespace obi

@@ -1,12 +1,12 @@
 #include "RollbackTransaction.hh"
 
 #include "BeginTransaction.hh"
-#include "common/block_spec.hh"
-#include "modify/config.hh"
+#include "lib/block_spec.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 RollbackTransactionElement::RollbackTransactionElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);

@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -29,7 +29,7 @@ class RollbackTransactionElement final : public Element {
 
  private:
   uint64_t tag_ = 0;
-  modify::Counts<1> counts_;
+  blocks::Counts<1> counts_;
 };
 
 }  // namespace obi

@@ -3,12 +3,12 @@
 #include <cstdio>
 #include <limits>
 
-#include "common/block_spec.hh"
-#include "modify/config.hh"
+#include "lib/block_spec.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 std::optional<uint64_t> parse_epoch_seconds(std::string_view t) {
   const size_t dot = t.find('.');

@@ -23,7 +23,7 @@
 #include <string_view>
 
 #include "engine/element.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -43,7 +43,7 @@ class SetTimestampElement final : public Element {
 
  private:
   uint64_t fixed_ns_ = 0;   // 0: the current time
-  modify::Counts<1> counts_;
+  blocks::Counts<1> counts_;
 };
 
 }  // namespace obi

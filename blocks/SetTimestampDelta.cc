@@ -5,13 +5,13 @@
 #include <cstdint>
 
 #include "SetTimestamp.hh"
-#include "common/block_spec.hh"
-#include "modify/config.hh"
-#include "modify/meta_config.hh"
+#include "lib/block_spec.hh"
+#include "lib/config.hh"
+#include "lib/meta_config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 namespace {
 constexpr auto kRelaxed = std::memory_order_relaxed;

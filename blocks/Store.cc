@@ -8,13 +8,13 @@
 #include <map>
 #include <mutex>
 
-#include "common/block_spec.hh"
-#include "modify/bytes.hh"
-#include "modify/config.hh"
+#include "lib/block_spec.hh"
+#include "lib/bytes.hh"
+#include "lib/config.hh"
 
 namespace obi {
 
-using namespace modify;
+using namespace blocks;
 
 std::shared_ptr<PacketStore> PacketStore::get(const std::string& key, unsigned workers) {
   static std::mutex mu;
@@ -103,8 +103,8 @@ void StoreElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out
     const Headers& h = p.headers();
     // Up to the end of the IP packet: Ethernet padding is not part of what is stored.
     uint32_t end = p.len;
-    if (h.eth_type == kEthIpv4) end = std::min<uint32_t>(end, h.l3 + rd16(p.data + h.l3 + 2));
-    else end = std::min<uint32_t>(end, h.l3 + 40u + rd16(p.data + h.l3 + 4));
+    if (h.eth_type == kEthIpv4) end = std::min<uint32_t>(end, h.l3 + load_be16(p.data + h.l3 + 2));
+    else end = std::min<uint32_t>(end, h.l3 + 40u + load_be16(p.data + h.l3 + 4));
     const uint32_t n = std::min(end, packet_size_);
     PacketStore::Record& r = *store_->slot(ctx.worker, flow, ctx.now_ns);
     std::memcpy(store_->bytes(ctx.worker, r), p.data, n);

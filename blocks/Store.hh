@@ -33,10 +33,10 @@
 #include <string>
 #include <vector>
 
-#include "common/flow_table.hh"
+#include "lib/flow_table.hh"
 #include "engine/element.hh"
 #include "engine/metadata.hh"
-#include "modify/counts.hh"
+#include "lib/counts.hh"
 
 namespace obi {
 
@@ -95,7 +95,7 @@ class StoreElement final : public Element {
   std::shared_ptr<PacketStore> store_;
   uint64_t soft_ns_ = 0, hard_ns_ = 0;
   uint32_t packet_size_ = 64;
-  modify::Counts<2> counts_;
+  blocks::Counts<2> counts_;
 };
 
 }  // namespace obi
