@@ -269,8 +269,11 @@ TEST(BlocksSpec, BlocksAnswerTheCatalogueHandlesAndNoOther) {
         e->read(h);
         EXPECT_TRUE(allowed) << "answers read handle '" << h << "', which the catalogue does not list";
       } catch (const openbox::ProtocolError& err) {
-        if (listed) EXPECT_FALSE(unknown_handle(err)) << "read '" << h << "': " << err.what();
-        else if (!allowed) EXPECT_TRUE(unknown_handle(err)) << "read '" << h << "': " << err.what();
+        if (listed) {
+          EXPECT_FALSE(unknown_handle(err)) << "read '" << h << "': " << err.what();
+        } else if (!allowed) {
+          EXPECT_TRUE(unknown_handle(err)) << "read '" << h << "': " << err.what();
+        }
       }
     }
     for (const std::string& h : probes) {
