@@ -31,7 +31,7 @@ std::vector<std::string> parse_fuse(const ElementArgs& args) {
     if (names[i].empty()) w.expected("a block name", names[i]);
     if (names[i] == args.name) w.expected("another block's name (a block cannot fuse itself)", names[i]);
     for (size_t j = 0; j < i; ++j)
-      if (names[j] == names[i]) w.expected("a name not listed before", names[i]);
+      if (names[j] == names[i]) w.expected("a name not listed before (a target fused twice)", names[i]);
   }
   return names;
 }

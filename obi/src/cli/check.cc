@@ -46,13 +46,15 @@ struct Problem {
 
 const std::set<std::string> kIoBlocks = {"FromDevice", "ToDevice", "FromDump", "ToDump"};
 
-// The rule index a block's error names ("... rule 12 payload_match 0: ..."), or -1.
+// The rule index a block's error names ("field 'match[12].payload_match[0]': ..." or
+// "... rule 12 ..."), or -1.
 int rule_of(const std::string& message) {
-  static const std::regex kRule(R"(\brule (\d+)\b)");
+  static const std::regex kRule(R"((?:\bmatch\[(\d+)\])|(?:\brule (\d+)\b))");
   std::smatch m;
   if (!std::regex_search(message, m, kRule)) return -1;
+  const std::string index = m[1].matched ? m[1].str() : m[2].str();
   try {
-    return std::stoi(m[1].str());
+    return std::stoi(index);
   } catch (const std::exception&) {
     return -1;
   }
