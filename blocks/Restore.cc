@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "lib/bytes.hh"
+#include "lib/checksum.hh"
 #include "lib/config.hh"
 
 namespace obi {
@@ -11,15 +12,6 @@ using namespace blocks;
 
 namespace {
 
-uint32_t sum_words(uint32_t s, const uint8_t* p, uint32_t n) {
-  for (uint32_t i = 0; i + 1 < n; i += 2) s += uint32_t(p[i]) << 8 | p[i + 1];
-  if (n & 1) s += uint32_t(p[n - 1]) << 8;
-  return s;
-}
-uint16_t folded(uint32_t s) {
-  while (s >> 16) s = (s & 0xffff) + (s >> 16);
-  return static_cast<uint16_t>(~s);
-}
 
 // The IP length fields and the IPv4, TCP and UDP checksums of p as its bytes now are.
 void fix_lengths_and_checksums(Packet& p) {

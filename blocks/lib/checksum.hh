@@ -11,6 +11,18 @@
 
 namespace obi::blocks {
 
+// Full checksums: the one's-complement sum of n bytes as big-endian words (an odd last
+// byte padded with zero) added to s, and the checksum of a folded sum.
+inline uint32_t sum_words(uint32_t s, const uint8_t* p, uint32_t n) {
+  for (uint32_t i = 0; i + 1 < n; i += 2) s += uint32_t(p[i]) << 8 | p[i + 1];
+  if (n & 1) s += uint32_t(p[n - 1]) << 8;
+  return s;
+}
+inline uint16_t folded(uint32_t s) {
+  while (s >> 16) s = (s & 0xffff) + (s >> 16);
+  return static_cast<uint16_t>(~s);
+}
+
 // One's-complement sum accumulator for a checksum patch.
 struct ChecksumDelta {
   uint32_t sum = 0;   // sum of ~m + m' over the changed words (folded when applied)
