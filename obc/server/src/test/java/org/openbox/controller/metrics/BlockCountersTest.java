@@ -53,10 +53,13 @@ class BlockCountersTest {
 
     @Test
     void onlyNumericCounterHandlesAreRead() throws Exception {
-        // FromDevice: count, byte_count and offloads; not rates, not the string drops
+        // FromDevice: count, byte_count and offloads; not rates, not the string drops.
+        // ToDevice: count and drops, not its system-call figure
         assertThat(reads("FromDevice", "{\"devname\": \"eth0\"}", 256)).extracting(BlockCounters.Read::name)
                 .containsExactly("count", "byte_count", "offloads");
-        assertThat(reads("ToDevice", "{\"devname\": \"eth0\"}", 256)).isEmpty();
+        assertThat(reads("ToDevice", "{\"devname\": \"eth0\"}", 256)).extracting(BlockCounters.Read::name)
+                .containsExactly("count", "drops");
+        assertThat(reads("NetworkDirectionSwap", "{}", 256)).isEmpty();
         // a value that is not a number gives no sample
         BlockCounters.Read drops = new BlockCounters.Read("drops", BlockCounters.Kind.SCALAR, List.of("drops"));
         assertThat(BlockCounters.samples("a", "q", 1, drops, List.of(JSON.readTree("\"12 ring\"")))).isEmpty();
