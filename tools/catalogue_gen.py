@@ -335,8 +335,10 @@ def camel(name, upper=False):
 
 
 def javadoc_text(s):
-    return s.replace("*/", "*&#47;").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
-        .replace("*&amp;#47;", "*&#47;")
+    # HTML entities for what Javadoc would read as markup; "*/" would end the comment and
+    # javac reads a backslash-u as a Unicode escape even inside comments
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
+        .replace("*/", "*&#47;").replace("\\u", "&#92;u")
 
 
 def ports_text(p, what):
