@@ -7,8 +7,8 @@ import org.openbox.protocol.ErrorSubtype;
  * Sends an alert to the controller for every packet; the packet passes through unchanged.
  * The controller hands it to the owning application's {@code onAlert}.
  *
- * <p>Ports: 1 input, 1 output. Class: static; spec 5.16.
- * Config: alerts (alert[], required), attach_packet (bool), packet_size (integer).
+ * <p>Conveniences beside the generated {@link Alert}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/Alert.json.
  * <pre>new Alert("a").alert("SSH from outside", 3).attachPacket(true)</pre>
  */
 public abstract class AlertExtension extends ProcessingBlock {

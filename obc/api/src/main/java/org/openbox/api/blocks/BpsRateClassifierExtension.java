@@ -7,10 +7,8 @@ import org.openbox.protocol.ErrorSubtype;
 /**
  * Classifies the packet stream by its arrival rate in bytes per second (EWMA). With n rates there are n+1 outputs: output 0 below rate[0], output i for rate[i-1] <= rate < rate[i], output n at or above rate[n-1].
  *
- * <p>Ports: 1 input, one output per element of rate, plus 1. Class: classifier; spec 5.23.
- * Config: rate (string[], required).
- * Read handles: count_i, byte_count_i, rate_i, byte_rate_i.
- * Write handles: reset_i, reset_all_counts.
+ * <p>Conveniences beside the generated {@link BpsRateClassifier}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/BpsRateClassifier.json.
  * <pre>new BpsRateClassifier("rate").rate("1 Mbps", "100 Mbps")  // outputs 0, 1, 2</pre>
  */
 public abstract class BpsRateClassifierExtension extends ProcessingBlock {

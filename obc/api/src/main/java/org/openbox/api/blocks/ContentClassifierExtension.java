@@ -6,10 +6,8 @@ import org.openbox.protocol.ErrorSubtype;
 /**
  * Classifies packets by bytes at fixed offsets: output i for the first matching pattern i; a packet that matches no pattern is dropped.
  *
- * <p>Ports: 1 input, one output per element of pattern. Class: classifier; spec 5.6.
- * Config: pattern (string[], required).
- * Read handles: count, byte_count, rate, byte_rate.
- * Write handles: reset_counts.
+ * <p>Conveniences beside the generated {@link ContentClassifier}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/ContentClassifier.json.
  * <pre>new ContentClassifier("cc").pattern("12/0800", "-")</pre>
  */
 public abstract class ContentClassifierExtension extends ProcessingBlock {

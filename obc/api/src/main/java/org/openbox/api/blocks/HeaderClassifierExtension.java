@@ -11,11 +11,8 @@ import org.openbox.protocol.match.HeaderMatchParser;
  * Classifies packets by header fields: output i for the first matching rule i (rules in
  * priority order); a packet that matches no rule is dropped.
  *
- * <p>Ports: 1 input, one output per rule. Class: classifier; spec 5.7.
- * Config: match (header_match[], required); fuse (string[], extension: names of downstream
- * classifiers whose header lookups this block performs in its own pass, a merge hint).
- * Read handles: count, byte_count, rate, byte_rate (one element per rule).
- * Write handles: reset_counts.
+ * <p>Conveniences beside the generated {@link HeaderClassifier}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/HeaderClassifier.json.
  * <pre>new HeaderClassifier("fw")
  *     .rule(Match.of().ipv4Src("10.0.0.0/8").tcpDst(22))   // output 0
  *     .rule(Match.of())                                    // output 1: everything else</pre>

@@ -13,10 +13,8 @@ import org.openbox.protocol.ProtocolException;
  * rule i whose header match and every payload pattern match; a packet that matches no rule
  * is dropped.
  *
- * <p>Ports: 1 input, one output per rule. Class: classifier; spec 5.43.
- * Config: match (header_payload_match[], required).
- * Read handles: count, byte_count, rate, byte_rate (one element per rule).
- * Write handles: reset_counts.
+ * <p>Conveniences beside the generated {@link HeaderPayloadClassifier}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/HeaderPayloadClassifier.json.
  * <pre>new HeaderPayloadClassifier("ips")
  *     .rule(Match.of().tcpDst(80), PayloadPattern.regex("(?i)union\\s+select"))   // output 0
  *     .rule(Match.of())                                                            // output 1</pre>

@@ -14,10 +14,8 @@ import org.openbox.protocol.ErrorSubtype;
  * unchanged. Put a classifier in front that sends only candidate requests here, e.g. a
  * HeaderPayloadClassifier rule on the server port with the literal "GET " at offset 0.
  *
- * <p>Ports: 1 input, 2 outputs. Class: modifier; extension.
- * Config: entries (object[], required: host, path, content_type, body as base64), mss, ttl.
- * Read handles: count, byte_count, segments, hits, misses, passed, no_buffer.
- * Write handles: reset_counts.
+ * <p>Conveniences beside the generated {@link HttpCacheResponder}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/HttpCacheResponder.json.
  * <pre>new HttpCacheResponder("cache").entry("www.example.com", "/", "text/html", html).mss(1460)
  *     // 0 responses (towards the client), 1 the rest</pre>
  */

@@ -6,10 +6,8 @@ import org.openbox.protocol.ErrorSubtype;
 /**
  * Network address and port translator for TCP and UDP. One input per input_spec; packets of a known flow are rewritten by the mapping table and sent to its output, others are handled by the input_spec of their input port: "discard", "pass OUT", "keep FOUT ROUT" or "pattern SADDR SPORT DADDR DPORT FOUT ROUT" (any pattern field may be "-"; SPORT may be a range "L-H", optionally followed by '#' for sequential or '?' for random allocation). Outputs: the largest output number named in input_spec, plus one.
  *
- * <p>Ports: one input per element of input_spec, outputs computed from input_spec. Class: modifier; spec 5.13.
- * Config: input_spec (string[], required), tcp_timeout (integer), tcp_done_timeout (integer), tcp_nodata_timeout (integer), tcp_guarantee (integer), udp_timeout (integer), udp_streaming_timeout (integer), udp_guarantee (integer), reap_interval (integer), mapping_capacity (integer).
- * Read handles: mappings_count, mapping_failures, length, capacity, tcp_mappings, udp_mappings.
- * Write handles: capacity.
+ * <p>Conveniences beside the generated {@link Ipv4AddressTranslator}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/Ipv4AddressTranslator.json.
  * <pre>new Ipv4AddressTranslator("nat").inputSpec("pattern 1.0.0.1 1024-65535 - - 0 1", "discard")</pre>
  */
 public abstract class Ipv4AddressTranslatorExtension extends ProcessingBlock {

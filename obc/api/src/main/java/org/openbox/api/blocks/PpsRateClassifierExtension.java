@@ -5,10 +5,8 @@ import org.openbox.protocol.ErrorSubtype;
 /**
  * Classifies the packet stream by its arrival rate in packets per second (EWMA). With n rates there are n+1 outputs: output 0 below rate[0], output i for rate[i-1] <= rate < rate[i], output n at or above rate[n-1].
  *
- * <p>Ports: 1 input, one output per element of rate, plus 1. Class: classifier; spec 5.24.
- * Config: rate (number[], required).
- * Read handles: count_i, byte_count_i, rate_i, byte_rate_i.
- * Write handles: reset_i, reset_all_counts.
+ * <p>Conveniences beside the generated {@link PpsRateClassifier}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/PpsRateClassifier.json.
  * <pre>new PpsRateClassifier("rate").rate(1000, 10000)  // outputs 0, 1, 2</pre>
  */
 public abstract class PpsRateClassifierExtension extends ProcessingBlock {

@@ -115,6 +115,14 @@ public abstract class ProcessingBlock {
         }
     }
 
+    /** Requires the string array {@code arg} to be non-empty and each element a regular expression. */
+    protected final void requirePatterns(String arg) {
+        requireRules(arg, arg + "s");
+        for (int i = 0; i < size(arg); i++) {
+            requireRegex(get(arg).get(i).asText(), arg + " " + i, ErrorSubtype.BAD_BLOCK);
+        }
+    }
+
     /** Checks a regular expression with java.util.regex (a first check; the OBI compiles it with Hyperscan). */
     protected final void requireRegex(String regex, String where, ErrorSubtype subtype) {
         try {

@@ -6,10 +6,8 @@ import org.openbox.protocol.ErrorSubtype;
 /**
  * Identifies the protocol of each packet. Output 0: no listed protocol recognised; output i+1: the first protocol protocols[i] the packet carries (list order decides, e.g. put http before tcp). Protocol names: arp, ipv4, ipv6, icmp, tcp, udp, ftp, http, https, smtp, dns.
  *
- * <p>Ports: 1 input, one output per element of protocols, plus 1. Class: classifier; spec 5.27.
- * Config: protocols (string[], required).
- * Read handles: count_i, byte_count_i, rate_i, byte_rate_i.
- * Write handles: reset_i, reset_all_counts.
+ * <p>Conveniences beside the generated {@link ProtocolAnalyzer}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/ProtocolAnalyzer.json.
  * <pre>new ProtocolAnalyzer("pa").protocols("http", "tcp")  // 0 none, 1 http, 2 tcp</pre>
  */
 public abstract class ProtocolAnalyzerExtension extends ProcessingBlock {

@@ -5,10 +5,8 @@ import org.openbox.protocol.ErrorSubtype;
 /**
  * Queue with Random Early Detection dropping. Output 0: queued packets; output 1: dropped packets (may be left unconnected).
  *
- * <p>Ports: 1 input, 2 outputs. Class: shaper; spec 5.20.
- * Config: capacity (integer, required), min_thresh (number, required), max_thresh (number, required), max_p (number, required), stability (number), gentle (bool).
- * Read handles: length, highwater_length, capacity, min_thresh, max_thresh, drops, avg_queue_size.
- * Write handles: reset_counts, reset.
+ * <p>Conveniences beside the generated {@link RandomEarlyDetectionQueue}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/RandomEarlyDetectionQueue.json.
  * <pre>new RandomEarlyDetectionQueue("red", 1000, 50, 500, 0.1)</pre>
  */
 public abstract class RandomEarlyDetectionQueueExtension extends ProcessingBlock {

@@ -8,10 +8,8 @@ import org.openbox.protocol.ErrorSubtype;
  * packet, from an offset or from the start of a protocol (eth, ip, tcp, udp, l4, payload).
  * Output 0: restored; output 1: not restored. Exactly one of offset or protocol is given.
  *
- * <p>Ports: 1 input, 2 outputs. Class: modifier; spec 5.26.
- * Config: key (string, required), offset (integer), protocol (string).
- * Read handles: count, bytes.
- * Write handles: reset.
+ * <p>Conveniences beside the generated {@link Restore}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/Restore.json.
  * <pre>new Restore("back", "request").protocol("payload")</pre>
  */
 public abstract class RestoreExtension extends ProcessingBlock {

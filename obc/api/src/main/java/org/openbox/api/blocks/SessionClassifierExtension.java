@@ -6,9 +6,8 @@ import org.openbox.api.match.SessionMatch;
  * Classifies packets by values kept in the session storage (written by SessionStore).
  * Output 0: no rule matched; output i+1: rule i matched (first match wins).
  *
- * <p>Ports: 1 input, one output per rule plus 1. Class: classifier; spec 5.28.
- * Config: match (session_match[]).
- * Read handles: count_i, byte_count_i, rate_i, byte_rate_i. Write handles: reset_i, reset_all_counts.
+ * <p>Conveniences beside the generated {@link SessionClassifier}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/SessionClassifier.json.
  * <pre>new SessionClassifier("known").rule(SessionMatch.field("client", MatchField.IPV4_DST))  // output 1</pre>
  */
 public abstract class SessionClassifierExtension extends ProcessingBlock {

@@ -11,8 +11,8 @@ import org.openbox.protocol.match.MatchField;
  * Stores packet field values in the session storage for later SessionClassifier rules; the
  * packet passes through unchanged.
  *
- * <p>Ports: 1 input, 1 output. Class: static; spec 5.29.
- * Config: fields (field_map, required).
+ * <p>Conveniences beside the generated {@link SessionStore}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/SessionStore.json.
  * <pre>new SessionStore("remember").store(MatchField.IPV4_SRC, "client", "255.255.255.0")</pre>
  */
 public abstract class SessionStoreExtension extends ProcessingBlock {

@@ -8,10 +8,8 @@ import org.openbox.protocol.ErrorSubtype;
  * the packet's bidirectional IP 5-tuple; {@link Restore} with the same key reads it back. The
  * packet passes through unchanged.
  *
- * <p>Ports: 1 input, 1 output. Class: static; spec 5.25.
- * Config: key (string, required), soft_timeout (number, required), hard_timeout (number, required), packet_size (integer), buffer_size (integer), buffer_timeout (integer).
- * Read handles: count, bytes.
- * Write handles: reset.
+ * <p>Conveniences beside the generated {@link Store}, whose Javadoc lists the ports,
+ * config and handles of blocks/catalogue/Store.json.
  * <pre>new Store("keep", "request", 0, 30).packetSize(-1)</pre>
  */
 public abstract class StoreExtension extends ProcessingBlock {
