@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "../tests/blocks_classify/classbench.hh"
-#include "HeaderClassifier.hh"
+#include "classify/HeaderClassifier.hh"
 #include "lib/flow_cache.hh"
 #include "lib/multi_classifier.hh"
 #include "lib/rule_classifier.hh"

@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "HeaderClassifier.hh"
+#include "classify/HeaderClassifier.hh"
 #include "classbench.hh"
 #include "lib/flow_cache.hh"
 #include "engine/pool.hh"

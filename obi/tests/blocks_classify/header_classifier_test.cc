@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "HeaderClassifier.hh"
+#include "classify/HeaderClassifier.hh"
 #include "classbench.hh"
 #include "lib/rule_classifier.hh"
 #include "engine/testing.hh"

@@ -6,8 +6,8 @@
 #include <random>
 #include <type_traits>
 
-#include "HtmlNormalizer.hh"
-#include "JsNormalizer.hh"
+#include "modify/HtmlNormalizer.hh"
+#include "modify/JsNormalizer.hh"
 #include "checks.hh"
 
 using namespace obi;

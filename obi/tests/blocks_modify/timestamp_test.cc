@@ -2,7 +2,7 @@
 // three delta modes, the statistics handles, the metadata value and the reset.
 #include <gtest/gtest.h>
 
-#include "SetTimestamp.hh"
+#include "modify/SetTimestamp.hh"
 #include "checks.hh"
 #include "pipeline.hh"
 

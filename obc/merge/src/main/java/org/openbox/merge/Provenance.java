@@ -20,15 +20,33 @@ public final class Provenance {
     /** merged block -> (origin block, origin rule) -> merged rule indexes (ascending) */
     private final Map<String, Map<RuleKey, List<Integer>>> rules;
     private final java.util.Set<Origin> folded;
+    /** merged blocks that keep their one origin's rules as they are (rule k is merged rule k) */
+    private final java.util.Set<String> sameRules;
+
+    /** No merged block: the provenance of an empty graph. */
+    public static final Provenance EMPTY = new Builder().build();
 
     record RuleKey(String app, String block, int rule) {}
 
     private Provenance(Map<String, List<Origin>> origins, Map<Origin, List<String>> blocks,
-                       Map<String, Map<RuleKey, List<Integer>>> rules, java.util.Set<Origin> folded) {
+                       Map<String, Map<RuleKey, List<Integer>>> rules, java.util.Set<Origin> folded,
+                       java.util.Set<String> sameRules) {
         this.folded = folded;
         this.origins = origins;
         this.blocks = blocks;
         this.rules = rules;
+        this.sameRules = sameRules;
+    }
+
+    /**
+     * Provenance of a graph whose every block is one application's block, unchanged (a
+     * graph deployed as the application wrote it, or a fail-safe graph made of its blocks):
+     * block {@code b} implements {@code app.b}, its rules map to themselves.
+     */
+    public static Provenance ofApplication(String app, java.util.Collection<String> blockNames) {
+        Builder b = new Builder();
+        for (String name : blockNames) b.block(name, List.of(new Origin(app, name))).sameRules(name);
+        return b.build();
     }
 
     /** The (application, block) pairs a merged block implements, sorted; empty if unknown. */
@@ -45,7 +63,8 @@ public final class Provenance {
     public List<Integer> mergedRulesOf(String app, String block, int rule, String mergedBlock) {
         Map<RuleKey, List<Integer>> m = rules.get(mergedBlock);
         if (m == null) {
-            return List.of();
+            boolean same = sameRules.contains(mergedBlock) && originsOf(mergedBlock).contains(new Origin(app, block));
+            return same && rule >= 0 ? List.of(rule) : List.of();
         }
         return m.getOrDefault(new RuleKey(app, block, rule), List.of());
     }
@@ -64,22 +83,39 @@ public final class Provenance {
         return List.copyOf(origins.keySet());
     }
 
-    /** Collects the provenance while the merged graph is written out. */
-    static final class Builder {
+    /** Every merged block with the application blocks it implements, in merged-graph order. */
+    public Map<String, List<Origin>> all() {
+        return origins;
+    }
+
+    /**
+     * Collects the provenance while a graph is written out (the merge's emitter, the
+     * concatenation, or whoever deploys a graph made of application blocks).
+     */
+    public static final class Builder {
         private final Map<String, List<Origin>> origins = new LinkedHashMap<>();
         private final Map<Origin, List<String>> blocks = new LinkedHashMap<>();
         private final Map<String, Map<RuleKey, List<Integer>>> rules = new LinkedHashMap<>();
         private final java.util.Set<Origin> folded = new java.util.TreeSet<>();
+        private final java.util.Set<String> sameRules = new java.util.HashSet<>();
 
         void folded(java.util.Collection<Origin> o) {
             folded.addAll(o);
         }
 
-        void block(String merged, List<Origin> from) {
+        /** The merged block implements these application blocks. */
+        public Builder block(String merged, List<Origin> from) {
             origins.put(merged, List.copyOf(from));
             for (Origin o : from) {
                 blocks.computeIfAbsent(o, k -> new ArrayList<>()).add(merged);
             }
+            return this;
+        }
+
+        /** The merged block keeps its origin's rules, same indexes (no per-rule entry needed). */
+        public Builder sameRules(String merged) {
+            sameRules.add(merged);
+            return this;
         }
 
         void rule(String merged, String app, String block, int rule, int mergedRule) {
@@ -101,7 +137,7 @@ public final class Provenance {
             return strictly ? List.copyOf(list) : List.copyOf(list.stream().sorted().distinct().toList());
         }
 
-        Provenance build() {
+        public Provenance build() {
             Map<String, Map<RuleKey, List<Integer>>> r = new LinkedHashMap<>();
             rules.forEach((k, v) -> {
                 Map<RuleKey, List<Integer>> inner = new LinkedHashMap<>();
@@ -112,7 +148,7 @@ public final class Provenance {
             blocks.forEach((k, v) -> b.put(k, List.copyOf(v)));
             return new Provenance(Collections.unmodifiableMap(new LinkedHashMap<>(origins)),
                     Collections.unmodifiableMap(b), Collections.unmodifiableMap(r),
-                    Collections.unmodifiableSet(new java.util.TreeSet<>(folded)));
+                    Collections.unmodifiableSet(new java.util.TreeSet<>(folded)), java.util.Set.copyOf(sameRules));
         }
     }
 }

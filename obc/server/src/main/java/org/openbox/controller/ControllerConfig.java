@@ -57,7 +57,7 @@ public class ControllerConfig {
     /** The graph merger, with an unmerged chain as fallback when merging fails. */
     @Bean
     public GraphComposer graphComposer(ModuleRegistry modules, OpenboxProperties props) {
-        GraphComposer chain = new ChainComposer();
+        GraphComposer chain = new ChainComposer(modules::catalogue);
         GraphComposer merging;
         try {
             merging = new MergingComposer(modules::catalogue, new MergeOptions(props.maxRules(), props.mergeFold()));

@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Provenance;
 import java.util.List;
 import java.util.Map;
 import org.openbox.protocol.graph.Graph;
@@ -11,7 +12,7 @@ import org.openbox.protocol.graph.Graph;
  * or "bypass"), or for no application at all ("(no application)" -> "pass" or "drop").
  * {@code graph.blocks()} is empty only when no application is placed on the OBI at all.
  */
-public record DeployedGraph(long dpid, Graph graph, BlockOrigins origins, List<String> apps, String report,
+public record DeployedGraph(long dpid, Graph graph, Provenance origins, List<String> apps, String report,
                             String composition, Map<String, String> fallbacks) {
 
     /** Key of {@link #fallbacks} when no application runs on the OBI. */
@@ -21,17 +22,17 @@ public record DeployedGraph(long dpid, Graph graph, BlockOrigins origins, List<S
         fallbacks = Map.copyOf(fallbacks);
     }
 
-    public DeployedGraph(long dpid, Graph graph, BlockOrigins origins, List<String> apps, String report) {
+    public DeployedGraph(long dpid, Graph graph, Provenance origins, List<String> apps, String report) {
         this(dpid, graph, origins, apps, report, "chain", Map.of());
     }
 
-    public DeployedGraph(long dpid, Graph graph, BlockOrigins origins, List<String> apps, String report,
+    public DeployedGraph(long dpid, Graph graph, Provenance origins, List<String> apps, String report,
                          String composition) {
         this(dpid, graph, origins, apps, report, composition, Map.of());
     }
 
     public static DeployedGraph empty(long dpid) {
-        return new DeployedGraph(dpid, new Graph(List.of(), List.of()), BlockOrigins.EMPTY, List.of(), "no application",
+        return new DeployedGraph(dpid, new Graph(List.of(), List.of()), Provenance.EMPTY, List.of(), "no application",
                 "none");
     }
 

@@ -1,6 +1,6 @@
 package org.openbox.controller.aggregate;
 
-import org.openbox.merge.Origin;
+import org.openbox.merge.Provenance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -73,10 +73,8 @@ public final class FailSafeGraphs {
     }
 
     /** Provenance of a fail-safe graph: every block belongs to {@code app}. */
-    static BlockOrigins originsOf(String app, Graph g) {
-        MapOrigins o = new MapOrigins();
-        g.blocks().forEach(b -> o.add(b.name(), new Origin(app, b.name())));
-        return o;
+    static Provenance originsOf(String app, Graph g) {
+        return Provenance.ofApplication(app, g.blocks().stream().map(Block::name).toList());
     }
 
     private static List<Block> inputs(Graph g) {

@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Provenance;
 import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ public final class FaultLocator {
     }
 
     /** Keeps the origins one of whose rules became the merged rule the message names. */
-    private static List<Origin> byRule(BlockOrigins origins, String merged, String after, List<Origin> refs,
+    private static List<Origin> byRule(Provenance origins, String merged, String after, List<Origin> refs,
                                          BiFunction<String, String, Block> appBlock) {
         if (refs.size() < 2) return refs;
         Matcher m = RULE.matcher(after);

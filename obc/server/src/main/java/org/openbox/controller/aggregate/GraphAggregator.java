@@ -1,5 +1,6 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.merge.Provenance;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -289,6 +290,6 @@ public class GraphAggregator {
         if (g == null) {
             return DeployedGraph.empty(dpid);
         }
-        return new DeployedGraph(dpid, g, BlockOrigins.EMPTY, List.of(), report, "no application", fallbacks);
+        return new DeployedGraph(dpid, g, Provenance.EMPTY, List.of(), report, "no application", fallbacks);
     }
 }

@@ -14,8 +14,6 @@ import org.openbox.merge.AppGraph;
 import org.openbox.merge.GraphMerger;
 import org.openbox.merge.MergeOptions;
 import org.openbox.merge.MergeResult;
-import org.openbox.merge.Origin;
-import org.openbox.merge.Provenance;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
 import org.openbox.protocol.graph.Graph;
@@ -59,9 +57,8 @@ public final class MergingComposer implements GraphComposer {
             stages.add(graphs);
         }
         MergeResult r = new GraphMerger(catalogue.get()).mergeStages(stages, options);
-        List<String> blocks = r.merged().blocks().stream().map(Block::name).toList();
         String report = "composition: " + plan.describe() + System.lineSeparator() + r.report().summary();
-        return new Composed(r.merged(), new ProvenanceOrigins(r.provenance(), blocks), report, plan.describe());
+        return new Composed(r.merged(), r.provenance(), report, plan.describe());
     }
 
     /** The graph with a one-rule HeaderClassifier (the traffic class) right behind each input terminal. */
@@ -90,36 +87,5 @@ public final class MergingComposer implements GraphComposer {
             connectors.add(f == null ? c : new Connector(f, 0, c.dst(), c.dstPort()));
         }
         return new Graph(blocks, connectors);
-    }
-
-    /** {@link BlockOrigins} over the merger's provenance. */
-    private record ProvenanceOrigins(Provenance provenance, List<String> mergedBlocks) implements BlockOrigins {
-
-        @Override
-        public List<Origin> originsOf(String mergedBlock) {
-            List<Origin> o = provenance.originsOf(mergedBlock);
-            return o == null ? List.of() : o;
-        }
-
-        @Override
-        public List<String> mergedBlocksOf(String app, String block) {
-            List<String> m = provenance.mergedBlocksOf(app, block);
-            return m == null ? List.of() : List.copyOf(m);
-        }
-
-        @Override
-        public List<Integer> mergedRulesOf(String app, String block, int rule, String mergedBlock) {
-            List<Integer> m = provenance.mergedRulesOf(app, block, rule, mergedBlock);
-            return m == null ? List.of() : List.copyOf(m);
-        }
-
-        @Override
-        public Map<String, List<Origin>> all() {
-            Map<String, List<Origin>> out = new LinkedHashMap<>();
-            for (String b : mergedBlocks) {
-                out.put(b, originsOf(b));
-            }
-            return out;
-        }
     }
 }

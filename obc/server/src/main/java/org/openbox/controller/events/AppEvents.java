@@ -12,7 +12,7 @@ import org.openbox.api.event.AlertEvent;
 import org.openbox.api.event.ErrorEvent;
 import org.openbox.api.event.InstanceEvent;
 import org.openbox.api.event.LogEvent;
-import org.openbox.controller.aggregate.BlockOrigins;
+import org.openbox.merge.Provenance;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
@@ -68,7 +68,7 @@ public class AppEvents {
 
     public void onAlert(Alert alert) {
         long dpid = alert.originDpid();
-        BlockOrigins origins = originsOf(dpid);
+        Provenance origins = originsOf(dpid);
         Instant received = Instant.now();
         for (AlertEntry e : alert.messages()) {
             // the packet's own time when the OBI sends it, else when the OBI raised the alert
@@ -119,7 +119,7 @@ public class AppEvents {
 
     public void onLog(Log logMessage) {
         long dpid = logMessage.originDpid();
-        BlockOrigins origins = originsOf(dpid);
+        Provenance origins = originsOf(dpid);
         for (LogEntry e : logMessage.messages()) {
             Instant time = instant(e.timestamp());
             byte[] packet = packet(e.packet());
@@ -136,7 +136,7 @@ public class AppEvents {
      * applications give the same merged graph, hence the same block names), so its alerts are
      * attributed instead of being counted as unattributed.
      */
-    private BlockOrigins originsOf(long dpid) {
+    private Provenance originsOf(long dpid) {
         return aggregator.expected(dpid).origins();
     }
 
@@ -166,7 +166,7 @@ public class AppEvents {
         return catalog.all().stream().filter(AppEntry::running).filter(a -> a.appliesTo(dpid, topo)).toList();
     }
 
-    private static List<Origin> owners(BlockOrigins origins, String mergedBlock, String appId) {
+    private static List<Origin> owners(Provenance origins, String mergedBlock, String appId) {
         if (mergedBlock == null) {
             return List.of();
         }

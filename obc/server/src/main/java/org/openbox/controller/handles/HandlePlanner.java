@@ -12,7 +12,7 @@ import java.util.function.Function;
 import org.openbox.catalogue.BlockDescriptor;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.catalogue.HandleDescriptor;
-import org.openbox.controller.aggregate.BlockOrigins;
+import org.openbox.merge.Provenance;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
@@ -63,7 +63,7 @@ final class HandlePlanner {
     }
 
     /** The read to make on {@code merged}, or empty when it contributes nothing. */
-    Optional<ReadPlan> read(String app, Block appBlock, HandleName h, Block merged, BlockOrigins origins) {
+    Optional<ReadPlan> read(String app, Block appBlock, HandleName h, Block merged, Provenance origins) {
         BlockDescriptor md = descriptor(merged);
         if (!h.perRule()) {
             return md == null || md.hasReadHandle(h.handle())
@@ -108,7 +108,7 @@ final class HandlePlanner {
      * The write handles to send to {@code merged} (empty: it is not concerned). An indexed
      * write goes to each merged rule implementing the application's rule.
      */
-    List<String> write(String app, Block appBlock, HandleName h, Block merged, BlockOrigins origins) {
+    List<String> write(String app, Block appBlock, HandleName h, Block merged, Provenance origins) {
         BlockDescriptor md = descriptor(merged);
         boolean has = md == null || md.hasWriteHandle(h.handle());
         if (!h.perRule()) {
@@ -193,7 +193,7 @@ final class HandlePlanner {
         }
     }
 
-    private RuleMap ruleMap(String app, Block appBlock, Block merged, BlockOrigins origins) {
+    private RuleMap ruleMap(String app, Block appBlock, Block merged, Provenance origins) {
         BlockDescriptor d = descriptor(appBlock);
         int n = d == null ? 0 : d.outputCount(appBlock.config());
         List<List<Integer>> rules = new ArrayList<>();

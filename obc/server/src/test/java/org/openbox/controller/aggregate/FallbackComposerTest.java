@@ -1,6 +1,8 @@
 package org.openbox.controller.aggregate;
 
+import org.openbox.catalogue.Catalogue;
 import org.openbox.merge.Origin;
+import org.openbox.merge.Provenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -12,6 +14,8 @@ import org.openbox.protocol.graph.Graph;
 
 class FallbackComposerTest {
 
+    private static final Catalogue CATALOGUE = Catalogue.load();
+
     private static final Graph G = new Graph(
             List.of(new Block("FromDevice", "in", JsonNodeFactory.instance.objectNode()),
                     new Block("ToDevice", "out", JsonNodeFactory.instance.objectNode())),
@@ -22,7 +26,7 @@ class FallbackComposerTest {
         GraphComposer failing = parts -> {
             throw new IllegalStateException("cannot merge");
         };
-        Composed c = new FallbackComposer(failing, new ChainComposer()).compose(List.of(new AppPart("a", 1, G)));
+        Composed c = new FallbackComposer(failing, new ChainComposer(() -> CATALOGUE)).compose(List.of(new AppPart("a", 1, G)));
         assertThat(c.graph()).isEqualTo(G);
         assertThat(c.report()).contains("merge failed").contains("cannot merge");
         assertThat(c.origins().originsOf("in")).containsExactly(new Origin("a", "in"));
@@ -30,8 +34,8 @@ class FallbackComposerTest {
 
     @Test
     void workingMergeIsUsed() {
-        Composed merged = new Composed(G, BlockOrigins.EMPTY, "merged");
-        Composed c = new FallbackComposer(parts -> merged, new ChainComposer()).compose(List.of(new AppPart("a", 1, G)));
+        Composed merged = new Composed(G, Provenance.EMPTY, "merged");
+        Composed c = new FallbackComposer(parts -> merged, new ChainComposer(() -> CATALOGUE)).compose(List.of(new AppPart("a", 1, G)));
         assertThat(c).isSameAs(merged);
     }
 }

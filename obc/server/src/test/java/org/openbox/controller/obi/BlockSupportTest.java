@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.openbox.controller.aggregate.BlockOrigins;
 import org.openbox.controller.aggregate.DeployedGraph;
+import org.openbox.merge.Provenance;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
 import org.openbox.protocol.graph.Graph;
@@ -25,19 +25,13 @@ class BlockSupportTest {
                 "in", List.of(new Origin("fw", "in"), new Origin("web", "in")),
                 "norm", List.of(new Origin("web", "n")),
                 "out", List.of(new Origin("fw", "out"), new Origin("web", "out")));
-        BlockOrigins o = new BlockOrigins() {
-            @Override public List<Origin> originsOf(String b) { return origins.getOrDefault(b, List.of()); }
-            @Override public List<String> mergedBlocksOf(String app, String block) { return List.of(); }
-            @Override public List<Integer> mergedRulesOf(String app, String block, int rule, String merged) {
-                return List.of();
-            }
-            @Override public Map<String, List<Origin>> all() { return origins; }
-        };
+        Provenance.Builder o = new Provenance.Builder();
+        origins.forEach(o::block);
         Graph g = new Graph(List.of(new Block("FromDevice", "in", JSON.createObjectNode().put("devname", "eth0")),
                 new Block("HtmlNormalizer", "norm", JSON.createObjectNode()),
                 new Block("ToDevice", "out", JSON.createObjectNode().put("devname", "eth1"))),
                 List.of(new Connector("in", 0, "norm", 0), new Connector("norm", 0, "out", 0)));
-        return new DeployedGraph(7, g, o, List.of("fw", "web"), "test");
+        return new DeployedGraph(7, g, o.build(), List.of("fw", "web"), "test");
     }
 
     private static ObjectNode hello(String json) throws Exception {
