@@ -18,7 +18,8 @@ std::vector<double> parse_rates(const ElementArgs& args) {
     std::string why;
     if (list[i].is_number() && list[i].get<double>() >= 0) v = list[i].get<double>();
     else if (!list[i].is_string() || !parse_bandwidth(list[i].get<std::string>(), v, why))
-      c.where("rate").at(i).expected("a bandwidth like \"384 kbps\"" + (why.empty() ? std::string() : " (" + why + ")"), list[i]);
+      c.where("rate").at(i).expected("a bandwidth like \"384 kbps\"" + (why.empty() ? std::string() : " (" + why + ")"),
+                                     list[i]);
     if (!out.empty() && v <= out.back())
       c.where("rate").at(i).expected("a rate greater than the one before (" + list[i - 1].dump() + ")", list[i]);
     out.push_back(v);

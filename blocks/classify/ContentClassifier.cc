@@ -30,14 +30,18 @@ ContentClassifierElement::ContentClassifierElement(const ElementArgs& args) : st
     std::string tok;
     bool any = false, dash = false;
     while (in >> tok) {
-      auto fail = [&](const std::string& why) {
-        c.where("pattern").at(i).fail("clause '" + tok + "': " + why);
-      };
+      auto fail = [&](const std::string& why) { c.where("pattern").at(i).fail("clause '" + tok + "': " + why); };
       any = true;
-      if (tok == "-") { dash = true; continue; }
+      if (tok == "-") {
+        dash = true;
+        continue;
+      }
       Clause cl;
       size_t at = 0;
-      if (tok[0] == '!') { cl.negated = true; at = 1; }
+      if (tok[0] == '!') {
+        cl.negated = true;
+        at = 1;
+      }
       size_t slash = tok.find('/', at);
       if (slash == std::string::npos || slash == at) fail("expected offset/value");
       uint64_t off = 0;
@@ -86,9 +90,11 @@ int32_t ContentClassifierElement::classify(const Packet& p) const {
     bool ok = true;
     for (const Clause& cl : patterns_[i].clauses) {
       bool holds = cl.offset + cl.value.size() <= p.len;
-      for (size_t k = 0; holds && k < cl.value.size(); ++k)
-        holds = (p.data[cl.offset + k] & cl.mask[k]) == cl.value[k];
-      if (holds == cl.negated) { ok = false; break; }
+      for (size_t k = 0; holds && k < cl.value.size(); ++k) holds = (p.data[cl.offset + k] & cl.mask[k]) == cl.value[k];
+      if (holds == cl.negated) {
+        ok = false;
+        break;
+      }
     }
     if (ok) return static_cast<int32_t>(i);
   }

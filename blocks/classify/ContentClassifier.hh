@@ -15,9 +15,9 @@
 
 #include <vector>
 
-#include "lib/output_stats.hh"
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
+#include "lib/block_spec.hh"
+#include "lib/output_stats.hh"
 
 namespace obi::blocks {
 
@@ -25,7 +25,9 @@ class ContentClassifierElement final : public Element {
  public:
   explicit ContentClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(spec::ContentClassifier::kOutputs.ports(patterns_.size())); }
+  uint16_t output_count() const override {
+    return static_cast<uint16_t>(spec::ContentClassifier::kOutputs.ports(patterns_.size()));
+  }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
@@ -34,9 +36,11 @@ class ContentClassifierElement final : public Element {
   struct Clause {
     uint32_t offset = 0;
     bool negated = false;
-    std::vector<uint8_t> value, mask;   // value already ANDed with mask
+    std::vector<uint8_t> value, mask;  // value already ANDed with mask
   };
-  struct Pattern { std::vector<Clause> clauses; };   // empty: matches every packet
+  struct Pattern {
+    std::vector<Clause> clauses;
+  };  // empty: matches every packet
 
   int32_t classify(const Packet& p) const;
 

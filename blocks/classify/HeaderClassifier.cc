@@ -16,8 +16,7 @@ std::vector<openbox::HeaderMatch> parse_rules(const ElementArgs& args) {
   if (list.size() >= kDropOutput) c.where("match").expected("at most 65534 rules", nlohmann::json(list.size()));
   std::vector<openbox::HeaderMatch> rules;
   rules.reserve(list.size());
-  for (size_t i = 0; i < list.size(); ++i)
-    rules.push_back(parse_rule(list[i], c.where("match").at(i)));
+  for (size_t i = 0; i < list.size(); ++i) rules.push_back(parse_rule(list[i], c.where("match").at(i)));
   return rules;
 }
 
@@ -25,7 +24,8 @@ std::vector<std::string> parse_fuse(const ElementArgs& args) {
   ConfigReader c(args);
   std::vector<std::string> names = c.strings("fuse", false);
   if (names.size() > MultiClassifier::kMaxSets - 1)
-    c.where("fuse").expected("at most " + std::to_string(MultiClassifier::kMaxSets - 1) + " block names", c.get("fuse"));
+    c.where("fuse").expected("at most " + std::to_string(MultiClassifier::kMaxSets - 1) + " block names",
+                             c.get("fuse"));
   for (size_t i = 0; i < names.size(); ++i) {
     const Where w = c.where("fuse").at(i);
     if (names[i].empty()) w.expected("a block name", names[i]);
@@ -109,7 +109,10 @@ void HeaderClassifierElement::push(uint16_t, Batch& batch, Context& ctx, const O
     mc_.classify_batch(batch.pkts, n, res, ctx.worker);
     for (uint32_t i = 0; i < n; ++i) {
       const int32_t* r = res + i * sets;
-      if (r[0] < 0) { outs[i] = kDropOutput; continue; }
+      if (r[0] < 0) {
+        outs[i] = kDropOutput;
+        continue;
+      }
       outs[i] = static_cast<uint16_t>(r[0]);
       const int32_t s = slot_of_output_[r[0]];
       if (s < 0) continue;

@@ -29,11 +29,11 @@
 
 #include <memory>
 
-#include "lib/multi_classifier.hh"
-#include "lib/output_stats.hh"
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
 #include "engine/fusion.hh"
+#include "lib/block_spec.hh"
+#include "lib/multi_classifier.hh"
+#include "lib/output_stats.hh"
 
 namespace obi::blocks {
 
@@ -41,7 +41,9 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
  public:
   explicit HeaderClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(spec::HeaderClassifier::kOutputs.ports(rules_.size())); }
+  uint16_t output_count() const override {
+    return static_cast<uint16_t>(spec::HeaderClassifier::kOutputs.ports(rules_.size()));
+  }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   std::string settle(std::chrono::milliseconds timeout) const override;
@@ -57,19 +59,19 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   const MultiClassifier& multi() const { return mc_; }
 
  private:
-  struct Slot {                     // a fused target whose results the lookup produces
-    const void* block;              // Packet::pre.block value
-    unsigned base, sets;            // its sets within the lookup's
+  struct Slot {           // a fused target whose results the lookup produces
+    const void* block;    // Packet::pre.block value
+    unsigned base, sets;  // its sets within the lookup's
   };
 
   const void* self() const { return static_cast<const Element*>(this); }
 
   MultiClassifier mc_;
-  std::vector<openbox::HeaderMatch> rules_;   // set 0, as configured
+  std::vector<openbox::HeaderMatch> rules_;  // set 0, as configured
   std::vector<std::string> fuse_names_;
   FusionPlan plan_;
   std::vector<Slot> slots_;
-  std::vector<int32_t> slot_of_output_;   // per output: index into slots_, -1 none
+  std::vector<int32_t> slot_of_output_;  // per output: index into slots_, -1 none
   OutputStats stats_;
   PerWorker<Counter> no_match_;
 };

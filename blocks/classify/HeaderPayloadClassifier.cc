@@ -38,9 +38,9 @@ int literal_length(const std::string& e) {
           return -1;
         i += 3;
       } else if (std::isalnum(static_cast<unsigned char>(d))) {
-        return -1;   // \d, \w, \b, ...: classes and assertions
+        return -1;  // \d, \w, \b, ...: classes and assertions
       } else {
-        i += 1;      // an escaped punctuation character
+        i += 1;  // an escaped punctuation character
       }
     } else if (std::strchr(".[](){}*+?|^$", c)) {
       return -1;
@@ -60,8 +60,12 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
   payload_only_ = c.boolean("payload_only", true);
   const bool prefilter = c.boolean("prefilter", true);
 
-  struct Source { std::string expr, label; unsigned flags; int literal; };
-  std::vector<Source> sources;   // per pattern id
+  struct Source {
+    std::string expr, label;
+    unsigned flags;
+    int literal;
+  };
+  std::vector<Source> sources;  // per pattern id
   std::map<std::tuple<std::string, unsigned, uint64_t, uint64_t>, uint32_t> dedup;
   std::vector<std::vector<uint32_t>> rule_patterns;
   std::vector<openbox::HeaderMatch> plain, gated;
@@ -72,7 +76,8 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
     if (!m.is_object()) where.expected("an object with header_match and payload_match", m);
     Rule rule;
     auto hm = m.find("header_match");
-    rule.header = parse_rule(hm == m.end() || hm->is_null() ? nlohmann::json::object() : *hm, where.key("header_match"));
+    rule.header =
+        parse_rule(hm == m.end() || hm->is_null() ? nlohmann::json::object() : *hm, where.key("header_match"));
     std::vector<uint32_t> ids;
     auto pm = m.find("payload_match");
     if (pm != m.end() && !pm->is_null()) {
@@ -93,7 +98,8 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
         Pattern p;
         for (const char* k : {"from", "to"}) {
           if (!pp.contains(k) || pp[k].is_null()) continue;
-          if (!pp[k].is_number_integer() || pp[k].get<int64_t>() < 0) pwhere.key(k).expected("a non-negative integer", pp[k]);
+          if (!pp[k].is_number_integer() || pp[k].get<int64_t>() < 0)
+            pwhere.key(k).expected("a non-negative integer", pp[k]);
           (std::string(k) == "from" ? p.from : p.to) = pp[k].get<uint64_t>();
           p.bounded = true;
         }
@@ -102,10 +108,10 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
         std::string expr = is_regex ? text : HsDatabase::escape_literal(text);
         // bounded start offsets need the start of match, which single-match mode lacks
         unsigned fl = p.bounded ? (HS_FLAG_ALLOWEMPTY | HS_FLAG_SOM_LEFTMOST) : kHsDefaultFlags;
-        auto [it, fresh] = dedup.try_emplace(std::make_tuple(expr, fl, p.from, p.to), static_cast<uint32_t>(sources.size()));
+        auto [it, fresh] =
+            dedup.try_emplace(std::make_tuple(expr, fl, p.from, p.to), static_cast<uint32_t>(sources.size()));
         if (fresh) {
-          sources.push_back({expr, pwhere.field, fl,
-                             is_regex ? literal_length(expr) : static_cast<int>(text.size())});
+          sources.push_back({expr, pwhere.field, fl, is_regex ? literal_length(expr) : static_cast<int>(text.size())});
           patterns_.push_back(p);
         }
         if (std::find(ids.begin(), ids.end(), it->second) == ids.end()) ids.push_back(it->second);
@@ -120,7 +126,8 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
       // that its literals; failing that all its patterns. Short literals ("\n", "'")
       // occur in most packets and would cost the first scan much for little selectivity.
       auto literal_at_least = [&](int n) {
-        rule.first.clear(); rule.rest.clear();
+        rule.first.clear();
+        rule.rest.clear();
         for (uint32_t id : ids) (sources[id].literal >= n || !prefilter ? rule.first : rule.rest).push_back(id);
       };
       literal_at_least(kSelectiveLiteral);
@@ -139,9 +146,15 @@ HeaderPayloadClassifierElement::HeaderPayloadClassifierElement(const ElementArgs
   for (uint32_t id = 0; id < patterns_.size(); ++id) {
     const Source& s = sources[id];
     if (patterns_[id].in_main) {
-      main_ids_.push_back(id); main_exprs.push_back(s.expr); main_labels.push_back(s.label); main_flags.push_back(s.flags);
+      main_ids_.push_back(id);
+      main_exprs.push_back(s.expr);
+      main_labels.push_back(s.label);
+      main_flags.push_back(s.flags);
     } else {
-      rest_ids_.push_back(id); rest_exprs.push_back(s.expr); rest_labels.push_back(s.label); rest_flags.push_back(s.flags);
+      rest_ids_.push_back(id);
+      rest_exprs.push_back(s.expr);
+      rest_labels.push_back(s.label);
+      rest_flags.push_back(s.flags);
     }
   }
   const Where who = c.where("match");
@@ -187,7 +200,7 @@ int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned
   int32_t best = plain_rule < 0 ? INT32_MAX : static_cast<int32_t>(plain_index_[plain_rule]);
   if (patterns_.empty() || (pre ? pre[1] : payload_gate_.classify(p)) < 0) return best == INT32_MAX ? -1 : best;
 
-  if (++s.gen == 0) {   // wrapped: clear the stamps once every 2^32 packets
+  if (++s.gen == 0) {  // wrapped: clear the stamps once every 2^32 packets
     std::fill(s.pattern_gen.begin(), s.pattern_gen.end(), 0);
     std::fill(s.rule_gen.begin(), s.rule_gen.end(), 0);
     s.gen = 1;
@@ -202,7 +215,10 @@ int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned
   for (uint32_t id : s.matched)
     for (uint32_t rule : rules_of_first_[id]) {
       if (static_cast<int32_t>(rule) >= best) continue;
-      if (s.rule_gen[rule] != gen) { s.rule_gen[rule] = gen; s.rule_hits[rule] = 0; }
+      if (s.rule_gen[rule] != gen) {
+        s.rule_gen[rule] = gen;
+        s.rule_hits[rule] = 0;
+      }
       if (++s.rule_hits[rule] == rules_[rule].first.size()) s.candidates.push_back(rule);
     }
   std::sort(s.candidates.begin(), s.candidates.end());
@@ -214,7 +230,10 @@ int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned
     bool all = true;
     for (uint32_t id : ru.rest) {
       if (s.pattern_gen[id] == gen) continue;
-      if (patterns_[id].in_main) { all = false; break; }   // in the first stage and not reported
+      if (patterns_[id].in_main) {
+        all = false;
+        break;
+      }  // in the first stage and not reported
       if (!rest_scanned) {
         scan(*rest_db_, rest_ids_, r.data, r.len, s, worker, false);
         rest_scanned = true;
@@ -224,7 +243,10 @@ int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned
       all = false;
       break;
     }
-    if (all) { best = static_cast<int32_t>(rule); break; }
+    if (all) {
+      best = static_cast<int32_t>(rule);
+      break;
+    }
   }
   return best == INT32_MAX ? -1 : best;
 }

@@ -47,12 +47,12 @@
 #include <memory>
 #include <vector>
 
+#include "engine/element.hh"
+#include "engine/fusion.hh"
+#include "lib/block_spec.hh"
 #include "lib/hs_database.hh"
 #include "lib/output_stats.hh"
 #include "lib/rule_classifier.hh"
-#include "lib/block_spec.hh"
-#include "engine/element.hh"
-#include "engine/fusion.hh"
 
 namespace obi::blocks {
 
@@ -60,7 +60,9 @@ class HeaderPayloadClassifierElement final : public Element, public HeaderLookup
  public:
   explicit HeaderPayloadClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(spec::HeaderPayloadClassifier::kOutputs.ports(rules_.size())); }
+  uint16_t output_count() const override {
+    return static_cast<uint16_t>(spec::HeaderPayloadClassifier::kOutputs.ports(rules_.size()));
+  }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
@@ -71,15 +73,15 @@ class HeaderPayloadClassifierElement final : public Element, public HeaderLookup
  private:
   struct Rule {
     openbox::HeaderMatch header;
-    std::vector<uint32_t> first;      // first-stage pattern ids (empty: no payload patterns)
-    std::vector<uint32_t> rest;       // second-stage pattern ids
+    std::vector<uint32_t> first;  // first-stage pattern ids (empty: no payload patterns)
+    std::vector<uint32_t> rest;   // second-stage pattern ids
   };
   struct Pattern {
     uint64_t from = 0, to = UINT64_MAX;
     bool bounded = false;
-    bool in_main = false;             // in the first-stage database (else in the second)
+    bool in_main = false;  // in the first-stage database (else in the second)
   };
-  struct Scratch {                    // one per worker
+  struct Scratch {  // one per worker
     std::vector<uint32_t> pattern_gen, rule_gen, rule_hits;
     std::vector<uint32_t> matched, candidates;
     uint32_t gen = 0;
@@ -95,10 +97,10 @@ class HeaderPayloadClassifierElement final : public Element, public HeaderLookup
   std::vector<Rule> rules_;
   std::vector<Pattern> patterns_;
   std::vector<std::vector<uint32_t>> rules_of_first_;  // pattern id -> rules with it in the first stage
-  std::vector<uint32_t> main_ids_, rest_ids_;           // database id -> pattern id
-  std::vector<uint32_t> plain_index_;                   // plain_ rule i -> block rule index
-  RuleClassifier plain_;                                // rules without payload patterns
-  RuleClassifier payload_gate_;                         // headers of the rules with payload patterns
+  std::vector<uint32_t> main_ids_, rest_ids_;          // database id -> pattern id
+  std::vector<uint32_t> plain_index_;                  // plain_ rule i -> block rule index
+  RuleClassifier plain_;                               // rules without payload patterns
+  RuleClassifier payload_gate_;                        // headers of the rules with payload patterns
   std::unique_ptr<HsDatabase> main_db_, rest_db_;
   bool payload_only_ = true;
   OutputStats stats_;

@@ -28,7 +28,8 @@ bool contains(const uint8_t* d, uint32_t n, const char* s, uint32_t limit) {
 }
 
 bool is_port(uint16_t a, uint16_t b, std::initializer_list<uint16_t> ports) {
-  for (uint16_t p : ports) if (a == p || b == p) return true;
+  for (uint16_t p : ports)
+    if (a == p || b == p) return true;
   return false;
 }
 
@@ -44,7 +45,10 @@ uint32_t ProtocolAnalyzerElement::carried(Packet& p, uint8_t& app) {
   if (h.eth_type == kEthIpv4) bits |= 1u << P::kIpv4;
   else if (h.eth_type == kEthIpv6) bits |= 1u << P::kIpv6;
   else return 0;
-  if (h.ip_proto == kIpProtoIcmp || h.ip_proto == kIpProtoIcmp6) { bits |= 1u << P::kIcmp; return bits; }
+  if (h.ip_proto == kIpProtoIcmp || h.ip_proto == kIpProtoIcmp6) {
+    bits |= 1u << P::kIcmp;
+    return bits;
+  }
   const bool tcp = h.ip_proto == kIpProtoTcp, udp = h.ip_proto == kIpProtoUdp;
   if (tcp) bits |= 1u << P::kTcp;
   if (udp) bits |= 1u << P::kUdp;
@@ -58,16 +62,26 @@ uint32_t ProtocolAnalyzerElement::carried(Packet& p, uint8_t& app) {
   const uint8_t* d = p.payload_begin();
   const uint32_t n = p.payload_len();
   if (n) {
-    for (const char* m : {"GET ", "POST ", "HEAD ", "PUT ", "DELETE ", "OPTIONS ", "CONNECT ", "TRACE ", "PATCH ", "HTTP/1."})
-      if (starts(d, n, m)) { app = P::kHttp + 1; break; }
+    for (const char* m :
+         {"GET ", "POST ", "HEAD ", "PUT ", "DELETE ", "OPTIONS ", "CONNECT ", "TRACE ", "PATCH ", "HTTP/1."})
+      if (starts(d, n, m)) {
+        app = P::kHttp + 1;
+        break;
+      }
     if (!app && n >= 5 && d[0] >= 0x14 && d[0] <= 0x17 && d[1] == 0x03 && d[2] <= 0x04) app = P::kHttps + 1;
     if (!app)
       for (const char* m : {"EHLO ", "HELO ", "MAIL FROM:", "RCPT TO:"})
-        if (starts(d, n, m)) { app = P::kSmtp + 1; break; }
+        if (starts(d, n, m)) {
+          app = P::kSmtp + 1;
+          break;
+        }
     if (!app && starts(d, n, "220") && (contains(d, n, "SMTP", 128))) app = P::kSmtp + 1;
     if (!app)
       for (const char* m : {"USER ", "PASS ", "RETR ", "STOR "})
-        if (starts(d, n, m)) { app = P::kFtp + 1; break; }
+        if (starts(d, n, m)) {
+          app = P::kFtp + 1;
+          break;
+        }
     if (!app && starts(d, n, "220") && contains(d, n, "FTP", 128)) app = P::kFtp + 1;
   }
   if (app) return bits | 1u << (app - 1);
@@ -88,7 +102,9 @@ ProtocolAnalyzerElement::ProtocolAnalyzerElement(const ElementArgs& args)
     size_t k = 0;
     while (k < kProtoCount && n != kNames[k]) ++k;
     if (k == kProtoCount)
-      c.where("protocols").at(i).expected("one of arp, ipv4, ipv6, icmp, tcp, udp, dns, ftp, http, https, smtp", names[i]);
+      c.where("protocols")
+          .at(i)
+          .expected("one of arp, ipv4, ipv6, icmp, tcp, udp, dns, ftp, http, https, smtp", names[i]);
     list_.push_back(static_cast<uint8_t>(k));
     if (k == kFtp || k == kHttp || k == kHttps || k == kSmtp) wants_app_ = true;
   }
@@ -117,7 +133,10 @@ void ProtocolAnalyzerElement::push(uint16_t, Batch& batch, Context& ctx, const O
     }
     uint16_t o = 0;
     for (size_t j = 0; j < list_.size(); ++j)
-      if (bits >> list_[j] & 1) { o = static_cast<uint16_t>(j + 1); break; }
+      if (bits >> list_[j] & 1) {
+        o = static_cast<uint16_t>(j + 1);
+        break;
+      }
     outs[i] = o;
   }
   emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {

@@ -23,10 +23,10 @@
 #include <memory>
 #include <vector>
 
+#include "engine/element.hh"
+#include "lib/block_spec.hh"
 #include "lib/flow_table.hh"
 #include "lib/output_stats.hh"
-#include "lib/block_spec.hh"
-#include "engine/element.hh"
 
 namespace obi::blocks {
 
@@ -36,7 +36,9 @@ class ProtocolAnalyzerElement final : public Element {
 
   explicit ProtocolAnalyzerElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(spec::ProtocolAnalyzer::kOutputs.ports(list_.size())); }
+  uint16_t output_count() const override {
+    return static_cast<uint16_t>(spec::ProtocolAnalyzer::kOutputs.ports(list_.size()));
+  }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
@@ -45,7 +47,9 @@ class ProtocolAnalyzerElement final : public Element {
   static uint32_t carried(Packet& p, uint8_t& app_from_payload);
 
  private:
-  struct Tag { uint8_t app = 0; };   // 0: none, else Proto + 1
+  struct Tag {
+    uint8_t app = 0;
+  };  // 0: none, else Proto + 1
   std::vector<uint8_t> list_;
   bool wants_app_ = false;
   PerWorker<std::unique_ptr<FlowTable<Tag>>> tags_;

@@ -12,7 +12,8 @@ namespace {
 std::unique_ptr<HsDatabase> compile(const ElementArgs& args) {
   ConfigReader c(args);
   auto patterns = c.strings("pattern", true);
-  if (patterns.size() >= kDropOutput) c.where("pattern").expected("at most 65534 patterns", nlohmann::json(patterns.size()));
+  if (patterns.size() >= kDropOutput)
+    c.where("pattern").expected("at most 65534 patterns", nlohmann::json(patterns.size()));
   return std::make_unique<HsDatabase>(patterns, std::vector<unsigned>{}, args.workers, c.where("pattern"));
 }
 

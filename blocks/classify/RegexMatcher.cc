@@ -31,7 +31,7 @@ void RegexMatcherElement::push(uint16_t, Batch& batch, Context& ctx, const Outpu
   uint16_t outs[kBatchSize];
   for (uint32_t i = 0; i < batch.n; ++i) {
     ScanRegion r = scan_region(*batch.pkts[i], payload_only);
-    size_t hits = 0;   // each pattern reports at most once (single-match mode)
+    size_t hits = 0;  // each pattern reports at most once (single-match mode)
     db_->scan(ctx.worker, r.data, r.len, [&](unsigned, uint64_t, uint64_t) { return ++hits >= need; });
     outs[i] = hits >= need ? 0 : 1;
   }
@@ -50,8 +50,14 @@ nlohmann::json RegexMatcherElement::read(std::string_view handle) const {
 
 void RegexMatcherElement::write(std::string_view handle, const nlohmann::json& value) {
   if (stats_.write_handle(handle, value)) return;
-  if (handle == "payload_only") { payload_only_ = handle_bool(value, *this, handle); return; }
-  if (handle == "match_all") { match_all_ = handle_bool(value, *this, handle); return; }
+  if (handle == "payload_only") {
+    payload_only_ = handle_bool(value, *this, handle);
+    return;
+  }
+  if (handle == "match_all") {
+    match_all_ = handle_bool(value, *this, handle);
+    return;
+  }
   Element::write(handle, value);
 }
 

@@ -14,10 +14,10 @@
 #include <atomic>
 #include <memory>
 
+#include "engine/element.hh"
+#include "lib/block_spec.hh"
 #include "lib/hs_database.hh"
 #include "lib/output_stats.hh"
-#include "lib/block_spec.hh"
-#include "engine/element.hh"
 
 namespace obi::blocks {
 

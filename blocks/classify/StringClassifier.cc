@@ -12,7 +12,8 @@ namespace {
 std::unique_ptr<HsDatabase> compile(const ElementArgs& args) {
   ConfigReader c(args);
   auto strings = c.strings("strings", true);
-  if (strings.size() >= kDropOutput) c.where("strings").expected("at most 65534 strings", nlohmann::json(strings.size()));
+  if (strings.size() >= kDropOutput)
+    c.where("strings").expected("at most 65534 strings", nlohmann::json(strings.size()));
   const bool caseless = c.boolean("case_insensitive", false);
   std::vector<std::string> exprs;
   for (size_t i = 0; i < strings.size(); ++i) {

@@ -7,11 +7,11 @@
 #include <rte_errno.h>
 #include <rte_memory.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <optional>
-#include <unistd.h>
 
 namespace obi::blocks {
 
@@ -25,35 +25,73 @@ constexpr size_t kFields = static_cast<size_t>(MatchField::kCount);
 
 // Layers a rule can require: a field is present exactly when its layer is (fields.cc).
 enum Presence : int {
-  P_NEVER = -1, P_ETH, P_VLAN, P_IP, P_IPTC, P_IPV4, P_TCP, P_UDP, P_SCTP, P_ICMP4, P_ICMP6, P_ARP, P_IPV6,
-  P_ND_TARGET, P_ND_SLL, P_ND_TLL, P_MPLS, P_PBB, P_ETYPE4, P_ETYPE6, P_COUNT
+  P_NEVER = -1,
+  P_ETH,
+  P_VLAN,
+  P_IP,
+  P_IPTC,
+  P_IPV4,
+  P_TCP,
+  P_UDP,
+  P_SCTP,
+  P_ICMP4,
+  P_ICMP6,
+  P_ARP,
+  P_IPV6,
+  P_ND_TARGET,
+  P_ND_SLL,
+  P_ND_TLL,
+  P_MPLS,
+  P_PBB,
+  P_ETYPE4,
+  P_ETYPE6,
+  P_COUNT
 };
 
 static_assert(P_COUNT < 31, "layer bits leave FlowCache's valid bit free");
 
 int presence_of(MatchField f) {
   switch (f) {
-    case MatchField::ETH_DST: case MatchField::ETH_SRC: case MatchField::ETH_TYPE: return P_ETH;
-    case MatchField::VLAN_VID: case MatchField::VLAN_PCP: return P_VLAN;
+    case MatchField::ETH_DST:
+    case MatchField::ETH_SRC:
+    case MatchField::ETH_TYPE: return P_ETH;
+    case MatchField::VLAN_VID:
+    case MatchField::VLAN_PCP: return P_VLAN;
     case MatchField::IP_PROTO: return P_IP;
-    case MatchField::IP_DSCP: case MatchField::IP_ECN: return P_IPTC;
-    case MatchField::IPV4_SRC: case MatchField::IPV4_DST: return P_IPV4;
-    case MatchField::TCP_SRC: case MatchField::TCP_DST: return P_TCP;
-    case MatchField::UDP_SRC: case MatchField::UDP_DST: return P_UDP;
-    case MatchField::SCTP_SRC: case MatchField::SCTP_DST: return P_SCTP;
-    case MatchField::ICMPV4_TYPE: case MatchField::ICMPV4_CODE: return P_ICMP4;
-    case MatchField::ICMPV6_TYPE: case MatchField::ICMPV6_CODE: return P_ICMP6;
-    case MatchField::ARP_OP: case MatchField::ARP_SPA: case MatchField::ARP_TPA:
-    case MatchField::ARP_SHA: case MatchField::ARP_THA: return P_ARP;
+    case MatchField::IP_DSCP:
+    case MatchField::IP_ECN: return P_IPTC;
+    case MatchField::IPV4_SRC:
+    case MatchField::IPV4_DST: return P_IPV4;
+    case MatchField::TCP_SRC:
+    case MatchField::TCP_DST: return P_TCP;
+    case MatchField::UDP_SRC:
+    case MatchField::UDP_DST: return P_UDP;
+    case MatchField::SCTP_SRC:
+    case MatchField::SCTP_DST: return P_SCTP;
+    case MatchField::ICMPV4_TYPE:
+    case MatchField::ICMPV4_CODE: return P_ICMP4;
+    case MatchField::ICMPV6_TYPE:
+    case MatchField::ICMPV6_CODE: return P_ICMP6;
+    case MatchField::ARP_OP:
+    case MatchField::ARP_SPA:
+    case MatchField::ARP_TPA:
+    case MatchField::ARP_SHA:
+    case MatchField::ARP_THA: return P_ARP;
     // the extension-header walk is present exactly when the fixed IPv6 header is
-    case MatchField::IPV6_SRC: case MatchField::IPV6_DST: case MatchField::IPV6_FLABEL:
+    case MatchField::IPV6_SRC:
+    case MatchField::IPV6_DST:
+    case MatchField::IPV6_FLABEL:
     case MatchField::IPV6_EXTHDR: return P_IPV6;
     case MatchField::IPV6_ND_TARGET: return P_ND_TARGET;
     case MatchField::IPV6_ND_SLL: return P_ND_SLL;
     case MatchField::IPV6_ND_TLL: return P_ND_TLL;
-    case MatchField::MPLS_LABEL: case MatchField::MPLS_TC: case MatchField::MPLS_BOS: return P_MPLS;
-    case MatchField::PBB_ISID: case MatchField::PBB_UCA: return P_PBB;
-    case MatchField::TUNNEL_ID: case MatchField::kCount: return P_NEVER;
+    case MatchField::MPLS_LABEL:
+    case MatchField::MPLS_TC:
+    case MatchField::MPLS_BOS: return P_MPLS;
+    case MatchField::PBB_ISID:
+    case MatchField::PBB_UCA: return P_PBB;
+    case MatchField::TUNNEL_ID:
+    case MatchField::kCount: return P_NEVER;
   }
   return P_NEVER;
 }
@@ -61,8 +99,10 @@ int presence_of(MatchField f) {
 // Fields that are never present together share a key slot (named by one of them).
 MatchField slot_of(MatchField f) {
   switch (f) {
-    case MatchField::UDP_SRC: case MatchField::SCTP_SRC: return MatchField::TCP_SRC;
-    case MatchField::UDP_DST: case MatchField::SCTP_DST: return MatchField::TCP_DST;
+    case MatchField::UDP_SRC:
+    case MatchField::SCTP_SRC: return MatchField::TCP_SRC;
+    case MatchField::UDP_DST:
+    case MatchField::SCTP_DST: return MatchField::TCP_DST;
     case MatchField::ICMPV6_TYPE: return MatchField::ICMPV4_TYPE;
     case MatchField::ICMPV6_CODE: return MatchField::ICMPV4_CODE;
     default: return f;
@@ -74,8 +114,13 @@ int etype_presence(const FieldMatch& fm) {
   if (fm.field != MatchField::ETH_TYPE || fm.terms.size() != 1) return P_NEVER;
   const MatchTerm& t = fm.terms[0];
   u128 v;
-  if (t.kind == MatchTerm::Kind::kMasked) { if (t.mask != 0xffff) return P_NEVER; v = t.value; }
-  else { if (t.min != t.max) return P_NEVER; v = t.min; }
+  if (t.kind == MatchTerm::Kind::kMasked) {
+    if (t.mask != 0xffff) return P_NEVER;
+    v = t.value;
+  } else {
+    if (t.min != t.max) return P_NEVER;
+    v = t.min;
+  }
   return v == kEthIpv4 ? P_ETYPE4 : v == kEthIpv6 ? P_ETYPE6 : P_NEVER;
 }
 
@@ -110,7 +155,9 @@ struct AclField {
 };
 
 // Per-ACL-field constraint (BITMASK: value/mask; RANGE: lo/hi).
-struct Cons { uint32_t a = 0, b = 0; };
+struct Cons {
+  uint32_t a = 0, b = 0;
+};
 
 std::atomic<uint32_t> g_ctx_serial{0};
 
@@ -120,10 +167,14 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
                                                     const void* rctx, std::string& why,
                                                     const std::atomic<bool>* cancel) {
   auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
-  if (sets > kMaxSets) { why = "more than 16 rule sets"; return nullptr; }
+  if (sets > kMaxSets) {
+    why = "more than 16 rule sets";
+    return nullptr;
+  }
   std::unique_ptr<AclClassifier> c(new AclClassifier());
   c->sets_ = sets;
-  c->categories_ = sets <= 1 ? 1 : (sets + RTE_ACL_RESULTS_MULTIPLIER - 1) / RTE_ACL_RESULTS_MULTIPLIER * RTE_ACL_RESULTS_MULTIPLIER;
+  c->categories_ =
+      sets <= 1 ? 1 : (sets + RTE_ACL_RESULTS_MULTIPLIER - 1) / RTE_ACL_RESULTS_MULTIPLIER * RTE_ACL_RESULTS_MULTIPLIER;
 
   // 1. Which slots, which slots need ranges, which layers each rule must see. Absent
   // fields are zero in the key, so a rule needs a presence bit for a field only when its
@@ -132,23 +183,30 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   // Bits every rule of a set needs are checked outside the ACL (per set, per packet).
   bool slot_used[kFields] = {}, slot_range[kFields] = {}, slot_odd_mask[kFields] = {};
   uint32_t max_count = 0;
-  std::vector<std::vector<uint32_t>> req(sets);    // per rule: Presence bits; UINT32_MAX: never matches
-  std::vector<std::vector<uint32_t>> sem(sets);    // per rule: every layer it needs to match
+  std::vector<std::vector<uint32_t>> req(sets);  // per rule: Presence bits; UINT32_MAX: never matches
+  std::vector<std::vector<uint32_t>> sem(sets);  // per rule: every layer it needs to match
   uint32_t zmask = 0, tracked = 0;
   auto proto_pinned = [](const HeaderMatch& r, unsigned proto) {
     const FieldMatch* pm = r.find(MatchField::IP_PROTO);
     if (!pm) return false;
     for (const MatchTerm& t : pm->terms)
-      if (t.kind == MatchTerm::Kind::kMasked ? !((t.mask & 0xff) == 0xff && t.value == proto) : !(t.min == proto && t.max == proto)) return false;
+      if (t.kind == MatchTerm::Kind::kMasked ? !((t.mask & 0xff) == 0xff && t.value == proto)
+                                             : !(t.min == proto && t.max == proto))
+        return false;
     return true;
   };
   auto shared_proto = [](MatchField f) -> unsigned {
     switch (f) {
-      case MatchField::TCP_SRC: case MatchField::TCP_DST: return 6;
-      case MatchField::UDP_SRC: case MatchField::UDP_DST: return 17;
-      case MatchField::SCTP_SRC: case MatchField::SCTP_DST: return 132;
-      case MatchField::ICMPV4_TYPE: case MatchField::ICMPV4_CODE: return 1;
-      case MatchField::ICMPV6_TYPE: case MatchField::ICMPV6_CODE: return 58;
+      case MatchField::TCP_SRC:
+      case MatchField::TCP_DST: return 6;
+      case MatchField::UDP_SRC:
+      case MatchField::UDP_DST: return 17;
+      case MatchField::SCTP_SRC:
+      case MatchField::SCTP_DST: return 132;
+      case MatchField::ICMPV4_TYPE:
+      case MatchField::ICMPV4_CODE: return 1;
+      case MatchField::ICMPV6_TYPE:
+      case MatchField::ICMPV6_CODE: return 58;
       default: return 0;
     }
   };
@@ -161,9 +219,16 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
       uint32_t need = 0;
       bool never = false, v4_implied = false, v6_implied = false;
       for (const FieldMatch& fm : r.fields) {
-        if (int e = etype_presence(fm); e != P_NEVER) { need |= 1u << e; sem[k][i] |= 1u << e; continue; }
+        if (int e = etype_presence(fm); e != P_NEVER) {
+          need |= 1u << e;
+          sem[k][i] |= 1u << e;
+          continue;
+        }
         int p = presence_of(fm.field);
-        if (p == P_NEVER || fm.terms.empty()) { never = true; break; }
+        if (p == P_NEVER || fm.terms.empty()) {
+          never = true;
+          break;
+        }
         sem[k][i] |= 1u << p;
         const bool zero = fm.contains(0);
         if (zero || (shared_proto(fm.field) && !proto_pinned(r, shared_proto(fm.field)))) need |= 1u << p;
@@ -173,7 +238,10 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
         slot_used[sl] = true;
         if (const unsigned w = openbox::field_info(fm.field).width; w <= 32)
           for (const MatchTerm& t : fm.terms) {
-            if (t.kind == MatchTerm::Kind::kRange) { slot_range[sl] = true; continue; }
+            if (t.kind == MatchTerm::Kind::kRange) {
+              slot_range[sl] = true;
+              continue;
+            }
             u128 free_bits = ~t.mask & wmask(w);
             if (free_bits & (free_bits + 1)) slot_odd_mask[sl] = true;
           }
@@ -185,12 +253,17 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   }
   for (unsigned k = 0; k < sets; ++k) {
     uint32_t common = UINT32_MAX;
-    for (uint32_t i = 0; i < counts[k]; ++i) if (req[k][i] != UINT32_MAX) common &= sem[k][i];
+    for (uint32_t i = 0; i < counts[k]; ++i)
+      if (req[k][i] != UINT32_MAX) common &= sem[k][i];
     if (common == UINT32_MAX) common = 0;
     c->set_require_[k] = common;
     c->require_union_ |= common;
     tracked |= common;
-    for (uint32_t& v : req[k]) if (v != UINT32_MAX) { v &= ~common; zmask |= v; }
+    for (uint32_t& v : req[k])
+      if (v != UINT32_MAX) {
+        v &= ~common;
+        zmask |= v;
+      }
   }
   tracked |= zmask;
   int pres_index[P_COUNT];
@@ -205,7 +278,12 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   // a wildcard. Then 4-byte groups from offset 4: 1- and 2-byte items packed, gaps filled
   // with wildcard bytes, and one group per 4-byte part.
   std::vector<AclField> fields;
-  struct Item { int kind; size_t slot; unsigned part; uint8_t size; };   // kind 0 presence byte, 1 slot part
+  struct Item {
+    int kind;
+    size_t slot;
+    unsigned part;
+    uint8_t size;
+  };  // kind 0 presence byte, 1 slot part
   std::vector<Item> big, small;
   for (unsigned b = 0; b < pres_bytes; ++b) small.push_back({0, b, 0, 1});
   unsigned slot_parts[kFields] = {};
@@ -230,21 +308,28 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   // the first one-byte item (presence byte 0 when there is one) goes to input group 0
   std::optional<Item> first;
   for (size_t j = 0; j < small.size(); ++j)
-    if (small[j].size == 1 && (!first || small[j].kind == 0)) { first = small[j]; if (small[j].kind == 0) break; }
+    if (small[j].size == 1 && (!first || small[j].kind == 0)) {
+      first = small[j];
+      if (small[j].kind == 0) break;
+    }
   if (first)
     for (size_t j = 0; j < small.size(); ++j)
-      if (small[j].kind == first->kind && small[j].slot == first->slot && small[j].part == first->part) { small.erase(small.begin() + j); break; }
+      if (small[j].kind == first->kind && small[j].slot == first->slot && small[j].part == first->part) {
+        small.erase(small.begin() + j);
+        break;
+      }
   // field index of each slot part / presence byte
   int slot_field[kFields][4];
   int pres_field[4] = {-1, -1, -1, -1};
-  std::vector<int> field_slot_range;   // per ACL field: 1 when RANGE
+  std::vector<int> field_slot_range;  // per ACL field: 1 when RANGE
   uint32_t offset = 0;
   uint8_t input = 0;
   auto add = [&](const Item& it, uint32_t off) {
     // prefixes only: MASK (what DPDK's own layouts use for addresses); ranges: RANGE
     bool one = it.kind == 1 && slot_parts[it.slot] == 1;
-    uint8_t type = one && slot_range[it.slot] ? RTE_ACL_FIELD_TYPE_RANGE
-                   : one && it.size > 1 && !slot_odd_mask[it.slot] ? RTE_ACL_FIELD_TYPE_MASK : RTE_ACL_FIELD_TYPE_BITMASK;
+    uint8_t type = one && slot_range[it.slot]                      ? RTE_ACL_FIELD_TYPE_RANGE
+                   : one && it.size > 1 && !slot_odd_mask[it.slot] ? RTE_ACL_FIELD_TYPE_MASK
+                                                                   : RTE_ACL_FIELD_TYPE_BITMASK;
     fields.push_back({type, it.size, off, input});
     if (it.kind == 0) pres_field[it.slot] = static_cast<int>(fields.size() - 1);
     else slot_field[it.slot][it.part] = static_cast<int>(fields.size() - 1);
@@ -259,7 +344,10 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   for (const Item& it : small) {
     size_t g = 0;
     while (g < groups.size() && used_bytes[g] + it.size > 4) ++g;
-    if (g == groups.size()) { groups.emplace_back(); used_bytes.push_back(0); }
+    if (g == groups.size()) {
+      groups.emplace_back();
+      used_bytes.push_back(0);
+    }
     groups[g].push_back(it);
     used_bytes[g] += it.size;
   }
@@ -268,24 +356,39 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   // when exact small fields come before prefixes and ranges.
   auto emit_group = [&](const std::vector<Item>& grp) {
     uint32_t off = offset;
-    for (const Item& it : grp) { add(it, off); off += it.size; }
+    for (const Item& it : grp) {
+      add(it, off);
+      off += it.size;
+    }
     // every byte of a 4-byte input group must belong to a field: pad with wildcards
-    while (off < offset + 4) { fields.push_back({RTE_ACL_FIELD_TYPE_BITMASK, 1, off, input}); ++off; }
+    while (off < offset + 4) {
+      fields.push_back({RTE_ACL_FIELD_TYPE_BITMASK, 1, off, input});
+      ++off;
+    }
     offset += 4;
     ++input;
   };
   auto bytes_only = [](const std::vector<Item>& grp) {
-    for (const Item& it : grp) if (it.size != 1) return false;
+    for (const Item& it : grp)
+      if (it.size != 1) return false;
     return true;
   };
-  for (const auto& grp : groups) if (bytes_only(grp)) emit_group(grp);
+  for (const auto& grp : groups)
+    if (bytes_only(grp)) emit_group(grp);
   for (const Item& it : big) emit_group({it});
-  for (const auto& grp : groups) if (!bytes_only(grp)) emit_group(grp);
-  if (fields.size() > RTE_ACL_MAX_FIELDS) { why = "rule sets use too many fields for rte_acl (" + std::to_string(fields.size()) + " > 64)"; return nullptr; }
+  for (const auto& grp : groups)
+    if (!bytes_only(grp)) emit_group(grp);
+  if (fields.size() > RTE_ACL_MAX_FIELDS) {
+    why = "rule sets use too many fields for rte_acl (" + std::to_string(fields.size()) + " > 64)";
+    return nullptr;
+  }
   c->key_len_ = offset;
   c->stride_ = (offset + 15) & ~15u;
   c->nfields_ = static_cast<unsigned>(fields.size());
-  if (c->key_len_ > kMaxKeyBytes) { why = "key too long"; return nullptr; }
+  if (c->key_len_ > kMaxKeyBytes) {
+    why = "key too long";
+    return nullptr;
+  }
 
   // Extracts for the key builder.
   for (size_t f = 0; f < kFields; ++f) {
@@ -297,15 +400,26 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     e.field = field;
     e.cls = static_cast<uint8_t>(p);
     e.kind = kGeneric;
-    switch (field) {   // the 5-tuple, copied straight from the packet (already big-endian)
+    switch (field) {  // the 5-tuple, copied straight from the packet (already big-endian)
       case MatchField::IP_PROTO: e.kind = kProto; break;
-      case MatchField::IPV4_SRC: e.kind = kV4; e.arg = 12; break;
-      case MatchField::IPV4_DST: e.kind = kV4; e.arg = 16; break;
-      case MatchField::TCP_SRC: case MatchField::UDP_SRC: case MatchField::SCTP_SRC:
-      case MatchField::TCP_DST: case MatchField::UDP_DST: case MatchField::SCTP_DST:
+      case MatchField::IPV4_SRC:
+        e.kind = kV4;
+        e.arg = 12;
+        break;
+      case MatchField::IPV4_DST:
+        e.kind = kV4;
+        e.arg = 16;
+        break;
+      case MatchField::TCP_SRC:
+      case MatchField::UDP_SRC:
+      case MatchField::SCTP_SRC:
+      case MatchField::TCP_DST:
+      case MatchField::UDP_DST:
+      case MatchField::SCTP_DST:
         e.kind = kL4;
-        e.arg = static_cast<uint8_t>(field == MatchField::TCP_SRC || field == MatchField::UDP_SRC || field == MatchField::SCTP_SRC ? 0 : 2);
-        e.arg |= static_cast<uint8_t>(p == P_TCP ? 0 : p == P_UDP ? 4 : 8);   // bits 2-3: which protocol
+        e.arg = static_cast<uint8_t>(
+            field == MatchField::TCP_SRC || field == MatchField::UDP_SRC || field == MatchField::SCTP_SRC ? 0 : 2);
+        e.arg |= static_cast<uint8_t>(p == P_TCP ? 0 : p == P_UDP ? 4 : 8);  // bits 2-3: which protocol
         break;
       default: break;
     }
@@ -354,23 +468,31 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   uint32_t total = 0;
   std::vector<Cons> wildcard(nf);
   for (unsigned j = 0; j < nf; ++j)
-    if (fields[j].type == RTE_ACL_FIELD_TYPE_RANGE) wildcard[j].b = fields[j].size == 1 ? 0xff : fields[j].size == 2 ? 0xffff : 0xffffffffu;
+    if (fields[j].type == RTE_ACL_FIELD_TYPE_RANGE)
+      wildcard[j].b = fields[j].size == 1 ? 0xff : fields[j].size == 2 ? 0xffff : 0xffffffffu;
   std::vector<std::vector<Cons>> alts, next, term_alts;
   std::vector<std::pair<u128, u128>> prefixes;
   for (unsigned k = 0; k < sets; ++k) {
     for (uint32_t i = 0; i < counts[k]; ++i) {
-      if ((i & 255) == 0 && cancelled()) { why = "cancelled"; return nullptr; }
+      if ((i & 255) == 0 && cancelled()) {
+        why = "cancelled";
+        return nullptr;
+      }
       const HeaderMatch& r = rule_at(rctx, k, i);
-      if (req[k][i] == UINT32_MAX) continue;   // cannot match any packet
+      if (req[k][i] == UINT32_MAX) continue;  // cannot match any packet
       uint32_t pres_bits = 0;
-      for (int p = 0; p < P_COUNT; ++p) if ((req[k][i] >> p) & 1) pres_bits |= 1u << pres_index[p];
+      for (int p = 0; p < P_COUNT; ++p)
+        if ((req[k][i] >> p) & 1) pres_bits |= 1u << pres_index[p];
       alts.assign(1, wildcard);
       bool never = false;
       bool slot_taken[kFields] = {};
       for (const FieldMatch& fm : r.fields) {
         if (etype_presence(fm) != P_NEVER) continue;
         size_t s = static_cast<size_t>(slot_of(fm.field));
-        if (slot_taken[s]) { never = true; break; }   // two exclusive fields: cannot match any packet
+        if (slot_taken[s]) {
+          never = true;
+          break;
+        }  // two exclusive fields: cannot match any packet
         slot_taken[s] = true;
         const unsigned w = openbox::field_info(fm.field).width;
         const u128 all = wmask(w);
@@ -393,7 +515,8 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
             uint32_t lo, hi;
             if (t.kind == MatchTerm::Kind::kRange) {
               if (t.min > t.max) continue;
-              lo = static_cast<uint32_t>(t.min); hi = static_cast<uint32_t>(std::min<u128>(t.max, all));
+              lo = static_cast<uint32_t>(t.min);
+              hi = static_cast<uint32_t>(std::min<u128>(t.max, all));
               term_alts.push_back({Cons{lo, hi}});
               continue;
             }
@@ -402,20 +525,27 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
             unsigned tail = 0;
             while (tail < w && !((m >> tail) & 1)) ++tail;
             std::vector<unsigned> holes;
-            for (unsigned b = tail; b < w; ++b) if (!((m >> b) & 1)) holes.push_back(b);
-            if (holes.size() > 4) { why = "a non-prefix mask on a field that also has ranges"; return nullptr; }
+            for (unsigned b = tail; b < w; ++b)
+              if (!((m >> b) & 1)) holes.push_back(b);
+            if (holes.size() > 4) {
+              why = "a non-prefix mask on a field that also has ranges";
+              return nullptr;
+            }
             for (uint32_t h = 0; h < (1u << holes.size()); ++h) {
               u128 v = t.value & m;
-              for (size_t b = 0; b < holes.size(); ++b) if ((h >> b) & 1) v |= u128(1) << holes[b];
+              for (size_t b = 0; b < holes.size(); ++b)
+                if ((h >> b) & 1) v |= u128(1) << holes[b];
               u128 top = v | (tail ? ((u128(1) << tail) - 1) : 0);
               term_alts.push_back({Cons{static_cast<uint32_t>(v), static_cast<uint32_t>(top)}});
             }
-          } else if (t.kind == MatchTerm::Kind::kMasked && slot_parts[s] == 1 && slot_part_size[s][0] > 1 && !slot_odd_mask[s]) {
+          } else if (t.kind == MatchTerm::Kind::kMasked && slot_parts[s] == 1 && slot_part_size[s][0] > 1 &&
+                     !slot_odd_mask[s]) {
             // MASK field: prefix length over the ACL field's bytes (bits above the
             // match field's width are zero in every key, so they join the prefix)
             const unsigned bits = slot_part_size[s][0] * 8u;
             const u128 m = (t.mask & all) | (((u128(1) << bits) - 1) & ~all);
-            term_alts.push_back({Cons{static_cast<uint32_t>(t.value & t.mask & all), static_cast<uint32_t>(__builtin_popcountll(static_cast<uint64_t>(m)))}});
+            term_alts.push_back({Cons{static_cast<uint32_t>(t.value & t.mask & all),
+                                      static_cast<uint32_t>(__builtin_popcountll(static_cast<uint64_t>(m)))}});
           } else if (t.kind == MatchTerm::Kind::kMasked) {
             push_masked(t.value & t.mask & all, t.mask & all);
           } else {
@@ -425,7 +555,10 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
             for (auto& [v, m] : prefixes) push_masked(v, m);
           }
         }
-        if (term_alts.empty()) { never = true; break; }
+        if (term_alts.empty()) {
+          never = true;
+          break;
+        }
         if (alts.size() * term_alts.size() > kMaxExpansionPerRule) {
           why = "rule " + std::to_string(i) + " of set " + std::to_string(k) + " expands to more than " +
                 std::to_string(kMaxExpansionPerRule) + " ACL rules";
@@ -444,7 +577,10 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
         uint32_t v = (pres_bits >> (8 * b)) & 0xff;
         for (auto& a : alts) a[pres_field[b]] = Cons{v, v};
       }
-      if (total + alts.size() > kMaxAclRules) { why = "more than " + std::to_string(kMaxAclRules) + " ACL rules after expansion"; return nullptr; }
+      if (total + alts.size() > kMaxAclRules) {
+        why = "more than " + std::to_string(kMaxAclRules) + " ACL rules after expansion";
+        return nullptr;
+      }
       for (const auto& a : alts) {
         size_t at = acl_rules.size();
         acl_rules.resize(at + rule_sz);
@@ -455,9 +591,18 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
         for (unsigned j = 0; j < nf; ++j) {
           rte_acl_field& fl = ar->field[j];
           switch (fields[j].size) {
-            case 1: fl.value.u8 = static_cast<uint8_t>(a[j].a); fl.mask_range.u8 = static_cast<uint8_t>(a[j].b); break;
-            case 2: fl.value.u16 = static_cast<uint16_t>(a[j].a); fl.mask_range.u16 = static_cast<uint16_t>(a[j].b); break;
-            default: fl.value.u32 = a[j].a; fl.mask_range.u32 = a[j].b; break;
+            case 1:
+              fl.value.u8 = static_cast<uint8_t>(a[j].a);
+              fl.mask_range.u8 = static_cast<uint8_t>(a[j].b);
+              break;
+            case 2:
+              fl.value.u16 = static_cast<uint16_t>(a[j].a);
+              fl.mask_range.u16 = static_cast<uint16_t>(a[j].b);
+              break;
+            default:
+              fl.value.u32 = a[j].a;
+              fl.mask_range.u32 = a[j].b;
+              break;
           }
         }
         ++total;
@@ -465,9 +610,15 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     }
   }
   c->acl_rules_ = total;
-  if (max_count >= static_cast<uint32_t>(RTE_ACL_MAX_PRIORITY)) { why = "too many rules for rte_acl priorities"; return nullptr; }
-  if (total == 0) return c;   // nothing can match: answers -1 without a context
-  if (cancelled()) { why = "cancelled"; return nullptr; }
+  if (max_count >= static_cast<uint32_t>(RTE_ACL_MAX_PRIORITY)) {
+    why = "too many rules for rte_acl priorities";
+    return nullptr;
+  }
+  if (total == 0) return c;  // nothing can match: answers -1 without a context
+  if (cancelled()) {
+    why = "cancelled";
+    return nullptr;
+  }
 
   // 4. rte_acl context.
   char name[RTE_ACL_NAMESIZE];
@@ -478,9 +629,15 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
   prm.rule_size = static_cast<uint32_t>(rule_sz);
   prm.max_rule_num = total;
   c->ctx_ = rte_acl_create(&prm);
-  if (!c->ctx_) { why = std::string("rte_acl_create failed: ") + rte_strerror(rte_errno); return nullptr; }
+  if (!c->ctx_) {
+    why = std::string("rte_acl_create failed: ") + rte_strerror(rte_errno);
+    return nullptr;
+  }
   int rc = rte_acl_add_rules(c->ctx_, reinterpret_cast<const rte_acl_rule*>(acl_rules.data()), total);
-  if (rc != 0) { why = std::string("rte_acl_add_rules failed: ") + rte_strerror(-rc); return nullptr; }
+  if (rc != 0) {
+    why = std::string("rte_acl_add_rules failed: ") + rte_strerror(-rc);
+    return nullptr;
+  }
   acl_rules.clear();
   acl_rules.shrink_to_fit();
   rte_acl_config cfg{};
@@ -494,10 +651,16 @@ std::unique_ptr<AclClassifier> AclClassifier::build(unsigned sets, const std::ve
     cfg.defs[j].offset = fields[j].offset;
   }
   cfg.max_size = 0;
-  if (cancelled()) { why = "cancelled"; return nullptr; }
+  if (cancelled()) {
+    why = "cancelled";
+    return nullptr;
+  }
   rc = rte_acl_build(c->ctx_, &cfg);
-  if (rc != 0) { why = std::string("rte_acl_build failed: ") + rte_strerror(-rc); return nullptr; }
-  rte_acl_reset_rules(c->ctx_);   // the built tries are all lookups need
+  if (rc != 0) {
+    why = std::string("rte_acl_build failed: ") + rte_strerror(-rc);
+    return nullptr;
+  }
+  rte_acl_reset_rules(c->ctx_);  // the built tries are all lookups need
   return c;
 }
 
@@ -510,15 +673,23 @@ namespace {
 inline void store_part(uint8_t* at, unsigned size, uint32_t v) {
   switch (size) {
     case 1: at[0] = static_cast<uint8_t>(v); break;
-    case 2: { uint16_t x = __builtin_bswap16(static_cast<uint16_t>(v)); std::memcpy(at, &x, 2); break; }
-    default: { uint32_t x = __builtin_bswap32(v); std::memcpy(at, &x, 4); break; }
+    case 2: {
+      uint16_t x = __builtin_bswap16(static_cast<uint16_t>(v));
+      std::memcpy(at, &x, 2);
+      break;
+    }
+    default: {
+      uint32_t x = __builtin_bswap32(v);
+      std::memcpy(at, &x, 4);
+      break;
+    }
   }
 }
 
 }  // namespace
 
 uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
-  for (unsigned o = 0; o < stride_; o += 16) std::memset(key + o, 0, 16);   // fixed-size stores, no call
+  for (unsigned o = 0; o < stride_; o += 16) std::memset(key + o, 0, 16);  // fixed-size stores, no call
   const Headers& h = p.headers();
   uint32_t layers = 0;
   if (p.len >= 14) {
@@ -577,7 +748,7 @@ uint32_t AclClassifier::build_key(Packet& p, uint8_t* key) const {
 }
 
 uint32_t AclClassifier::build_key_5tuple(Packet& p, uint8_t* key) const {
-  for (unsigned o = 0; o < stride_; o += 16) std::memset(key + o, 0, 16);   // fixed-size stores, no call
+  for (unsigned o = 0; o < stride_; o += 16) std::memset(key + o, 0, 16);  // fixed-size stores, no call
   const Headers& h = p.headers();
   uint32_t layers = 0;
   if (p.len >= 14) layers |= h.eth_type == kEthIpv4 ? 1u << P_ETYPE4 : h.eth_type == kEthIpv6 ? 1u << P_ETYPE6 : 0;
@@ -586,10 +757,10 @@ uint32_t AclClassifier::build_key_5tuple(Packet& p, uint8_t* key) const {
   if (proto_off_ >= 0) key[proto_off_] = h.ip_proto;
   if (const auto ip = hdr::ipv4(p, h)) {
     layers |= 1u << P_IPV4;
-    if (v4_off_[0] >= 0) std::memcpy(key + v4_off_[0], ip.src_bytes(), 4);   // network order, as the ACL wants
+    if (v4_off_[0] >= 0) std::memcpy(key + v4_off_[0], ip.src_bytes(), 4);  // network order, as the ACL wants
     if (v4_off_[1] >= 0) std::memcpy(key + v4_off_[1], ip.dst_bytes(), 4);
   }
-  if (h.l4 != kNoOffset && h.l4 + 4u <= p.len) {   // the two ports of TCP, UDP and SCTP
+  if (h.l4 != kNoOffset && h.l4 + 4u <= p.len) {  // the two ports of TCP, UDP and SCTP
     const int l4 = h.ip_proto == kIpProtoTcp ? 0 : h.ip_proto == kIpProtoUdp ? 1 : h.ip_proto == kIpProtoSctp ? 2 : -1;
     if (l4 >= 0) {
       layers |= 1u << (P_TCP + l4);
@@ -605,19 +776,23 @@ std::unique_ptr<FlowCache> AclClassifier::make_cache(uint32_t entries) const {
 }
 
 void AclClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out, FlowCache* cache) const {
-  if (!ctx_) { for (uint32_t i = 0; i < n * sets_; ++i) out[i] = -1; return; }
+  if (!ctx_) {
+    for (uint32_t i = 0; i < n * sets_; ++i) out[i] = -1;
+    return;
+  }
   alignas(64) uint8_t keys[kBatchSize * kMaxKeyBytes];
   const uint8_t* data[kBatchSize];
   uint32_t res[kBatchSize * kMaxSets];
   uint32_t layers[kBatchSize];
-  auto answer = [&](uint32_t i, const uint32_t* r) {   // gate the ACL's results by the sets' layers
+  auto answer = [&](uint32_t i, const uint32_t* r) {  // gate the ACL's results by the sets' layers
     for (unsigned k = 0; k < sets_; ++k)
       out[i * sets_ + k] = (layers[i] & set_require_[k]) == set_require_[k] ? static_cast<int32_t>(r[k]) - 1 : -1;
   };
   if (cache && cache->active(n)) {
     for (uint32_t i = 0; i < n; ++i) cache->prefetch(pkts[i]->flow_hash);
     for (uint32_t i = 0; i < n; ++i)
-      layers[i] = five_tuple_ ? build_key_5tuple(*pkts[i], keys + i * stride_) : build_key(*pkts[i], keys + i * stride_);
+      layers[i] =
+          five_tuple_ ? build_key_5tuple(*pkts[i], keys + i * stride_) : build_key(*pkts[i], keys + i * stride_);
     // The answer is a function of the key and of the layer bits the sets require: both
     // together are the cache's key.
     uint32_t miss[kBatchSize], m = 0;

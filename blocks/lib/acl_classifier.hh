@@ -85,10 +85,10 @@ class AclClassifier {
     uint8_t cls;                          // its layer (bit of the packet's presence mask)
     uint8_t presence_byte, presence_bit;  // key bit when some rule needs it, else bit 0
     uint8_t nparts;
-    uint8_t part_off[4];       // key offset of each part (most significant first)
-    uint8_t part_size[4];      // bytes of each part
+    uint8_t part_off[4];   // key offset of each part (most significant first)
+    uint8_t part_size[4];  // bytes of each part
   };
-  enum Kind : uint8_t { kGeneric, kProto, kV4, kL4, kL4Pair };   // kL4Pair: both ports, adjacent in the key
+  enum Kind : uint8_t { kGeneric, kProto, kV4, kL4, kL4Pair };  // kL4Pair: both ports, adjacent in the key
   // Presence bits that are not "field extracts": ETH_TYPE is IPv4 / IPv6.
   int etype4_byte_ = -1, etype6_byte_ = -1;
   uint8_t etype4_bit_ = 0, etype6_bit_ = 0;
@@ -100,10 +100,10 @@ class AclClassifier {
   // builder without the per-field loop.
   uint32_t build_key_5tuple(Packet& p, uint8_t* key) const;
   bool five_tuple_ = false;
-  int proto_off_ = -1, v4_off_[2] = {-1, -1}, ports_off_[3] = {-1, -1, -1};   // ports: TCP, UDP, SCTP
+  int proto_off_ = -1, v4_off_[2] = {-1, -1}, ports_off_[3] = {-1, -1, -1};  // ports: TCP, UDP, SCTP
 
-  uint32_t set_require_[kMaxSets] = {};   // layers every rule of the set needs (checked outside)
-  uint32_t require_union_ = 0;            // all of them: with the key, what decides the answer
+  uint32_t set_require_[kMaxSets] = {};  // layers every rule of the set needs (checked outside)
+  uint32_t require_union_ = 0;           // all of them: with the key, what decides the answer
   bool any_require_ = false;
   bool track_etype4_ = false, track_etype6_ = false;
 

@@ -14,7 +14,7 @@
 #include <memory>
 #include <span>
 
-#include "blocks_spec.hh"   // generated from blocks/catalogue/*.json
+#include "blocks_spec.hh"  // generated from blocks/catalogue/*.json
 #include "engine/element.hh"
 
 namespace obi {
@@ -25,13 +25,13 @@ namespace blocks {
 void check_config_keys(std::span<const spec::ConfigKey> keys, const ElementArgs& args);
 }  // namespace blocks
 
-#define OBI_REGISTER_BLOCK(TYPE, CLASS)                                                    \
-  static ::obi::ElementRegistrar obi_registrar_##TYPE(                                     \
-      #TYPE, [](const ::obi::ElementArgs& a) -> std::unique_ptr<::obi::Element> {          \
-        ::obi::blocks::check_config_keys(::obi::spec::TYPE::kConfig, a);                   \
-        auto e = std::make_unique<CLASS>(a);                                               \
-        e->set_identity(a.name, a.type);                                                   \
-        return e;                                                                          \
+#define OBI_REGISTER_BLOCK(TYPE, CLASS)                                           \
+  static ::obi::ElementRegistrar obi_registrar_##TYPE(                            \
+      #TYPE, [](const ::obi::ElementArgs& a) -> std::unique_ptr<::obi::Element> { \
+        ::obi::blocks::check_config_keys(::obi::spec::TYPE::kConfig, a);          \
+        auto e = std::make_unique<CLASS>(a);                                      \
+        e->set_identity(a.name, a.type);                                          \
+        return e;                                                                 \
       })
 
 }  // namespace obi

@@ -28,8 +28,8 @@ inline void store_be32(uint8_t* p, uint32_t v) {
 // EtherTypes
 inline constexpr uint16_t kEthIpv4 = 0x0800;
 inline constexpr uint16_t kEthArp = 0x0806;
-inline constexpr uint16_t kEthVlan = 0x8100;    // 802.1Q
-inline constexpr uint16_t kEthQinQ = 0x88a8;    // 802.1ad service tag
+inline constexpr uint16_t kEthVlan = 0x8100;  // 802.1Q
+inline constexpr uint16_t kEthQinQ = 0x88a8;  // 802.1ad service tag
 inline constexpr uint16_t kEthIpv6 = 0x86dd;
 inline constexpr uint16_t kEthMpls = 0x8847;
 inline constexpr uint16_t kEthMplsMc = 0x8848;

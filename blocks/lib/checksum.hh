@@ -25,7 +25,7 @@ inline uint16_t folded(uint32_t s) {
 
 // One's-complement sum accumulator for a checksum patch.
 struct ChecksumDelta {
-  uint32_t sum = 0;   // sum of ~m + m' over the changed words (folded when applied)
+  uint32_t sum = 0;  // sum of ~m + m' over the changed words (folded when applied)
 
   void word(uint16_t old_word, uint16_t new_word) {
     sum += static_cast<uint16_t>(~old_word);

@@ -13,12 +13,10 @@ using openbox::ProtocolError;
 
 const json ConfigReader::kEmpty = json::object();
 
-Where Where::at(size_t index) const {
-  return Where{subtype, block, field + "[" + std::to_string(index) + "]", kind};
-}
+Where Where::at(size_t index) const { return Where{subtype, block, field + "[" + std::to_string(index) + "]", kind}; }
 
 Where Where::key(std::string_view name) const {
-  constexpr size_t kShownKey = 40;   // keys come from the config: cut long ones
+  constexpr size_t kShownKey = 40;  // keys come from the config: cut long ones
   std::string k(name.substr(0, kShownKey));
   return Where{subtype, block, field.empty() ? k : field + "." + k, kind};
 }
@@ -45,9 +43,15 @@ namespace {
 
 bool parse_int_text(std::string_view s, int64_t& out) {
   bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) { neg = s[0] == '-'; s.remove_prefix(1); }
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
   int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; s.remove_prefix(2); }
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
   if (s.empty()) return false;
   uint64_t v = 0;
   auto r = std::from_chars(s.data(), s.data() + s.size(), v, base);
@@ -119,8 +123,7 @@ uint64_t parse_mac(const json& v, const Where& w) {
     }
     unsigned byte = 0;
     auto r = std::from_chars(s.data() + i, s.data() + std::min(s.size(), i + 2), byte, 16);
-    if (r.ec != std::errc() || r.ptr != s.data() + std::min(s.size(), i + 2) || i + 2 > s.size())
-      w.expected(kWhat, v);
+    if (r.ec != std::errc() || r.ptr != s.data() + std::min(s.size(), i + 2) || i + 2 > s.size()) w.expected(kWhat, v);
     mac = mac << 8 | byte;
     i += 2;
   }
@@ -172,7 +175,8 @@ std::string format_ipv4(uint32_t a) {
 
 ConfigReader::ConfigReader(const ElementArgs& a)
     : block_(block_label(a.name, a.type)), config_(a.config.is_null() ? kEmpty : a.config) {
-  if (!config_.is_object()) throw ProtocolError(ErrorSubtype::BAD_BLOCK, block_ + ": expected a config object, got " + shown(config_));
+  if (!config_.is_object())
+    throw ProtocolError(ErrorSubtype::BAD_BLOCK, block_ + ": expected a config object, got " + shown(config_));
 }
 
 bool ConfigReader::has(std::string_view field) const { return find(field) != nullptr; }
@@ -202,7 +206,10 @@ std::vector<std::string> ConfigReader::strings(std::string_view field, bool requ
     if (required) fail(field, "required, missing");
     return out;
   }
-  if (v->is_string()) { out.push_back(v->get<std::string>()); return out; }   // a lone string
+  if (v->is_string()) {
+    out.push_back(v->get<std::string>());
+    return out;
+  }  // a lone string
   if (!v->is_array()) where(field).expected("an array of strings", *v);
   if (required && v->empty()) where(field).expected("a non-empty array of strings", *v);
   for (size_t i = 0; i < v->size(); ++i) out.push_back(parse_string((*v)[i], where(field).at(i)));

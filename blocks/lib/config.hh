@@ -35,14 +35,14 @@ namespace obi::blocks {
 
 struct Where {
   openbox::ErrorSubtype subtype;
-  std::string block;   // "block 'nat' (Ipv4AddressTranslator)"
-  std::string field;   // "input_spec[2]"
-  std::string kind = "field";   // "field" or "handle"
+  std::string block;           // "block 'nat' (Ipv4AddressTranslator)"
+  std::string field;           // "input_spec[2]"
+  std::string kind = "field";  // "field" or "handle"
 
-  Where at(size_t index) const;               // field[index]
-  Where key(std::string_view name) const;     // field.name
-  std::string str() const;                    // "block 'n' (T): field 'f'"
-  [[noreturn]] void fail(const std::string& what) const;   // str() + ": " + what
+  Where at(size_t index) const;                           // field[index]
+  Where key(std::string_view name) const;                 // field.name
+  std::string str() const;                                // "block 'n' (T): field 'f'"
+  [[noreturn]] void fail(const std::string& what) const;  // str() + ": " + what
   // "expected <what>, got <value>" (the value as JSON, cut at 60 characters)
   [[noreturn]] void expected(std::string_view what, const nlohmann::json& got) const;
 };
@@ -56,7 +56,7 @@ std::string shown(const nlohmann::json& v);
 // or 0x-hex ("0x8100").
 int64_t parse_integer(const nlohmann::json& v, const Where& w, int64_t min, int64_t max);
 double parse_number(const nlohmann::json& v, const Where& w);
-bool parse_bool(const nlohmann::json& v, const Where& w);   // true/false or "true"/"false"
+bool parse_bool(const nlohmann::json& v, const Where& w);  // true/false or "true"/"false"
 std::string parse_string(const nlohmann::json& v, const Where& w);
 // "aa:bb:cc:dd:ee:ff" (also '-' separators) -> 48-bit value.
 uint64_t parse_mac(const nlohmann::json& v, const Where& w);
@@ -73,24 +73,24 @@ class ConfigReader {
  public:
   explicit ConfigReader(const ElementArgs& a);
 
-  bool has(std::string_view field) const;                     // present and not null
-  const nlohmann::json* find(std::string_view field) const;   // nullptr when absent or null
-  const nlohmann::json& get(std::string_view field) const;    // requires has()
-  const nlohmann::json& require(std::string_view field) const;   // fails when absent
+  bool has(std::string_view field) const;                       // present and not null
+  const nlohmann::json* find(std::string_view field) const;     // nullptr when absent or null
+  const nlohmann::json& get(std::string_view field) const;      // requires has()
+  const nlohmann::json& require(std::string_view field) const;  // fails when absent
   Where where(std::string_view field) const;
   [[noreturn]] void fail(std::string_view field, const std::string& what) const { where(field).fail(what); }
 
   // A string or an array of strings (a lone string reads as one entry); required means
   // present and non-empty.
   std::vector<std::string> strings(std::string_view field, bool required) const;
-  const nlohmann::json& array(std::string_view field) const;   // required, non-empty array
+  const nlohmann::json& array(std::string_view field) const;  // required, non-empty array
   bool boolean(std::string_view field, bool def) const;
   int64_t integer(std::string_view field, int64_t def, int64_t min, int64_t max) const;
   int64_t required_integer(std::string_view field, int64_t min, int64_t max) const;
   double required_number(std::string_view field) const;
   std::string required_string(std::string_view field) const;
 
-  const std::string& block() const { return block_; }   // "block 'n' (Type)"
+  const std::string& block() const { return block_; }  // "block 'n' (Type)"
 
  private:
   std::string block_;

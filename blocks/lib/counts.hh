@@ -16,9 +16,13 @@ class Counts {
  public:
   explicit Counts(unsigned workers) : slots_(workers) {}
 
-  void add(unsigned worker, size_t i, uint64_t n) { if (n) slots_[worker][i].add(n); }
+  void add(unsigned worker, size_t i, uint64_t n) {
+    if (n) slots_[worker][i].add(n);
+  }
   uint64_t get(size_t i) const { return total(i) - base_[i]; }
-  void reset() { for (size_t i = 0; i < N; ++i) base_[i] = total(i); }
+  void reset() {
+    for (size_t i = 0; i < N; ++i) base_[i] = total(i);
+  }
 
  private:
   uint64_t total(size_t i) const {

@@ -9,13 +9,9 @@ namespace {
 // Offset of the first byte after the Ethernet header and its VLAN tags (MPLS, PBB).
 inline uint32_t after_ethernet(const Headers& h) { return 14u + 4u * h.vlan_count; }
 
-inline bool has(const Packet& p, uint32_t off, uint32_t n) {
-  return off != kNoOffset && off + n <= p.len;
-}
+inline bool has(const Packet& p, uint32_t off, uint32_t n) { return off != kNoOffset && off + n <= p.len; }
 
-inline bool is_ip(const Headers& h) {
-  return (h.eth_type == kEthIpv4 || h.eth_type == kEthIpv6) && h.l3 != kNoOffset;
-}
+inline bool is_ip(const Headers& h) { return (h.eth_type == kEthIpv4 || h.eth_type == kEthIpv6) && h.l3 != kNoOffset; }
 
 // L4 header of protocol `proto` with at least n bytes present.
 inline const uint8_t* l4(const Packet& p, const Headers& h, uint8_t proto, uint32_t n) {
@@ -43,7 +39,10 @@ bool nd_lladdr(const Packet& p, const Headers& h, uint8_t icmp_type, uint8_t opt
     if (o[1] == 0) return false;  // malformed: zero length would loop forever
     uint32_t n = o[1] * 8u;
     if (off + n > p.len) return false;
-    if (o[0] == opt) { out = load_be48(o + 2); return true; }
+    if (o[0] == opt) {
+      out = load_be48(o + 2);
+      return true;
+    }
     off += n;
   }
   return false;
@@ -53,21 +52,40 @@ bool nd_lladdr(const Packet& p, const Headers& h, uint8_t icmp_type, uint8_t opt
 
 bool ipv6_exthdr_bits(const Packet& p, const Headers& h, uint16_t& out) {
   if (h.eth_type != kEthIpv6 || !has(p, h.l3, 40)) return false;
-  enum : uint16_t { NONEXT = 1, ESP = 2, AUTH = 4, DEST = 8, FRAG = 16, ROUTER = 32, HOP = 64, UNREP = 128, UNSEQ = 256 };
+  enum : uint16_t {
+    NONEXT = 1,
+    ESP = 2,
+    AUTH = 4,
+    DEST = 8,
+    FRAG = 16,
+    ROUTER = 32,
+    HOP = 64,
+    UNREP = 128,
+    UNSEQ = 256
+  };
   uint16_t bits = 0, seen = 0;
   uint8_t next = p.data[h.l3 + 6];
   uint32_t off = h.l3 + 40u;
   for (int guard = 0; guard < 16; ++guard) {
     uint16_t bit = 0;
     switch (next) {
-      case 0: bit = HOP; if (seen) bits |= UNSEQ; break;
+      case 0:
+        bit = HOP;
+        if (seen) bits |= UNSEQ;
+        break;
       case 60: bit = DEST; break;
       case 43: bit = ROUTER; break;
       case 44: bit = FRAG; break;
       case 51: bit = AUTH; break;
-      case 50: bits |= ESP; out = bits; return true;      // encrypted: the chain ends here
-      case 59: bits |= NONEXT; out = bits; return true;
-      default: out = bits; return true;                   // an upper-layer protocol
+      case 50:
+        bits |= ESP;
+        out = bits;
+        return true;  // encrypted: the chain ends here
+      case 59:
+        bits |= NONEXT;
+        out = bits;
+        return true;
+      default: out = bits; return true;  // an upper-layer protocol
     }
     if (bits & bit) bits |= UNREP;
     bits |= bit;
@@ -93,12 +111,30 @@ bool extract_field(Packet& p, MatchField f, u128& out) {
   const Headers& h = p.headers();
   const uint8_t* d = p.data;
   switch (f) {
-    case MatchField::ETH_DST: if (p.len < 14) return false; out = load_be48(d); return true;
-    case MatchField::ETH_SRC: if (p.len < 14) return false; out = load_be48(d + 6); return true;
-    case MatchField::ETH_TYPE: if (p.len < 14) return false; out = h.eth_type; return true;
-    case MatchField::VLAN_VID: if (!h.vlan_count) return false; out = h.vlan_tci & 0x0fff; return true;
-    case MatchField::VLAN_PCP: if (!h.vlan_count) return false; out = h.vlan_tci >> 13; return true;
-    case MatchField::IP_PROTO: if (!is_ip(h)) return false; out = h.ip_proto; return true;
+    case MatchField::ETH_DST:
+      if (p.len < 14) return false;
+      out = load_be48(d);
+      return true;
+    case MatchField::ETH_SRC:
+      if (p.len < 14) return false;
+      out = load_be48(d + 6);
+      return true;
+    case MatchField::ETH_TYPE:
+      if (p.len < 14) return false;
+      out = h.eth_type;
+      return true;
+    case MatchField::VLAN_VID:
+      if (!h.vlan_count) return false;
+      out = h.vlan_tci & 0x0fff;
+      return true;
+    case MatchField::VLAN_PCP:
+      if (!h.vlan_count) return false;
+      out = h.vlan_tci >> 13;
+      return true;
+    case MatchField::IP_PROTO:
+      if (!is_ip(h)) return false;
+      out = h.ip_proto;
+      return true;
     case MatchField::IP_DSCP:
     case MatchField::IP_ECN: {
       uint8_t tc;
@@ -110,13 +146,20 @@ bool extract_field(Packet& p, MatchField f, u128& out) {
     }
     case MatchField::IPV4_SRC:
     case MatchField::IPV4_DST:
-      if (auto ip = hdr::ipv4(p, h)) { out = f == MatchField::IPV4_SRC ? ip.src() : ip.dst(); return true; }
+      if (auto ip = hdr::ipv4(p, h)) {
+        out = f == MatchField::IPV4_SRC ? ip.src() : ip.dst();
+        return true;
+      }
       return false;
-    case MatchField::TCP_SRC: case MatchField::TCP_DST:
-    case MatchField::UDP_SRC: case MatchField::UDP_DST:
-    case MatchField::SCTP_SRC: case MatchField::SCTP_DST: {
-      uint8_t proto = (f == MatchField::TCP_SRC || f == MatchField::TCP_DST) ? 6
-                      : (f == MatchField::UDP_SRC || f == MatchField::UDP_DST) ? 17 : 132;
+    case MatchField::TCP_SRC:
+    case MatchField::TCP_DST:
+    case MatchField::UDP_SRC:
+    case MatchField::UDP_DST:
+    case MatchField::SCTP_SRC:
+    case MatchField::SCTP_DST: {
+      uint8_t proto = (f == MatchField::TCP_SRC || f == MatchField::TCP_DST)   ? 6
+                      : (f == MatchField::UDP_SRC || f == MatchField::UDP_DST) ? 17
+                                                                               : 132;
       const uint8_t* l = l4(p, h, proto, 4);
       if (!l) return false;
       bool src = f == MatchField::TCP_SRC || f == MatchField::UDP_SRC || f == MatchField::SCTP_SRC;
@@ -139,17 +182,48 @@ bool extract_field(Packet& p, MatchField f, u128& out) {
       out = l[f == MatchField::ICMPV6_TYPE ? 0 : 1];
       return true;
     }
-    case MatchField::ARP_OP: { const uint8_t* a = arp(p, h); if (!a) return false; out = load_be16(a + 6); return true; }
-    case MatchField::ARP_SHA: { const uint8_t* a = arp(p, h); if (!a) return false; out = load_be48(a + 8); return true; }
-    case MatchField::ARP_SPA: { const uint8_t* a = arp(p, h); if (!a) return false; out = load_be32(a + 14); return true; }
-    case MatchField::ARP_THA: { const uint8_t* a = arp(p, h); if (!a) return false; out = load_be48(a + 18); return true; }
-    case MatchField::ARP_TPA: { const uint8_t* a = arp(p, h); if (!a) return false; out = load_be32(a + 24); return true; }
+    case MatchField::ARP_OP: {
+      const uint8_t* a = arp(p, h);
+      if (!a) return false;
+      out = load_be16(a + 6);
+      return true;
+    }
+    case MatchField::ARP_SHA: {
+      const uint8_t* a = arp(p, h);
+      if (!a) return false;
+      out = load_be48(a + 8);
+      return true;
+    }
+    case MatchField::ARP_SPA: {
+      const uint8_t* a = arp(p, h);
+      if (!a) return false;
+      out = load_be32(a + 14);
+      return true;
+    }
+    case MatchField::ARP_THA: {
+      const uint8_t* a = arp(p, h);
+      if (!a) return false;
+      out = load_be48(a + 18);
+      return true;
+    }
+    case MatchField::ARP_TPA: {
+      const uint8_t* a = arp(p, h);
+      if (!a) return false;
+      out = load_be32(a + 24);
+      return true;
+    }
     case MatchField::IPV6_SRC:
     case MatchField::IPV6_DST:
-      if (auto ip6 = hdr::ipv6(p, h)) { out = load_be128(f == MatchField::IPV6_SRC ? ip6.src() : ip6.dst()); return true; }
+      if (auto ip6 = hdr::ipv6(p, h)) {
+        out = load_be128(f == MatchField::IPV6_SRC ? ip6.src() : ip6.dst());
+        return true;
+      }
       return false;
     case MatchField::IPV6_FLABEL:
-      if (auto ip6 = hdr::ipv6(p, h)) { out = ip6.flow_label(); return true; }
+      if (auto ip6 = hdr::ipv6(p, h)) {
+        out = ip6.flow_label();
+        return true;
+      }
       return false;
     case MatchField::IPV6_ND_TARGET: {
       if (h.eth_type != kEthIpv6) return false;
@@ -183,9 +257,8 @@ bool extract_field(Packet& p, MatchField f, u128& out) {
       out = f == MatchField::PBB_ISID ? itag & 0xffffff : (itag >> 27) & 1;
       return true;
     }
-    case MatchField::TUNNEL_ID:   // no tunnel metadata is carried by this engine
-    case MatchField::kCount:
-      return false;
+    case MatchField::TUNNEL_ID:  // no tunnel metadata is carried by this engine
+    case MatchField::kCount: return false;
   }
   return false;
 }

@@ -19,7 +19,7 @@ FlowCache::FlowCache(unsigned key_stride, unsigned results, uint32_t entries)
   const size_t bytes = static_cast<size_t>(buckets) * bucket_bytes_;
   void* p = std::aligned_alloc(64, (bytes + 63) & ~size_t(63));
   if (!p) throw std::bad_alloc();
-  std::memset(p, 0, bytes);   // every tag without kValid: empty
+  std::memset(p, 0, bytes);  // every tag without kValid: empty
   table_.reset(static_cast<uint8_t*>(p));
 }
 

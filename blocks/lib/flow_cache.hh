@@ -47,8 +47,8 @@ class alignas(64) FlowCache {
   // batches where 4560 took 146, same run), so a cache would mostly cost memory.
   static constexpr uint32_t kMinAclRules = 1000;
   static constexpr uint32_t kMaxEntries = 1u << 22;
-  static constexpr uint32_t kEpoch = 4096;                         // lookups per hit-rate verdict
-  static constexpr uint32_t kMinHitRateNum = 7, kMinHitRateDen = 8;   // bypass below 7/8 hits
+  static constexpr uint32_t kEpoch = 4096;                           // lookups per hit-rate verdict
+  static constexpr uint32_t kMinHitRateNum = 7, kMinHitRateDen = 8;  // bypass below 7/8 hits
   static constexpr uint32_t kSkipPackets = 16 * kEpoch;
 
   // key_stride: key bytes, a multiple of 16 (AclClassifier's stride); results: int32 values
@@ -63,7 +63,8 @@ class alignas(64) FlowCache {
   // Per batch of n packets: false when this worker bypasses the cache right now (the n
   // packets are counted as bypassed).
   bool active(uint32_t n) {
-    if (skip_ == 0) [[likely]] return true;
+    if (skip_ == 0) [[likely]]
+      return true;
     skip_ = skip_ > n ? skip_ - n : 0;
     bypassed_.add(n);
     return false;
@@ -90,7 +91,8 @@ class alignas(64) FlowCache {
     uint8_t* b = bucket(hash);
     // way 0 moves to way 1, unless it holds this key already (two packets of a new flow in
     // one batch both miss)
-    if ((load32(b + stride_) & kValid) && !(load32(b + stride_ + 4) == hash && load32(b + stride_) == (tag | kValid) && same_key(b, key)))
+    if ((load32(b + stride_) & kValid) &&
+        !(load32(b + stride_ + 4) == hash && load32(b + stride_) == (tag | kValid) && same_key(b, key)))
       std::memcpy(b + entry_bytes_, b, entry_bytes_);
     std::memcpy(b, key, stride_);
     const uint32_t meta[2] = {tag | kValid, hash};
@@ -113,14 +115,20 @@ class alignas(64) FlowCache {
   struct Stats {
     uint64_t hits = 0, misses = 0, bypassed = 0;
   };
-  Stats stats() const { return Stats{hits_.get(), misses_.get(), bypassed_.get()}; }   // any thread
+  Stats stats() const { return Stats{hits_.get(), misses_.get(), bypassed_.get()}; }  // any thread
 
  private:
   // Entry: key (stride_ bytes), tag (layer bits | kValid), hash, results_ int32 values.
-  static constexpr uint32_t kValid = 1u << 31;   // layer bits use the low 20 bits
-  struct FreeAligned { void operator()(uint8_t* p) const; };
+  static constexpr uint32_t kValid = 1u << 31;  // layer bits use the low 20 bits
+  struct FreeAligned {
+    void operator()(uint8_t* p) const;
+  };
 
-  static uint32_t load32(const uint8_t* at) { uint32_t v; std::memcpy(&v, at, 4); return v; }
+  static uint32_t load32(const uint8_t* at) {
+    uint32_t v;
+    std::memcpy(&v, at, 4);
+    return v;
+  }
   uint8_t* bucket(uint32_t hash) const { return table_.get() + static_cast<size_t>(hash & mask_) * bucket_bytes_; }
   bool same_key(const uint8_t* a, const uint8_t* b) const {
     uint64_t diff = 0;
@@ -134,7 +142,7 @@ class alignas(64) FlowCache {
   }
 
   unsigned stride_, results_, entry_bytes_, bucket_bytes_;
-  uint32_t mask_;   // buckets - 1
+  uint32_t mask_;  // buckets - 1
   std::unique_ptr<uint8_t[], FreeAligned> table_;
   // this worker's epoch state
   uint32_t epoch_lookups_ = 0, epoch_hits_ = 0, skip_ = 0;

@@ -7,8 +7,10 @@ namespace obi::blocks {
 
 uint64_t FlowKey::hash() const {
   auto mix = [](uint64_t x) {
-    x ^= x >> 33; x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
     return x ^ (x >> 33);
   };
   uint64_t h = mix(static_cast<uint64_t>(addr_lo) ^ static_cast<uint64_t>(addr_lo >> 64) * 31);
@@ -39,8 +41,17 @@ bool flow_key(Packet& p, FlowKey& k, bool& reversed) {
   }
   k.proto = h.ip_proto;
   reversed = dst < src || (dst == src && dp < sp);
-  if (reversed) { k.addr_lo = dst; k.addr_hi = src; k.port_lo = dp; k.port_hi = sp; }
-  else { k.addr_lo = src; k.addr_hi = dst; k.port_lo = sp; k.port_hi = dp; }
+  if (reversed) {
+    k.addr_lo = dst;
+    k.addr_hi = src;
+    k.port_lo = dp;
+    k.port_hi = sp;
+  } else {
+    k.addr_lo = src;
+    k.addr_hi = dst;
+    k.port_lo = sp;
+    k.port_hi = dp;
+  }
   k.pad = 0;
   return true;
 }

@@ -23,7 +23,7 @@
 namespace obi::blocks {
 
 struct FlowKey {
-  u128 addr_lo = 0, addr_hi = 0;   // the two addresses (IPv4 in the low 32 bits)
+  u128 addr_lo = 0, addr_hi = 0;  // the two addresses (IPv4 in the low 32 bits)
   uint16_t port_lo = 0, port_hi = 0;
   uint8_t proto = 0, ipv6 = 0;
   uint16_t pad = 0;
@@ -65,8 +65,10 @@ class FlowTable {
     for (unsigned i = 0; i < kProbe; ++i) {
       Entry& e = entries_[(h + i) & mask_];
       if (e.used && e.key == k) {
-        if (expired(e, now_ns)) { e.value = V{}; if (created) *created = true; }
-        else if (created) *created = false;
+        if (expired(e, now_ns)) {
+          e.value = V{};
+          if (created) *created = true;
+        } else if (created) *created = false;
         e.last_ns = now_ns;
         return &e;
       }

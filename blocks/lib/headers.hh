@@ -72,13 +72,13 @@ struct Ipv4T : View<Byte> {
   static constexpr unsigned kTos = 1, kTotalLen = 2, kId = 4, kFrag = 6, kTtl = 8, kProto = 9, kChecksum = 10,
                             kSrc = 12, kDst = 16;
   uint8_t version() const { return p[0] >> 4; }
-  uint32_t header_len() const { return (p[0] & 0x0fu) * 4u; }   // 20..60, options included
+  uint32_t header_len() const { return (p[0] & 0x0fu) * 4u; }  // 20..60, options included
   uint8_t tos() const { return p[kTos]; }
   uint8_t dscp() const { return p[kTos] >> 2; }
   uint8_t ecn() const { return p[kTos] & 3; }
   uint16_t total_len() const { return this->be16(kTotalLen); }
   uint16_t id() const { return this->be16(kId); }
-  uint16_t frag_offset() const { return this->be16(kFrag) & 0x1fff; }   // in 8-byte units
+  uint16_t frag_offset() const { return this->be16(kFrag) & 0x1fff; }  // in 8-byte units
   bool more_fragments() const { return this->be16(kFrag) & 0x2000; }
   uint8_t ttl() const { return p[kTtl]; }
   uint8_t proto() const { return p[kProto]; }
@@ -87,7 +87,7 @@ struct Ipv4T : View<Byte> {
   uint32_t dst() const { return this->be32(kDst); }
   Byte* src_bytes() const { return p + kSrc; }
   Byte* dst_bytes() const { return p + kDst; }
-  Byte* options() const { return p + kMinLen; }   // header_len() - 20 bytes
+  Byte* options() const { return p + kMinLen; }  // header_len() - 20 bytes
   // The 16-bit words ttl|proto and version/ihl|tos, as the checksum update takes them.
   uint16_t ttl_proto_word() const { return this->be16(kTtl); }
   uint16_t ver_tos_word() const { return this->be16(0); }
@@ -111,9 +111,9 @@ struct Ipv6T : View<Byte> {
   uint8_t traffic_class() const { return static_cast<uint8_t>(this->be16(0) >> 4); }
   uint32_t flow_label() const { return this->be32(0) & 0xfffff; }
   uint16_t payload_len() const { return this->be16(kPayloadLen); }
-  uint8_t next_header() const { return p[kNextHeader]; }   // of the fixed header
+  uint8_t next_header() const { return p[kNextHeader]; }  // of the fixed header
   uint8_t hop_limit() const { return p[kHopLimit]; }
-  Byte* src() const { return p + kSrc; }   // 16 bytes
+  Byte* src() const { return p + kSrc; }  // 16 bytes
   Byte* dst() const { return p + kDst; }
   void set_hop_limit(uint8_t v) const requires View<Byte>::kMutable { p[kHopLimit] = v; }
 };
@@ -122,14 +122,14 @@ template <typename Byte>
 struct TcpT : View<Byte> {
   using View<Byte>::p;
   static constexpr uint32_t kMinLen = 20;
-  static constexpr unsigned kSrcPort = 0, kDstPort = 2, kSeq = 4, kAck = 8, kOffset = 12, kFlags = 13,
-                            kWindow = 14, kChecksum = 16, kUrgent = 18;
+  static constexpr unsigned kSrcPort = 0, kDstPort = 2, kSeq = 4, kAck = 8, kOffset = 12, kFlags = 13, kWindow = 14,
+                            kChecksum = 16, kUrgent = 18;
   static constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPsh = 0x08, kAckFlag = 0x10, kUrg = 0x20;
   uint16_t src_port() const { return this->be16(kSrcPort); }
   uint16_t dst_port() const { return this->be16(kDstPort); }
   uint32_t seq() const { return this->be32(kSeq); }
   uint32_t ack() const { return this->be32(kAck); }
-  uint32_t header_len() const { return (p[kOffset] >> 4) * 4u; }   // options included
+  uint32_t header_len() const { return (p[kOffset] >> 4) * 4u; }  // options included
   uint8_t flags() const { return p[kFlags]; }
   uint16_t window() const { return this->be16(kWindow); }
   uint16_t checksum() const { return this->be16(kChecksum); }

@@ -9,8 +9,8 @@ namespace obi::blocks {
 using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
-HsDatabase::HsDatabase(const std::vector<std::string>& exprs, const std::vector<unsigned>& flags,
-                       unsigned workers, const Where& where, const std::vector<std::string>& labels)
+HsDatabase::HsDatabase(const std::vector<std::string>& exprs, const std::vector<unsigned>& flags, unsigned workers,
+                       const Where& where, const std::vector<std::string>& labels)
     : count_(exprs.size()) {
   if (exprs.empty()) return;
   std::vector<const char*> ptrs;

@@ -42,8 +42,8 @@ class HsDatabase {
   bool scan(unsigned worker, const uint8_t* data, uint32_t len, F&& f) const {
     if (!db_) return true;
     static const char kEmpty = 0;
-    hs_error_t e = hs_scan(db_, len ? reinterpret_cast<const char*>(data) : &kEmpty, len, 0,
-                           scratch_[worker], &trampoline<F>, &f);
+    hs_error_t e =
+        hs_scan(db_, len ? reinterpret_cast<const char*>(data) : &kEmpty, len, 0, scratch_[worker], &trampoline<F>, &f);
     return e == HS_SUCCESS || e == HS_SCAN_TERMINATED;
   }
 
@@ -58,7 +58,7 @@ class HsDatabase {
 
   size_t count_ = 0;
   hs_database_t* db_ = nullptr;
-  std::vector<hs_scratch_t*> scratch_;   // one per worker; each touched by its worker only
+  std::vector<hs_scratch_t*> scratch_;  // one per worker; each touched by its worker only
 };
 
 }  // namespace obi::blocks

@@ -16,7 +16,6 @@ bool contains_name(std::string_view s, std::string_view lower) {
   return false;
 }
 
-
 }  // namespace
 
 bool starts_with_name(std::string_view line, std::string_view lower_name) {

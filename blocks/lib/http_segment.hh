@@ -12,13 +12,13 @@
 namespace obi::blocks {
 
 struct HttpSegment {
-  char* payload = nullptr;      // the TCP payload
-  uint32_t payload_len = 0;     // up to the end of the IP packet (Ethernet padding excluded)
-  uint32_t first_eol = 0;       // offset of the CRLF after the request or status line
-  uint32_t head_end = 0;        // offset of the CRLF CRLF that ends the head
-  bool gzip = false;            // Content-Encoding names gzip (or x-gzip)
-  bool encoded = false;         // there is a Content-Encoding line
-  bool chunked = false;         // Transfer-Encoding names chunked
+  char* payload = nullptr;   // the TCP payload
+  uint32_t payload_len = 0;  // up to the end of the IP packet (Ethernet padding excluded)
+  uint32_t first_eol = 0;    // offset of the CRLF after the request or status line
+  uint32_t head_end = 0;     // offset of the CRLF CRLF that ends the head
+  bool gzip = false;         // Content-Encoding names gzip (or x-gzip)
+  bool encoded = false;      // there is a Content-Encoding line
+  bool chunked = false;      // Transfer-Encoding names chunked
 
   uint32_t body() const { return head_end + 4; }
   std::string_view head() const { return {payload, head_end + 2}; }

@@ -14,13 +14,13 @@ std::string parse_meta_key(const json& v, const Where& w) {
 
 MetaValue parse_meta_value(const json& v, const Where& w) {
   if (v.is_number_integer()) {
-    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) w.expected("an integer in the 64-bit signed range", v);
+    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
+      w.expected("an integer in the 64-bit signed range", v);
     return MetaValue::of(v.get<int64_t>());
   }
   if (v.is_string()) {
     const std::string& s = v.get_ref<const std::string&>();
-    if (s.size() > kMetaTextMax)
-      w.expected("a string of at most " + std::to_string(kMetaTextMax) + " bytes", v);
+    if (s.size() > kMetaTextMax) w.expected("a string of at most " + std::to_string(kMetaTextMax) + " bytes", v);
     return MetaValue::of(std::string_view(s));
   }
   w.expected("an integer or a string", v);

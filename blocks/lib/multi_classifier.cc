@@ -18,10 +18,10 @@
 #include <new>
 #include <thread>
 
+#include "io/dpdk.hh"
 #include "lib/acl_classifier.hh"
 #include "lib/flow_cache.hh"
 #include "lib/rule_classifier.hh"
-#include "io/dpdk.hh"
 
 namespace obi::blocks {
 
@@ -57,7 +57,8 @@ Mode mode_from_env() {
   if (std::strcmp(v, "bitvector") == 0) return Mode::kBitvector;
   if (std::strcmp(v, "acl") == 0) return Mode::kAcl;
   static std::once_flag warned;
-  std::call_once(warned, [v] { std::fprintf(stderr, "OBI_CLASSIFIER=%s unknown (auto, bitvector, acl): using auto\n", v); });
+  std::call_once(warned,
+                 [v] { std::fprintf(stderr, "OBI_CLASSIFIER=%s unknown (auto, bitvector, acl): using auto\n", v); });
   return Mode::kAuto;
 }
 
@@ -98,7 +99,7 @@ class Builder {
       jobs_.pop_front();
       lock.unlock();
       job();
-      job = nullptr;   // release what the job held before waiting again
+      job = nullptr;  // release what the job held before waiting again
       lock.lock();
     }
   }
@@ -114,15 +115,15 @@ class Builder {
 // What one compile() produced; shared with its background build, so that either side
 // may go first.
 struct MultiClassifierState {
-  std::vector<RuleClassifier> bv;                     // immutable after compile()
-  std::atomic<const AclClassifier*> live{nullptr};    // set once, when the ACL build succeeded
+  std::vector<RuleClassifier> bv;                   // immutable after compile()
+  std::atomic<const AclClassifier*> live{nullptr};  // set once, when the ACL build succeeded
   std::atomic<bool> cancelled{false};
   unsigned workers = 1;
   uint32_t cache_entries = 0, cache_min_rules = 0;
-  std::vector<std::unique_ptr<FlowCache>> caches;     // per worker; set before `live`
+  std::vector<std::unique_ptr<FlowCache>> caches;  // per worker; set before `live`
   std::mutex mu;
   std::condition_variable cv;
-  bool done = false;                                  // build over (whatever the outcome)
+  bool done = false;  // build over (whatever the outcome)
   std::string reason = "building";
   std::unique_ptr<AclClassifier> acl;
   double acl_build_ms = -1;
@@ -145,7 +146,9 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
   std::string why;
   if (!obi::io::dpdk_ensure_light(why)) {
     static std::once_flag noted;
-    std::call_once(noted, [&] { std::fprintf(stderr, "classifier: %s; header classification stays on bit vectors\n", why.c_str()); });
+    std::call_once(noted, [&] {
+      std::fprintf(stderr, "classifier: %s; header classification stays on bit vectors\n", why.c_str());
+    });
     if (mode == Mode::kAcl) std::fprintf(stderr, "classifier: OBI_CLASSIFIER=acl but %s\n", why.c_str());
     return st->finish(why);
   }
@@ -157,7 +160,8 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
   auto acl = AclClassifier::build(static_cast<unsigned>(st->bv.size()), counts, rule_at, st.get(), why, &st->cancelled);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (!acl) {
-    if (mode == Mode::kAcl && !st->cancelled.load()) std::fprintf(stderr, "classifier: ACL build failed: %s\n", why.c_str());
+    if (mode == Mode::kAcl && !st->cancelled.load())
+      std::fprintf(stderr, "classifier: ACL build failed: %s\n", why.c_str());
     return st->finish(why);
   }
   // one cache per worker, made here (not on the packet path) and published with `live`
@@ -166,10 +170,11 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
     try {
       for (unsigned w = 0; w < st->workers; ++w)
         if (auto c = acl->make_cache(st->cache_entries)) caches.push_back(std::move(c));
-    } catch (const std::bad_alloc&) {   // lookups go on without caches
+    } catch (const std::bad_alloc&) {  // lookups go on without caches
       caches.clear();
       static std::once_flag noted;
-      std::call_once(noted, [] { std::fprintf(stderr, "classifier: no memory for flow caches; looking up every packet\n"); });
+      std::call_once(noted,
+                     [] { std::fprintf(stderr, "classifier: no memory for flow caches; looking up every packet\n"); });
     }
   }
   std::unique_ptr<AclClassifier> discard;
@@ -177,7 +182,7 @@ void build_acl(const std::shared_ptr<MultiClassifierState>& st, Mode mode) {
     std::lock_guard<std::mutex> lock(st->mu);
     st->done = true;
     if (st->cancelled.load()) {
-      discard = std::move(acl);   // freed below, outside the lock
+      discard = std::move(acl);  // freed below, outside the lock
       st->reason = "cancelled";
     } else {
       st->acl_build_ms = ms;
@@ -235,9 +240,17 @@ void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> set
   } else {
     std::exception_ptr helper_error, own_error;
     std::thread helper([&] {
-      try { compile_from(1); } catch (...) { helper_error = std::current_exception(); }
+      try {
+        compile_from(1);
+      } catch (...) {
+        helper_error = std::current_exception();
+      }
     });
-    try { compile_from(0); } catch (...) { own_error = std::current_exception(); }
+    try {
+      compile_from(0);
+    } catch (...) {
+      own_error = std::current_exception();
+    }
     helper.join();
     if (own_error) std::rethrow_exception(own_error);
     if (helper_error) std::rethrow_exception(helper_error);
@@ -245,8 +258,16 @@ void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> set
   impl_->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   impl_->st = st;
   const Mode mode = mode_from_env();
-  if (mode == Mode::kBitvector) { st->done = true; st->reason = "disabled (OBI_CLASSIFIER=bitvector)"; return; }
-  if (total == 0 || sets.size() > kMaxSets) { st->done = true; st->reason = total ? "too many sets" : "no rules"; return; }
+  if (mode == Mode::kBitvector) {
+    st->done = true;
+    st->reason = "disabled (OBI_CLASSIFIER=bitvector)";
+    return;
+  }
+  if (total == 0 || sets.size() > kMaxSets) {
+    st->done = true;
+    st->reason = total ? "too many sets" : "no rules";
+    return;
+  }
   Builder::get().submit([st, mode] { build_acl(st, mode); });
 }
 
@@ -261,7 +282,10 @@ void MultiClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* o
     return;
   }
   const unsigned k = static_cast<unsigned>(st.bv.size());
-  if (k == 1) { st.bv[0].classify_batch(pkts, n, out); return; }
+  if (k == 1) {
+    st.bv[0].classify_batch(pkts, n, out);
+    return;
+  }
   int32_t one[kBatchSize];
   for (unsigned s = 0; s < k; ++s) {
     st.bv[s].classify_batch(pkts, n, one);
@@ -281,7 +305,7 @@ void MultiClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* o
 MultiClassifier::CacheStats MultiClassifier::cache_stats() const {
   const MultiClassifierState& st = *impl_->st;
   CacheStats s;
-  if (!st.live.load(std::memory_order_acquire)) return s;   // the caches come with `live`
+  if (!st.live.load(std::memory_order_acquire)) return s;  // the caches come with `live`
   for (const auto& c : st.caches) {
     FlowCache::Stats w = c->stats();
     s.entries = c->entries();

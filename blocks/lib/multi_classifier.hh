@@ -73,10 +73,10 @@ class MultiClassifier {
   bool wait_ready(std::chrono::milliseconds timeout) const;
 
   struct Stats {
-    double compile_ms = 0;      // bit-vector structures, in compile()
-    double acl_build_ms = -1;   // background ACL build (key layout, expansion, rte_acl_build); -1 if none
-    uint32_t acl_rules = 0;     // ACL rules after multi-term expansion
-    unsigned key_bytes = 0;     // per-packet ACL key
+    double compile_ms = 0;     // bit-vector structures, in compile()
+    double acl_build_ms = -1;  // background ACL build (key layout, expansion, rte_acl_build); -1 if none
+    uint32_t acl_rules = 0;    // ACL rules after multi-term expansion
+    unsigned key_bytes = 0;    // per-packet ACL key
   };
   Stats stats() const;
 

@@ -19,11 +19,11 @@ struct InputSpec {
   enum class Kind : uint8_t { kDiscard, kPass, kKeep, kPattern } kind = Kind::kDiscard;
   enum class PortMode : uint8_t { kKeep, kFixed, kRange } sport_mode = PortMode::kKeep;
   enum class Pick : uint8_t { kPreferSource, kSequential, kRandom } pick = Pick::kPreferSource;
-  uint16_t fout = 0, rout = 0;      // pass uses fout
+  uint16_t fout = 0, rout = 0;  // pass uses fout
   bool set_saddr = false, set_daddr = false, set_dport = false;
   uint32_t saddr = 0, daddr = 0;
   uint16_t dport = 0;
-  uint16_t sport_lo = 0, sport_hi = 0;   // kFixed: lo == hi
+  uint16_t sport_lo = 0, sport_hi = 0;  // kFixed: lo == hi
 
   uint16_t max_output() const;
 };

@@ -8,8 +8,10 @@ namespace obi::blocks {
 namespace {
 
 inline uint64_t mix(uint64_t x) {
-  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
   x ^= x >> 33;
   return x;
 }
@@ -60,7 +62,10 @@ uint32_t NatTable::find(const FlowKey& k, uint64_t now, unsigned& dir) {
   if (s == kNone) return kNone;
   uint32_t e = index_[s];
   uint32_t f = (e - 1) >> 1;
-  if (flows_[f].expiry_ns <= now) { erase(f); return kNone; }
+  if (flows_[f].expiry_ns <= now) {
+    erase(f);
+    return kNone;
+  }
   dir = (e - 1) & 1;
   return f;
 }
@@ -74,7 +79,7 @@ void NatTable::index_insert(uint32_t entry, uint32_t h) {
 void NatTable::index_erase(uint32_t entry, uint32_t h) {
   uint32_t i = h & mask_;
   while (index_[i] != entry) {
-    if (index_[i] == 0) return;   // not indexed (cannot happen for a live flow)
+    if (index_[i] == 0) return;  // not indexed (cannot happen for a live flow)
     i = (i + 1) & mask_;
   }
   // Backward-shift deletion: pull later entries of the probe run into the hole when
@@ -86,7 +91,10 @@ void NatTable::index_erase(uint32_t entry, uint32_t h) {
     if (e == 0) break;
     uint32_t home = flows_[(e - 1) >> 1].hash[(e - 1) & 1] & mask_;
     bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-    if (!stays) { index_[i] = e; i = j; }
+    if (!stays) {
+      index_[i] = e;
+      i = j;
+    }
   }
   index_[i] = 0;
 }
@@ -111,7 +119,10 @@ bool NatTable::evict(uint64_t now) {
     const NatFlow& fl = flows_[f];
     if (!(fl.meta & NatFlow::kLive)) continue;
     ++seen;
-    if (fl.expiry_ns <= now) { erase(f); return true; }
+    if (fl.expiry_ns <= now) {
+      erase(f);
+      return true;
+    }
     if (fallback == kNone && fl.guarantee_ns <= now) fallback = f;
   }
   if (fallback == kNone) return false;
@@ -119,19 +130,22 @@ bool NatTable::evict(uint64_t now) {
   return true;
 }
 
-uint32_t NatTable::insert(const FlowKey& fwd, const FlowKey& fwd_to, uint16_t fout,
-                          const FlowKey& rev, const FlowKey& rev_to, uint16_t rout,
-                          uint64_t now, uint32_t limit) {
+uint32_t NatTable::insert(const FlowKey& fwd, const FlowKey& fwd_to, uint16_t fout, const FlowKey& rev,
+                          const FlowKey& rev_to, uint16_t rout, uint64_t now, uint32_t limit) {
   if (count() >= limit || free_top_ == 0) {
     if (!evict(now)) return kNone;
-    if (count() >= limit) return kNone;   // the limit was lowered below the live count
+    if (count() >= limit) return kNone;  // the limit was lowered below the live count
   }
   uint32_t f = free_[--free_top_];
   NatFlow& fl = flows_[f];
-  put(fl.key[0][0], fwd.w0()); put(fl.key[0][1], fwd.w1());
-  put(fl.key[1][0], rev.w0()); put(fl.key[1][1], rev.w1());
-  put(fl.rewrite[0][0], fwd_to.w0()); put(fl.rewrite[0][1], fwd_to.w1());
-  put(fl.rewrite[1][0], rev_to.w0()); put(fl.rewrite[1][1], rev_to.w1());
+  put(fl.key[0][0], fwd.w0());
+  put(fl.key[0][1], fwd.w1());
+  put(fl.key[1][0], rev.w0());
+  put(fl.key[1][1], rev.w1());
+  put(fl.rewrite[0][0], fwd_to.w0());
+  put(fl.rewrite[0][1], fwd_to.w1());
+  put(fl.rewrite[1][0], rev_to.w0());
+  put(fl.rewrite[1][1], rev_to.w1());
   fl.hash[0] = hash_key(fwd);
   fl.hash[1] = hash_key(rev);
   fl.packets = 0;
@@ -168,10 +182,9 @@ std::string NatTable::describe(uint8_t proto) const {
       FlowKey to = FlowKey::from(get(fl.rewrite[d][0]), get(fl.rewrite[d][1]));
       unsigned fo = unsigned(meta >> 16 & 0xffff), ro = unsigned(meta & 0xffff);
       char line[160];
-      std::snprintf(line, sizeof line, "(%s, %u, %s, %u) => (%s, %u, %s, %u) [%s%u %s%u]\n",
-                    ip(k.sa).c_str(), unsigned(k.sp), ip(k.da).c_str(), unsigned(k.dp),
-                    ip(to.sa).c_str(), unsigned(to.sp), ip(to.da).c_str(), unsigned(to.dp),
-                    d == 0 ? "*" : "", fo, d == 1 ? "*" : "", ro);
+      std::snprintf(line, sizeof line, "(%s, %u, %s, %u) => (%s, %u, %s, %u) [%s%u %s%u]\n", ip(k.sa).c_str(),
+                    unsigned(k.sp), ip(k.da).c_str(), unsigned(k.dp), ip(to.sa).c_str(), unsigned(to.sp),
+                    ip(to.da).c_str(), unsigned(to.dp), d == 0 ? "*" : "", fo, d == 1 ? "*" : "", ro);
       out += line;
     }
   }

@@ -44,7 +44,7 @@ struct NatFlow {
   uint64_t guarantee_ns;
   uint32_t hash[2];
   uint32_t packets;
-  uint8_t state;   // kSeen0/1, kData0/1, kDone
+  uint8_t state;  // kSeen0/1, kData0/1, kDone
 
   static constexpr uint64_t kLive = 1ull << 63;
   static constexpr uint8_t kSeen0 = 1, kSeen1 = 2, kData0 = 4, kData1 = 8, kDone = 16;
@@ -66,9 +66,8 @@ class NatTable {
   uint32_t find(const FlowKey& k, uint64_t now, unsigned& dir);
   // Installs a flow (both mappings); kNone when `limit` flows are live and none may be
   // evicted. The caller ensures neither key is present.
-  uint32_t insert(const FlowKey& fwd, const FlowKey& fwd_to, uint16_t fout,
-                  const FlowKey& rev, const FlowKey& rev_to, uint16_t rout,
-                  uint64_t now, uint32_t limit);
+  uint32_t insert(const FlowKey& fwd, const FlowKey& fwd_to, uint16_t fout, const FlowKey& rev, const FlowKey& rev_to,
+                  uint16_t rout, uint64_t now, uint32_t limit);
   void erase(uint32_t flow);
   NatFlow& flow(uint32_t f) { return flows_[f]; }
 
@@ -86,12 +85,12 @@ class NatTable {
   bool evict(uint64_t now);
 
   std::unique_ptr<NatFlow[]> flows_;
-  std::unique_ptr<uint32_t[]> free_;    // stack of free flow numbers
+  std::unique_ptr<uint32_t[]> free_;  // stack of free flow numbers
   uint32_t free_top_ = 0;
-  std::unique_ptr<uint32_t[]> index_;   // 0 empty, else (flow << 1 | dir) + 1
+  std::unique_ptr<uint32_t[]> index_;  // 0 empty, else (flow << 1 | dir) + 1
   uint32_t mask_ = 0;
   uint32_t max_flows_ = 0;
-  uint32_t hand_ = 0;                   // eviction clock hand
+  uint32_t hand_ = 0;  // eviction clock hand
   uint32_t reap_pos_ = 0;
   std::atomic<uint32_t> count_{0};
 };

@@ -20,14 +20,14 @@ namespace obi::blocks::nsh {
 
 inline constexpr uint16_t kEtherType = 0x894f;
 inline constexpr uint32_t kEthLen = hdr::Ethernet::kLen;
-inline constexpr uint32_t kBaseLen = 8;              // base + service path header
+inline constexpr uint32_t kBaseLen = 8;  // base + service path header
 inline constexpr uint8_t kTtl = 63;
 inline constexpr uint8_t kMdType2 = 2;
 inline constexpr uint8_t kNextEthernet = 3;
 inline constexpr uint16_t kMetaClass = 0xfff6;
 inline constexpr uint8_t kTypeInteger = 1;
 inline constexpr uint8_t kTypeString = 2;
-inline constexpr uint32_t kMaxHeaderLen = 63 * 4;    // the 6-bit length field, in bytes
+inline constexpr uint32_t kMaxHeaderLen = 63 * 4;  // the 6-bit length field, in bytes
 
 inline constexpr uint32_t padded(uint32_t n) { return (n + 3) & ~3u; }
 // Bytes of the TLV for one entry.

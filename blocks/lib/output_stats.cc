@@ -7,9 +7,9 @@
 namespace obi::blocks {
 
 uint64_t clock_now_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 namespace {
@@ -48,7 +48,6 @@ bool EwmaRate::add(double amount, uint64_t now_ns, double tau_s) {
   return true;
 }
 
-
 double EwmaRate::read(double tau_s) const {
   return decay(rate.load(std::memory_order_relaxed), last_ns.load(std::memory_order_relaxed), clock_now_ns(), tau_s);
 }
@@ -60,7 +59,8 @@ void OutputStats::fold(Slot& s, uint64_t now_ns) const {
     return;
   }
   double dt = static_cast<double>(now_ns - s.last_ns.load(std::memory_order_relaxed)) * 1e-9;
-  s.pps.store(ewma_fold(s.pps.load(std::memory_order_relaxed), s.pending_packets, dt, tau_s_), std::memory_order_relaxed);
+  s.pps.store(ewma_fold(s.pps.load(std::memory_order_relaxed), s.pending_packets, dt, tau_s_),
+              std::memory_order_relaxed);
   s.bps.store(ewma_fold(s.bps.load(std::memory_order_relaxed), s.pending_bytes, dt, tau_s_), std::memory_order_relaxed);
   s.pending_packets = s.pending_bytes = 0;
   s.last_ns.store(now_ns, std::memory_order_relaxed);
@@ -71,11 +71,16 @@ double OutputStats::decayed(const Slot& s, const std::atomic<double>& r, uint64_
 }
 
 OutputStats::OutputStats(uint32_t outputs, unsigned workers, double tau_s)
-    : outputs_(outputs), tau_s_(tau_s), slots_(workers ? workers : 1),
+    : outputs_(outputs),
+      tau_s_(tau_s),
+      slots_(workers ? workers : 1),
       base_packets_(new std::atomic<uint64_t>[outputs ? outputs : 1]),
       base_bytes_(new std::atomic<uint64_t>[outputs ? outputs : 1]) {
   for (unsigned w = 0; w < slots_.size(); ++w) slots_[w].reset(new Slot[outputs ? outputs : 1]);
-  for (uint32_t i = 0; i < outputs; ++i) { base_packets_[i] = 0; base_bytes_[i] = 0; }
+  for (uint32_t i = 0; i < outputs; ++i) {
+    base_packets_[i] = 0;
+    base_bytes_[i] = 0;
+  }
 }
 
 uint64_t OutputStats::count(uint32_t o) const {
@@ -148,10 +153,22 @@ bool OutputStats::read_handle(std::string_view h, nlohmann::json& out) const {
   std::string_view prefix;
   uint32_t i;
   if (!split_indexed(h, prefix, i) || i >= outputs_) return false;
-  if (prefix == "count") { out = count(i); return true; }
-  if (prefix == "byte_count") { out = byte_count(i); return true; }
-  if (prefix == "rate") { out = rate(i); return true; }
-  if (prefix == "byte_rate") { out = byte_rate(i); return true; }
+  if (prefix == "count") {
+    out = count(i);
+    return true;
+  }
+  if (prefix == "byte_count") {
+    out = byte_count(i);
+    return true;
+  }
+  if (prefix == "rate") {
+    out = rate(i);
+    return true;
+  }
+  if (prefix == "byte_rate") {
+    out = byte_rate(i);
+    return true;
+  }
   return false;
 }
 
@@ -166,10 +183,16 @@ bool OutputStats::read_scalar_handle(std::string_view h, nlohmann::json& out) co
 }
 
 bool OutputStats::write_handle(std::string_view h, const nlohmann::json&) {
-  if (h == "reset_counts" || h == "reset_all_counts") { reset_all(); return true; }
+  if (h == "reset_counts" || h == "reset_all_counts") {
+    reset_all();
+    return true;
+  }
   std::string_view prefix;
   uint32_t i;
-  if (split_indexed(h, prefix, i) && prefix == "reset" && i < outputs_) { reset(i); return true; }
+  if (split_indexed(h, prefix, i) && prefix == "reset" && i < outputs_) {
+    reset(i);
+    return true;
+  }
   return false;
 }
 

@@ -43,10 +43,10 @@ double ewma_fold(double r, double amount, double dt_s, double tau_s);
 // One EWMA rate of the definition above written by one worker and read by the control
 // thread, for a rate a block acts on (RateSplitter's input rate) rather than reports.
 struct EwmaRate {
-  std::atomic<double> rate{0};         // per second
-  std::atomic<uint64_t> last_ns{0};    // worker clock of the last fold
-  double pending = 0;                  // worker only
-  bool started = false;                // worker only
+  std::atomic<double> rate{0};       // per second
+  std::atomic<uint64_t> last_ns{0};  // worker clock of the last fold
+  double pending = 0;                // worker only
+  bool started = false;              // worker only
 
   static constexpr uint64_t kTickNs = 1'000'000;
 
@@ -85,9 +85,9 @@ class OutputStats {
 
   uint64_t count(uint32_t output) const;
   uint64_t byte_count(uint32_t output) const;
-  double rate(uint32_t output) const;        // decayed to clock_now_ns()
+  double rate(uint32_t output) const;  // decayed to clock_now_ns()
   double byte_rate(uint32_t output) const;
-  double rate(uint32_t output, uint64_t now_ns) const;   // decayed to now_ns (the workers' clock)
+  double rate(uint32_t output, uint64_t now_ns) const;  // decayed to now_ns (the workers' clock)
   double byte_rate(uint32_t output, uint64_t now_ns) const;
 
   void reset(uint32_t output);

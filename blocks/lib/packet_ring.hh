@@ -24,7 +24,7 @@ class PacketRing {
   bool full() const { return n_ >= cap_; }
   uint32_t length() const { return published_.load(std::memory_order_relaxed); }
 
-  void push(Packet* p) {   // caller checks full()
+  void push(Packet* p) {  // caller checks full()
     uint32_t tail = head_ + n_;
     if (tail >= cap_) tail -= cap_;
     slots_[tail] = p;
@@ -32,7 +32,7 @@ class PacketRing {
     publish();
   }
   Packet* front() const { return slots_[head_]; }
-  Packet* pop() {          // caller checks empty()
+  Packet* pop() {  // caller checks empty()
     Packet* p = slots_[head_];
     if (++head_ == cap_) head_ = 0;
     --n_;

@@ -20,7 +20,10 @@ void QueueCore::push(uint16_t, Batch& batch, Context& ctx, const Outputs&) {
     Packet* p = batch.pkts[i];
     if (ring.full()) {
       ++dropped;
-      if (!drop_front_) { ctx.drop(p); continue; }
+      if (!drop_front_) {
+        ctx.drop(p);
+        continue;
+      }
       ctx.drop(ring.pop());
     }
     ring.push(p);

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "lib/output_stats.hh"
 #include "engine/element.hh"
+#include "lib/output_stats.hh"
 
 namespace obi::blocks {
 
@@ -20,7 +20,7 @@ class RateSplitterElement : public Element {
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
-  static constexpr double kTauSeconds = 0.25;   // reacts within about a second
+  static constexpr double kTauSeconds = 0.25;  // reacts within about a second
 
  private:
   std::vector<double> thresholds_;

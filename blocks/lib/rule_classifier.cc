@@ -12,7 +12,10 @@ using openbox::MatchTerm;
 
 namespace {
 
-struct Interval { uint32_t rule; uint64_t lo, hi; };
+struct Interval {
+  uint32_t rule;
+  uint64_t lo, hi;
+};
 
 inline uint64_t width_mask(unsigned w) { return w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1; }
 
@@ -20,28 +23,44 @@ inline uint64_t width_mask(unsigned w) { return w >= 64 ? ~uint64_t(0) : (uint64
 bool masked_interval(uint64_t value, uint64_t mask, uint64_t wm, uint64_t& lo, uint64_t& hi) {
   mask &= wm;
   uint64_t free_bits = ~mask & wm;
-  if ((free_bits & (free_bits + 1)) != 0) { lo = 0; hi = wm; return false; }
+  if ((free_bits & (free_bits + 1)) != 0) {
+    lo = 0;
+    hi = wm;
+    return false;
+  }
   lo = value & mask;
   hi = lo | free_bits;
   return true;
 }
 
-inline uint64_t part_of(u128 v, unsigned part) { return part == 1 ? static_cast<uint64_t>(v >> 64) : static_cast<uint64_t>(v); }
+inline uint64_t part_of(u128 v, unsigned part) {
+  return part == 1 ? static_cast<uint64_t>(v >> 64) : static_cast<uint64_t>(v);
+}
 
 // Interval of one term on one part of a field; false when it over-approximates.
 bool term_interval(const MatchTerm& t, unsigned part, unsigned width, uint64_t& lo, uint64_t& hi) {
   const uint64_t wm = width_mask(width);
   if (t.kind == MatchTerm::Kind::kMasked)
     return masked_interval(part_of(t.value, part), part_of(t.mask, part), wm, lo, hi);
-  if (part == 0) { lo = static_cast<uint64_t>(t.min); hi = static_cast<uint64_t>(t.max); return true; }
+  if (part == 0) {
+    lo = static_cast<uint64_t>(t.min);
+    hi = static_cast<uint64_t>(t.max);
+    return true;
+  }
   uint64_t min_hi = part_of(t.min, 1), max_hi = part_of(t.max, 1);
   uint64_t min_lo = part_of(t.min, 2), max_lo = part_of(t.max, 2);
   if (part == 1) {
-    lo = min_hi; hi = max_hi;
+    lo = min_hi;
+    hi = max_hi;
     return min_hi == max_hi || (min_lo == 0 && max_lo == ~uint64_t(0));
   }
-  if (min_hi == max_hi) { lo = min_lo; hi = max_lo; return true; }
-  lo = 0; hi = ~uint64_t(0);
+  if (min_hi == max_hi) {
+    lo = min_lo;
+    hi = max_lo;
+    return true;
+  }
+  lo = 0;
+  hi = ~uint64_t(0);
   return min_lo == 0 && max_lo == ~uint64_t(0);
 }
 
@@ -94,10 +113,13 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
   const uint64_t wm = width_mask(d.width);
 
   std::vector<Interval> iv;
-  std::vector<uint64_t> base(words_, 0);   // rules that do not constrain the field
+  std::vector<uint64_t> base(words_, 0);  // rules that do not constrain the field
   for (uint32_t r = 0; r < n; ++r) {
     const FieldMatch* fm = rules_[r].find(field);
-    if (!fm) { base[r / 64] |= uint64_t(1) << (r % 64); continue; }
+    if (!fm) {
+      base[r / 64] |= uint64_t(1) << (r % 64);
+      continue;
+    }
     for (const MatchTerm& t : fm->terms) {
       uint64_t lo, hi;
       if (!term_interval(t, d.part, d.width, lo, hi)) needs_verify_[r] = 1;
@@ -120,7 +142,8 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
   for (size_t i = 0; i < iv.size(); ++i) starts[i] = &iv[i];
   std::sort(starts.begin(), starts.end(), [](auto* a, auto* b) { return a->lo < b->lo; });
   ends.reserve(iv.size());
-  for (const auto& i : iv) if (i.hi < wm) ends.push_back(&i);
+  for (const auto& i : iv)
+    if (i.hi < wm) ends.push_back(&i);
   std::sort(ends.begin(), ends.end(), [](auto* a, auto* b) { return a->hi < b->hi; });
 
   // Classes: deduplicated bitmaps, found by an incrementally kept (Zobrist) hash.
@@ -136,7 +159,7 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
       if (!fresh) {
         if (std::memcmp(d.bits.data() + size_t(it->second) * stride_ + summary_words_, bm.data(), words_ * 8) == 0)
           return it->second;
-        continue;   // a 64-bit collision: probe on
+        continue;  // a 64-bit collision: probe on
       }
       uint32_t c = static_cast<uint32_t>(d.bits.size() / stride_);
       it->second = c;
@@ -163,11 +186,17 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
     const uint64_t at = bounds[b];
     for (; si < starts.size() && starts[si]->lo == at; ++si) {
       uint32_t r = starts[si]->rule;
-      if (cover[r]++ == 0 && !(base[r / 64] >> (r % 64) & 1)) { cur[r / 64] |= uint64_t(1) << (r % 64); h ^= mix64(r); }
+      if (cover[r]++ == 0 && !(base[r / 64] >> (r % 64) & 1)) {
+        cur[r / 64] |= uint64_t(1) << (r % 64);
+        h ^= mix64(r);
+      }
     }
     for (; ei < ends.size() && ends[ei]->hi + 1 == at; ++ei) {
       uint32_t r = ends[ei]->rule;
-      if (--cover[r] == 0 && !(base[r / 64] >> (r % 64) & 1)) { cur[r / 64] &= ~(uint64_t(1) << (r % 64)); h ^= mix64(r); }
+      if (--cover[r] == 0 && !(base[r / 64] >> (r % 64) & 1)) {
+        cur[r / 64] &= ~(uint64_t(1) << (r % 64));
+        h ^= mix64(r);
+      }
     }
     d.cls[b] = intern(cur, h);
   }

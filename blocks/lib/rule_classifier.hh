@@ -26,7 +26,7 @@ namespace obi::blocks {
 
 class RuleClassifier {
  public:
-  static constexpr unsigned kMaxDims = 80;   // 38 fields, 128-bit ones count twice
+  static constexpr unsigned kMaxDims = 80;  // 38 fields, 128-bit ones count twice
 
   RuleClassifier() = default;
   explicit RuleClassifier(std::vector<openbox::HeaderMatch> rules) { compile(std::move(rules)); }
@@ -40,7 +40,10 @@ class RuleClassifier {
   // Index of the first rule that matches `p`, or -1.
   int32_t classify(Packet& p) const {
     int32_t found = -1;
-    for_each_match(p, [&](uint32_t r) { found = static_cast<int32_t>(r); return true; });
+    for_each_match(p, [&](uint32_t r) {
+      found = static_cast<int32_t>(r);
+      return true;
+    });
     return found;
   }
 
@@ -52,24 +55,28 @@ class RuleClassifier {
   // whose bitmap lines are prefetched before the AND step.
   void classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const;
 
-  struct Info { unsigned dims = 0; uint64_t classes = 0, intervals = 0, bytes = 0; unsigned verified_rules = 0; };
+  struct Info {
+    unsigned dims = 0;
+    uint64_t classes = 0, intervals = 0, bytes = 0;
+    unsigned verified_rules = 0;
+  };
   Info info() const;
 
  private:
   struct State;
   struct Dim {
-    uint8_t field_slot = 0;     // index into fields_ (the extracted value)
-    uint8_t part = 0;           // 0: whole value, 1: bits 127..64, 2: bits 63..0
-    uint8_t width = 0;          // bits of this dimension's values
-    uint8_t mode = 0;           // 0: search bounds, 1: direct table, 2: jump table + search
+    uint8_t field_slot = 0;  // index into fields_ (the extracted value)
+    uint8_t part = 0;        // 0: whole value, 1: bits 127..64, 2: bits 63..0
+    uint8_t width = 0;       // bits of this dimension's values
+    uint8_t mode = 0;        // 0: search bounds, 1: direct table, 2: jump table + search
     uint32_t absent_class = 0;
-    uint32_t full_class = UINT32_MAX;   // the class holding every rule (skipped by lookups)
-    double density = 0;                 // mean fraction of rules per interval (dims are sorted by it)
-    std::vector<uint64_t> bounds;   // start of each elementary interval, bounds[0] = 0
-    std::vector<uint32_t> cls;      // class of each elementary interval
-    std::vector<uint32_t> table;    // mode 1: class per value; mode 2: interval per top-16 key (+1)
-    std::vector<uint64_t> bits;     // class bitmaps, stride_ words each (summary first)
-    unsigned shift = 0;             // mode 2: value >> shift = jump key
+    uint32_t full_class = UINT32_MAX;  // the class holding every rule (skipped by lookups)
+    double density = 0;                // mean fraction of rules per interval (dims are sorted by it)
+    std::vector<uint64_t> bounds;      // start of each elementary interval, bounds[0] = 0
+    std::vector<uint32_t> cls;         // class of each elementary interval
+    std::vector<uint32_t> table;       // mode 1: class per value; mode 2: interval per top-16 key (+1)
+    std::vector<uint64_t> bits;        // class bitmaps, stride_ words each (summary first)
+    unsigned shift = 0;                // mode 2: value >> shift = jump key
 
     uint32_t lookup(uint64_t v) const;
     uint64_t key(const State& st) const;
@@ -93,20 +100,25 @@ class RuleClassifier {
   bool verify(uint32_t rule, const bool* present, const u128* values) const;
 
   std::vector<openbox::HeaderMatch> rules_;
-  std::vector<openbox::MatchField> fields_;   // distinct fields used, extracted once per packet
+  std::vector<openbox::MatchField> fields_;  // distinct fields used, extracted once per packet
   std::vector<Dim> dims_;
-  std::vector<uint8_t> needs_verify_;         // per rule
+  std::vector<uint8_t> needs_verify_;  // per rule
   unsigned words_ = 0, summary_words_ = 0, stride_ = 0;
 };
 
 inline uint32_t RuleClassifier::Dim::lookup(uint64_t v) const {
   if (mode == 1) return table[v];
   size_t lo = 0, hi = bounds.size() - 1;
-  if (mode == 2) { uint64_t k = v >> shift; lo = table[k]; hi = table[k + 1]; }
+  if (mode == 2) {
+    uint64_t k = v >> shift;
+    lo = table[k];
+    hi = table[k + 1];
+  }
   // last index in [lo, hi] with bounds[i] <= v (bounds[lo] <= v holds)
   while (lo < hi) {
     size_t mid = (lo + hi + 1) >> 1;
-    if (bounds[mid] <= v) lo = mid; else hi = mid - 1;
+    if (bounds[mid] <= v) lo = mid;
+    else hi = mid - 1;
   }
   return cls[lo];
 }
@@ -149,9 +161,11 @@ template <typename F>
 void RuleClassifier::match(const State& st, F&& f) const {
   const uint32_t nrules = rule_count();
   const size_t nd = st.nd;
-  if (nd == 0) {   // nothing constrains this packet: rules in order
+  if (nd == 0) {  // nothing constrains this packet: rules in order
     for (uint32_t r = 0; r < nrules; ++r)
-      if (!needs_verify_[r] || verify(r, st.present, st.values)) { if (f(r)) return; }
+      if (!needs_verify_[r] || verify(r, st.present, st.values)) {
+        if (f(r)) return;
+      }
     return;
   }
   const uint64_t* const* bm = st.bm;
@@ -182,7 +196,10 @@ void RuleClassifier::for_each_match(Packet& p, F&& f) const {
 }
 
 inline void RuleClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const {
-  if (rules_.empty()) { for (uint32_t i = 0; i < n; ++i) out[i] = -1; return; }
+  if (rules_.empty()) {
+    for (uint32_t i = 0; i < n; ++i) out[i] = -1;
+    return;
+  }
   // Two stages over a group of packets, each prefetching what the next one reads: fields
   // and table slots, then classes and their bitmaps. Groups of kGroup: a State is over
   // 1 KB, and the states of a whole batch fill L1 and evict the lines the stages
@@ -203,7 +220,10 @@ inline void RuleClassifier::classify_batch(Packet* const* pkts, uint32_t n, int3
     }
     for (uint32_t i = 0; i < m; ++i) {
       int32_t found = -1;
-      match(st[i], [&](uint32_t r) { found = static_cast<int32_t>(r); return true; });
+      match(st[i], [&](uint32_t r) {
+        found = static_cast<int32_t>(r);
+        return true;
+      });
       out[base + i] = found;
     }
   }

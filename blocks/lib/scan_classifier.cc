@@ -19,7 +19,7 @@ void ScanClassifier::push(uint16_t, Batch& batch, Context& ctx, const Outputs& o
     unsigned best = kDropOutput;
     db_->scan(ctx.worker, r.data, r.len, [&](unsigned id, uint64_t, uint64_t) {
       if (id < best) best = id;
-      return best == 0;   // nothing can beat expression 0
+      return best == 0;  // nothing can beat expression 0
     });
     outs[i] = static_cast<uint16_t>(best);
   }
@@ -37,7 +37,10 @@ nlohmann::json ScanClassifier::read(std::string_view handle) const {
 
 void ScanClassifier::write(std::string_view handle, const nlohmann::json& value) {
   if (stats_.write_handle(handle, value)) return;
-  if (handle == "payload_only") { payload_only_ = handle_bool(value, *this, handle); return; }
+  if (handle == "payload_only") {
+    payload_only_ = handle_bool(value, *this, handle);
+    return;
+  }
   Element::write(handle, value);
 }
 

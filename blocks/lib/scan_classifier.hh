@@ -9,9 +9,9 @@
 #include <atomic>
 #include <memory>
 
+#include "engine/element.hh"
 #include "lib/hs_database.hh"
 #include "lib/output_stats.hh"
-#include "engine/element.hh"
 
 namespace obi::blocks {
 

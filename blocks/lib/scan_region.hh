@@ -8,7 +8,10 @@
 
 namespace obi::blocks {
 
-struct ScanRegion { const uint8_t* data; uint32_t len; };
+struct ScanRegion {
+  const uint8_t* data;
+  uint32_t len;
+};
 
 inline ScanRegion scan_region(Packet& p, bool payload_only) {
   if (!payload_only) return {p.data, p.len};

@@ -5,7 +5,7 @@
 namespace obi::blocks {
 
 SessionStorage& SessionStorage::instance() {
-  static SessionStorage storage;   // lives for the process: workers may hold its tables
+  static SessionStorage storage;  // lives for the process: workers may hold its tables
   return storage;
 }
 

@@ -22,17 +22,26 @@ namespace obi::blocks {
 
 struct SessionValues {
   static constexpr unsigned kMaxKeys = 6;
-  struct KV { u128 value = 0, mask = 0; uint16_t key = 0; };
+  struct KV {
+    u128 value = 0, mask = 0;
+    uint16_t key = 0;
+  };
   KV kv[kMaxKeys];
   uint8_t n = 0;
 
   const KV* find(uint16_t key) const {
-    for (unsigned i = 0; i < n; ++i) if (kv[i].key == key) return &kv[i];
+    for (unsigned i = 0; i < n; ++i)
+      if (kv[i].key == key) return &kv[i];
     return nullptr;
   }
   // Stores (overwrites) a key; false when all slots hold other keys.
   bool put(uint16_t key, u128 value, u128 mask) {
-    for (unsigned i = 0; i < n; ++i) if (kv[i].key == key) { kv[i].value = value; kv[i].mask = mask; return true; }
+    for (unsigned i = 0; i < n; ++i)
+      if (kv[i].key == key) {
+        kv[i].value = value;
+        kv[i].mask = mask;
+        return true;
+      }
     if (n == kMaxKeys) return false;
     kv[n++] = KV{value, mask, key};
     return true;
@@ -42,13 +51,13 @@ struct SessionValues {
 class SessionStorage {
  public:
   static constexpr unsigned kMaxWorkers = 256;
-  static constexpr uint32_t kCapacity = 16384;                   // sessions per worker
+  static constexpr uint32_t kCapacity = 16384;  // sessions per worker
   static constexpr uint64_t kTimeoutNs = 300ull * 1'000'000'000ull;
 
   static SessionStorage& instance();
 
-  uint16_t key_id(const std::string& key);        // control thread
-  void ensure_workers(unsigned workers);          // control thread
+  uint16_t key_id(const std::string& key);  // control thread
+  void ensure_workers(unsigned workers);    // control thread
   FlowTable<SessionValues>& table(unsigned worker) { return *tables_[worker].load(std::memory_order_acquire); }
 
  private:

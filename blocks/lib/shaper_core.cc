@@ -9,14 +9,14 @@ namespace obi::blocks {
 namespace {
 
 double checked_rate(double r, const Where& w) {
-  if (!std::isfinite(r) || r <= 0 || r > 1e13) w.fail("expected a positive number (at most 1e13), got " + std::to_string(r));
+  if (!std::isfinite(r) || r <= 0 || r > 1e13)
+    w.fail("expected a positive number (at most 1e13), got " + std::to_string(r));
   return r;
 }
 
 }  // namespace
 
-ShaperCore::ShaperCore(const ElementArgs& args, bool bytes)
-    : bytes_(bytes), bucket_(1), slots_(args.workers) {
+ShaperCore::ShaperCore(const ElementArgs& args, bool bytes) : bytes_(bytes), bucket_(1), slots_(args.workers) {
   ConfigReader c(args);
   bucket_.set_rate(checked_rate(c.required_number("rate"), c.where("rate")));
   capacity_ = static_cast<uint32_t>(c.integer("capacity", 1000, 1, 1 << 20));
@@ -26,8 +26,7 @@ ShaperCore::ShaperCore(const ElementArgs& args, bool bytes)
 void ShaperCore::send_conforming(Slot& s, Context& ctx, const Outputs& out) {
   while (!s.ring.empty()) {
     Batch b;
-    while (!s.ring.empty() && !b.full() && bucket_.take(ctx.now_ns, units(*s.ring.front())))
-      b.add(s.ring.pop());
+    while (!s.ring.empty() && !b.full() && bucket_.take(ctx.now_ns, units(*s.ring.front()))) b.add(s.ring.pop());
     if (b.n == 0) return;
     bool more = b.full();
     out.emit(0, b, ctx);
@@ -79,7 +78,10 @@ nlohmann::json ShaperCore::read(std::string_view h) const {
   if (h == "rate") return bucket_.rate();
   uint64_t sum = 0;
   if (h == "length") return held_packets();
-  if (h == "drops") { slots_.for_each([&](const Slot& s) { sum += s.drops.get(); }); return sum; }
+  if (h == "drops") {
+    slots_.for_each([&](const Slot& s) { sum += s.drops.get(); });
+    return sum;
+  }
   if (h == "capacity") return capacity_;
   return Element::read(h);
 }

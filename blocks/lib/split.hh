@@ -30,7 +30,10 @@ template <typename KeyOf, typename Part>
 void for_each_part(Packet* const* pkts, uint32_t n, KeyOf key_of, const uint32_t* size, uint32_t keys, Part part) {
   uint32_t start[kBatchSize + 1], fill[kBatchSize];
   start[0] = 0;
-  for (uint32_t k = 0; k < keys; ++k) { start[k + 1] = start[k] + size[k]; fill[k] = start[k]; }
+  for (uint32_t k = 0; k < keys; ++k) {
+    start[k + 1] = start[k] + size[k];
+    fill[k] = start[k];
+  }
   Packet* sorted[kBatchSize];
   for (uint32_t i = 0; i < n; ++i) sorted[fill[key_of(i)]++] = pkts[i];
   Batch sub;
@@ -73,7 +76,8 @@ void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outp
   for (uint32_t i = 1; i < n && same; ++i) same = outs[i] == outs[0];
   if (same) {
     on_group(outs[0], n, batch.bytes());
-    if (outs[0] == kDropOutput) ctx.drop(batch); else out.emit(outs[0], batch, ctx);
+    if (outs[0] == kDropOutput) ctx.drop(batch);
+    else out.emit(outs[0], batch, ctx);
     return;
   }
 
@@ -81,14 +85,19 @@ void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outp
   uint16_t key[kBatchSize];
   uint32_t packets[kBatchSize];
   uint64_t bytes[kBatchSize];
-  uint8_t group_of[kBatchSize];   // packet -> index into key
+  uint8_t group_of[kBatchSize];  // packet -> index into key
   uint32_t groups = 0, last = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const uint16_t o = outs[i];
     uint32_t g = last;
     if (groups == 0 || key[g] != o) {
       for (g = 0; g < groups && key[g] != o; ++g) {}
-      if (g == groups) { key[g] = o; packets[g] = 0; bytes[g] = 0; ++groups; }
+      if (g == groups) {
+        key[g] = o;
+        packets[g] = 0;
+        bytes[g] = 0;
+        ++groups;
+      }
       last = g;
     }
     group_of[i] = static_cast<uint8_t>(g);
@@ -107,14 +116,16 @@ void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outp
   }
   if (statics) {
     // statics do not change or drop packets: the batch itself stays as it is
-    for_each_part(batch.pkts, n, [&](uint32_t i) { return group_of[i]; }, packets, groups, [&](uint32_t g, Batch& sub) {
-      if (link[g] && link[g]->inlined) link[g]->pass_statics(sub, ctx);
-    });
+    for_each_part(
+        batch.pkts, n, [&](uint32_t i) { return group_of[i]; }, packets, groups,
+        [&](uint32_t g, Batch& sub) {
+          if (link[g] && link[g]->inlined) link[g]->pass_statics(sub, ctx);
+        });
   }
 
   // Outputs -> destinations (unconnected outputs and kDropOutput share "drop").
   const Link* dest[kBatchSize];
-  uint8_t dest_of[kBatchSize];    // output group -> destination group
+  uint8_t dest_of[kBatchSize];  // output group -> destination group
   uint32_t size[kBatchSize];
   uint32_t dests = 0;
   for (uint32_t g = 0; g < groups; ++g) {
@@ -124,17 +135,24 @@ void emit_by_output(Batch& batch, const uint16_t* outs, Context& ctx, const Outp
       const Link* m = dest[d];
       if (m == l || (m && l && m->node == l->node && m->port == l->port)) break;
     }
-    if (d == dests) { dest[d] = l; size[d] = 0; ++dests; }
+    if (d == dests) {
+      dest[d] = l;
+      size[d] = 0;
+      ++dests;
+    }
     dest_of[g] = static_cast<uint8_t>(d);
     size[d] += packets[g];
   }
 
   // The packets grouped by destination, then one push per destination.
   batch.n = 0;
-  for_each_part(batch.pkts, n, [&](uint32_t i) { return dest_of[group_of[i]]; }, size, dests, [&](uint32_t d, Batch& sub) {
-    const Link* l = dest[d];
-    if (!l) ctx.drop(sub); else l->node->element->push(l->port, sub, ctx, l->node->outputs);
-  });
+  for_each_part(
+      batch.pkts, n, [&](uint32_t i) { return dest_of[group_of[i]]; }, size, dests,
+      [&](uint32_t d, Batch& sub) {
+        const Link* l = dest[d];
+        if (!l) ctx.drop(sub);
+        else l->node->element->push(l->port, sub, ctx, l->node->outputs);
+      });
 }
 
 }  // namespace obi::blocks

@@ -32,7 +32,8 @@ class TokenBucket {
   // Charges `units` and returns true when they may leave at `now_ns`.
   bool take(uint64_t now_ns, uint64_t units) {
     const uint64_t now = now_ns * kTicksPerNs;
-    const uint64_t cost = static_cast<uint64_t>(std::llround(double(units) * ticks_per_unit_.load(std::memory_order_relaxed)));
+    const uint64_t cost =
+        static_cast<uint64_t>(std::llround(double(units) * ticks_per_unit_.load(std::memory_order_relaxed)));
     uint64_t tat = tat_.load(std::memory_order_relaxed);
     for (;;) {
       if (tat > now && tat - now > kBurstNs * kTicksPerNs) return false;

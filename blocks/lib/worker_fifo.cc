@@ -13,7 +13,10 @@ void WorkerFifo::release_some(Context& ctx, const Outputs& out, uint16_t port) {
   uint32_t budget = kReleasePerTask;
   while (!r.empty() && budget > 0) {
     Batch b;
-    while (!r.empty() && budget > 0 && !b.full()) { b.add(r.pop()); --budget; }
+    while (!r.empty() && budget > 0 && !b.full()) {
+      b.add(r.pop());
+      --budget;
+    }
     out.emit(port, b, ctx);
   }
 }

@@ -26,8 +26,8 @@ DecapsulateMetadataElement::Outcome DecapsulateMetadataElement::decapsulate(Pack
   const uint32_t nsh_len = (h[1] & 0x3fu) * 4;
   const uint8_t md_type = h[2] & 0x0f;
   if ((h[0] >> 6) != 0 || nsh_len < nsh::kBaseLen || h[3] != nsh::kNextEthernet) return kMalformed;
-  if (nsh::kEthLen + nsh_len + nsh::kEthLen > p.len) return kMalformed;   // inner frame needs its Ethernet header
-  if (md_type == 1 && nsh_len != 24) return kMalformed;                    // fixed-length context (RFC 8300 2.4)
+  if (nsh::kEthLen + nsh_len + nsh::kEthLen > p.len) return kMalformed;  // inner frame needs its Ethernet header
+  if (md_type == 1 && nsh_len != 24) return kMalformed;                  // fixed-length context (RFC 8300 2.4)
   if (md_type != 1 && md_type != nsh::kMdType2) return kMalformed;
 
   // Check every TLV before writing any metadata, so a malformed header leaves none behind.
@@ -50,8 +50,8 @@ DecapsulateMetadataElement::Outcome DecapsulateMetadataElement::decapsulate(Pack
       const std::string_view key(reinterpret_cast<const char*>(v + 1), klen);
       const uint8_t* x = v + 1 + klen;
       MetaValue value = t[2] == nsh::kTypeInteger
-          ? MetaValue::of(static_cast<int64_t>(uint64_t(load_be32(x)) << 32 | load_be32(x + 4)))
-          : MetaValue::of(std::string_view(reinterpret_cast<const char*>(x), rest));
+                            ? MetaValue::of(static_cast<int64_t>(uint64_t(load_be32(x)) << 32 | load_be32(x + 4)))
+                            : MetaValue::of(std::string_view(reinterpret_cast<const char*>(x), rest));
       if (!p.values.set(key, value)) full = true;
     }
   }
@@ -65,7 +65,10 @@ void DecapsulateMetadataElement::push(uint16_t, Batch& batch, Context& ctx, cons
     Packet* p = batch.pkts[i];
     bool f = false;
     Outcome o = decapsulate(*p, f);
-    if (o == kMalformed) { ctx.drop(p); continue; }
+    if (o == kMalformed) {
+      ctx.drop(p);
+      continue;
+    }
     done += o == kDecapsulated;
     full += f;
     batch.pkts[kept++] = p;

@@ -47,11 +47,11 @@ bool EncapsulateMetadataElement::encapsulate(Packet& p) const {
   }
   uint8_t* inner = p.data;
   uint8_t* o = p.push_front(room);
-  std::memcpy(o, inner, 12);                         // destination and source MACs
+  std::memcpy(o, inner, 12);  // destination and source MACs
   store_be16(o + hdr::Ethernet::kType, nsh::kEtherType);
   uint8_t* h = o + nsh::kEthLen;
   const uint32_t words = nsh_len / 4;
-  h[0] = static_cast<uint8_t>(nsh::kTtl >> 2);       // version 0, O 0, U 0, TTL high bits
+  h[0] = static_cast<uint8_t>(nsh::kTtl >> 2);  // version 0, O 0, U 0, TTL high bits
   h[1] = static_cast<uint8_t>((nsh::kTtl & 3) << 6 | words);
   h[2] = nsh::kMdType2;
   h[3] = nsh::kNextEthernet;

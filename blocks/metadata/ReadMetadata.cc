@@ -2,9 +2,9 @@
 
 #include "lib/block_spec.hh"
 
-#include "lib/split.hh"
 #include "lib/config.hh"
 #include "lib/meta_config.hh"
+#include "lib/split.hh"
 
 namespace obi {
 
@@ -21,8 +21,7 @@ std::vector<MetaValue> parse_values(const ConfigReader& c) {
 }
 }  // namespace
 
-ReadMetadataElement::ReadMetadataElement(const ElementArgs& args)
-    : stats_(1, 1) {
+ReadMetadataElement::ReadMetadataElement(const ElementArgs& args) : stats_(1, 1) {
   ConfigReader c(args);
   key_ = parse_meta_key(c.require("key"), c.where("key"));
   values_ = parse_values(c);
@@ -37,7 +36,10 @@ void ReadMetadataElement::push(uint16_t, Batch& batch, Context& ctx, const Outpu
     uint16_t o = 0;
     if (v)
       for (size_t j = 0; j < n; ++j)
-        if (values_[j] == *v) { o = static_cast<uint16_t>(j + 1); break; }
+        if (values_[j] == *v) {
+          o = static_cast<uint16_t>(j + 1);
+          break;
+        }
     outs[i] = o;
   }
   blocks::emit_by_output(batch, outs, ctx, out, [&](uint16_t o, uint32_t packets, uint64_t bytes) {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "lib/output_stats.hh"
 #include "engine/element.hh"
 #include "engine/metadata.hh"
+#include "lib/output_stats.hh"
 
 namespace obi {
 

@@ -27,7 +27,10 @@ class WriteMetadataElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  struct Entry { std::string key; MetaValue value; };
+  struct Entry {
+    std::string key;
+    MetaValue value;
+  };
   enum { kWritten, kFull };
   std::vector<Entry> entries_;
   blocks::Counts<2> counts_;

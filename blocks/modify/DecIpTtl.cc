@@ -11,8 +11,7 @@ namespace obi {
 
 using namespace blocks;
 
-DecIpTtlElement::DecIpTtlElement(const ElementArgs& args)
-    : stats_(spec::DecIpTtl::kOutputs.count, args.workers) {
+DecIpTtlElement::DecIpTtlElement(const ElementArgs& args) : stats_(spec::DecIpTtl::kOutputs.count, args.workers) {
   ConfigReader c(args);
   active_.store(c.boolean("active", true));
 }
@@ -26,13 +25,19 @@ void DecIpTtlElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& 
       const Headers& h = p->headers();
       if (auto ip = hdr::ipv4(*p, h)) {
         const uint8_t ttl = ip.ttl();
-        if (ttl <= 1) { expired.add(p); continue; }
+        if (ttl <= 1) {
+          expired.add(p);
+          continue;
+        }
         ChecksumDelta d;
         d.word(uint16_t(ttl << 8 | ip.proto()), uint16_t((ttl - 1) << 8 | ip.proto()));
         ip.set_ttl(ttl - 1);
         d.apply_at(ip.data() + hdr::Ipv4::kChecksum);
       } else if (auto ip6 = hdr::ipv6(*p, h)) {
-        if (ip6.hop_limit() <= 1) { expired.add(p); continue; }
+        if (ip6.hop_limit() <= 1) {
+          expired.add(p);
+          continue;
+        }
         ip6.set_hop_limit(ip6.hop_limit() - 1);
       }
       batch.pkts[kept++] = p;
@@ -51,7 +56,10 @@ nlohmann::json DecIpTtlElement::read(std::string_view h) const {
   if (!id) return Element::read(h);
   switch (*id) {
     case Read::kActive: return active_.load();
-    case Read::kCount: case Read::kByteCount: case Read::kRate: case Read::kByteRate: {
+    case Read::kCount:
+    case Read::kByteCount:
+    case Read::kRate:
+    case Read::kByteRate: {
       nlohmann::json a;
       return stats_.read_handle(h, a) ? a : Element::read(h);
     }

@@ -13,8 +13,8 @@
 
 #include <atomic>
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
+#include "lib/block_spec.hh"
 #include "lib/output_stats.hh"
 
 namespace obi {
@@ -30,7 +30,7 @@ class DecIpTtlElement final : public Element {
 
  private:
   std::atomic<bool> active_{true};
-  blocks::OutputStats stats_;   // output 0 (forwarded), output 1 (expired)
+  blocks::OutputStats stats_;  // output 0 (forwarded), output 1 (expired)
 };
 
 }  // namespace obi

@@ -17,7 +17,7 @@ using namespace blocks;
 // zlib's memory comes from a fixed arena (state, 32 KiB window and its hash chains, the
 // pending buffer: about 270 KiB at memLevel 8), filled once: deflateReset keeps it all.
 struct GzipCompressorElement::Deflater {
-  static constexpr uint32_t kHeadRoom = kMaxHttpHead + 64;   // the head plus the added line
+  static constexpr uint32_t kHeadRoom = kMaxHttpHead + 64;  // the head plus the added line
   z_stream zs{};
   ZlibArena<320 * 1024> arena;
   std::unique_ptr<uint8_t[]> body{new uint8_t[kMaxFrame]};
@@ -54,11 +54,12 @@ GzipCompressorElement::Outcome GzipCompressorElement::rewrite(Packet& p, Deflate
   z.zs.next_in = reinterpret_cast<Bytef*>(s.payload + s.body());
   z.zs.avail_in = body_len;
   z.zs.next_out = z.body.get();
-  z.zs.avail_out = body_len - 1;             // it must come out smaller
+  z.zs.avail_out = body_len - 1;  // it must come out smaller
   if (deflate(&z.zs, Z_FINISH) != Z_STREAM_END) return kIncompressible;
   const uint32_t packed = body_len - 1 - z.zs.avail_out;
 
-  const uint32_t head = copy_head(s, {"content-length:"}, "Content-Encoding: gzip\r\n", z.head.get(), Deflater::kHeadRoom);
+  const uint32_t head =
+      copy_head(s, {"content-length:"}, "Content-Encoding: gzip\r\n", z.head.get(), Deflater::kHeadRoom);
   const uint32_t at = static_cast<uint32_t>(reinterpret_cast<uint8_t*>(s.payload) - p.data);
   const uint32_t new_len = at + head + packed;
   if (head == 0 || new_len > kMaxFrame || new_len > p.buf_size - static_cast<uint32_t>(p.data - p.buf))

@@ -42,7 +42,7 @@ class GzipCompressorElement final : public Element {
 
   int level_ = 6;
   uint32_t min_size_ = 256;
-  std::vector<std::unique_ptr<Deflater>> deflaters_;   // one per worker
+  std::vector<std::unique_ptr<Deflater>> deflaters_;  // one per worker
   enum { kCount, kIncompressible_ };
   blocks::Counts<2> counts_;
 };

@@ -61,7 +61,8 @@ GzipDecompressorElement::Outcome GzipDecompressorElement::rewrite(Packet& p, Inf
   const uint32_t at = static_cast<uint32_t>(reinterpret_cast<uint8_t*>(s.payload) - p.data);
   const uint32_t head = copy_head(s, {"content-encoding:", "content-length:"}, "", s.payload, s.body());
   const uint32_t new_len = at + head + produced;
-  if (head == 0 || new_len > kMaxFrame || new_len > p.buf_size - static_cast<uint32_t>(p.data - p.buf)) return kOversize;
+  if (head == 0 || new_len > kMaxFrame || new_len > p.buf_size - static_cast<uint32_t>(p.data - p.buf))
+    return kOversize;
   std::memcpy(s.payload + head, z.out.get(), produced);
   finish_segment(p, new_len);
   return kDecompressed;

@@ -44,7 +44,7 @@ class GzipDecompressorElement final : public Element {
   Outcome rewrite(Packet& p, Inflater& z) const;
 
   uint32_t max_size_ = 8192;
-  std::vector<std::unique_ptr<Inflater>> inflaters_;   // one per worker
+  std::vector<std::unique_ptr<Inflater>> inflaters_;  // one per worker
   enum { kCount, kFailures, kOversize_ };
   blocks::Counts<3> counts_;
 };

@@ -55,10 +55,25 @@ void finish_body(Packet& p, const HttpSegment& s, uint32_t n) {
 uint32_t put_utf8(char* out, uint32_t cp) {
   if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
   auto b = [&](unsigned i, uint32_t v) { out[i] = static_cast<char>(v); };
-  if (cp < 0x80) { b(0, cp); return 1; }
-  if (cp < 0x800) { b(0, 0xc0 | cp >> 6); b(1, 0x80 | (cp & 0x3f)); return 2; }
-  if (cp < 0x10000) { b(0, 0xe0 | cp >> 12); b(1, 0x80 | (cp >> 6 & 0x3f)); b(2, 0x80 | (cp & 0x3f)); return 3; }
-  b(0, 0xf0 | cp >> 18); b(1, 0x80 | (cp >> 12 & 0x3f)); b(2, 0x80 | (cp >> 6 & 0x3f)); b(3, 0x80 | (cp & 0x3f));
+  if (cp < 0x80) {
+    b(0, cp);
+    return 1;
+  }
+  if (cp < 0x800) {
+    b(0, 0xc0 | cp >> 6);
+    b(1, 0x80 | (cp & 0x3f));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    b(0, 0xe0 | cp >> 12);
+    b(1, 0x80 | (cp >> 6 & 0x3f));
+    b(2, 0x80 | (cp & 0x3f));
+    return 3;
+  }
+  b(0, 0xf0 | cp >> 18);
+  b(1, 0x80 | (cp >> 12 & 0x3f));
+  b(2, 0x80 | (cp >> 6 & 0x3f));
+  b(3, 0x80 | (cp & 0x3f));
   return 4;
 }
 
@@ -83,20 +98,30 @@ uint32_t entity(const char* t, uint32_t n, uint32_t& cp) {
     for (; i < n; ++i, ++digits) {
       const int d = hex ? hex_digit(t[i]) : (t[i] >= '0' && t[i] <= '9' ? t[i] - '0' : -1);
       if (d < 0) break;
-      v = v > 0x10ffff ? v : v * (hex ? 16 : 10) + static_cast<uint32_t>(d);   // saturates past the range
+      v = v > 0x10ffff ? v : v * (hex ? 16 : 10) + static_cast<uint32_t>(d);  // saturates past the range
     }
     if (digits == 0) return 0;
     cp = v;
     return i < n && t[i] == ';' ? i + 1 : i;
   }
-  struct Named { std::string_view name; uint32_t cp; bool bare; };
-  static constexpr Named kNamed[] = {{"lt", '<', true},     {"gt", '>', true},   {"amp", '&', true},
-                                     {"quot", '"', true},   {"apos", '\'', false}, {"nbsp", ' ', false}};
+  struct Named {
+    std::string_view name;
+    uint32_t cp;
+    bool bare;
+  };
+  static constexpr Named kNamed[] = {{"lt", '<', true},   {"gt", '>', true},     {"amp", '&', true},
+                                     {"quot", '"', true}, {"apos", '\'', false}, {"nbsp", ' ', false}};
   for (const Named& e : kNamed) {
     const uint32_t len = static_cast<uint32_t>(e.name.size());
     if (n < 1 + len || std::string_view(t + 1, len) != e.name) continue;
-    if (n > 1 + len && t[1 + len] == ';') { cp = e.cp; return len + 2; }
-    if (e.bare) { cp = e.cp; return len + 1; }
+    if (n > 1 + len && t[1 + len] == ';') {
+      cp = e.cp;
+      return len + 2;
+    }
+    if (e.bare) {
+      cp = e.cp;
+      return len + 1;
+    }
   }
   return 0;
 }
@@ -115,9 +140,9 @@ uint32_t HtmlNormalizerElement::normalize(char* t, uint32_t n) const {
   // Writing at w never passes reading at r: every step emits at most what it consumed.
   enum State : uint8_t { kText, kTagName, kInTag, kAttrName, kBeforeValue, kValue, kQuoted };
   State st = kText;
-  char quote = 0;   // kQuoted: the value's quote
+  char quote = 0;  // kQuoted: the value's quote
   uint32_t r = 0, w = 0;
-  bool space = false;   // the last byte written is a collapsed space
+  bool space = false;  // the last byte written is a collapsed space
   auto emit = [&](char c) {
     if (whitespace_ && is_space(c)) {
       if (space) return;
@@ -141,11 +166,15 @@ uint32_t HtmlNormalizerElement::normalize(char* t, uint32_t n) const {
       const uint32_t len = entity(t + r, n - r, cp);
       if (len != 0) {
         char u[4];
-        const uint32_t k = http_text::put_utf8(u, cp);   // k <= len: an entity is longer than its UTF-8
+        const uint32_t k = http_text::put_utf8(u, cp);  // k <= len: an entity is longer than its UTF-8
         r += len;
         if (st == kBeforeValue) st = kValue;
         if (k == 1) emit(u[0]);
-        else { std::memcpy(t + w, u, k); w += k; space = false; }
+        else {
+          std::memcpy(t + w, u, k);
+          w += k;
+          space = false;
+        }
         continue;
       }
     }
@@ -169,8 +198,10 @@ uint32_t HtmlNormalizerElement::normalize(char* t, uint32_t n) const {
         emit(st == kAttrName && lowercase_ ? lower(c) : c);
         break;
       case kBeforeValue:
-        if (c == '"' || c == '\'') { quote = c; st = kQuoted; }
-        else if (c == '>') st = kText;
+        if (c == '"' || c == '\'') {
+          quote = c;
+          st = kQuoted;
+        } else if (c == '>') st = kText;
         else if (!is_space(c)) st = kValue;
         emit(c);
         break;

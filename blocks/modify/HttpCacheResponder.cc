@@ -20,8 +20,8 @@ using nlohmann::json;
 namespace {
 
 constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPsh = 0x08, kAck = 0x10;
-constexpr uint32_t kHeaderBytes = 40;   // IPv4 + TCP, both without options
-constexpr uint32_t kMaxL2 = 64;         // Ethernet + up to 12 VLAN tags
+constexpr uint32_t kHeaderBytes = 40;  // IPv4 + TCP, both without options
+constexpr uint32_t kMaxL2 = 64;        // Ethernet + up to 12 VLAN tags
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 
@@ -92,9 +92,9 @@ bool parse_get(const uint8_t* data, uint32_t n, std::string_view& host, std::str
   size_t pos = sp + 11;
   for (;;) {
     size_t eol = s.find("\r\n", pos);
-    if (eol == std::string_view::npos) return false;   // head continues in a later segment
-    if (eol == pos) {                                   // the empty line ends the head
-      if (eol + 2 != s.size()) return false;            // a body or a pipelined request follows
+    if (eol == std::string_view::npos) return false;  // head continues in a later segment
+    if (eol == pos) {                                 // the empty line ends the head
+      if (eol + 2 != s.size()) return false;          // a body or a pipelined request follows
       break;
     }
     std::string_view line = s.substr(pos, eol - pos);
@@ -181,7 +181,7 @@ HttpCacheResponderElement::Verdict HttpCacheResponderElement::classify(Packet& p
     return Verdict::kPass;
   const auto ip = hdr::ipv4(p, h);
   const auto tcp = hdr::tcp(p, h);
-  if (!ip || !tcp || ip.more_fragments()) return Verdict::kPass;      // first fragment of several
+  if (!ip || !tcp || ip.more_fragments()) return Verdict::kPass;  // first fragment of several
   uint32_t ip_len = ip.total_len();
   if (h.l3 + ip_len > p.len || h.l3 + ip_len < h.payload) return Verdict::kPass;
   uint8_t flags = tcp.flags();
@@ -201,12 +201,12 @@ HttpCacheResponderElement::Verdict HttpCacheResponderElement::classify(Packet& p
   return Verdict::kHit;
 }
 
-uint32_t HttpCacheResponderElement::respond(Packet& p, const Entry& e, Batch& resp, Context& ctx,
-                                            const Outputs& out, uint64_t& bytes) const {
+uint32_t HttpCacheResponderElement::respond(Packet& p, const Entry& e, Batch& resp, Context& ctx, const Outputs& out,
+                                            uint64_t& bytes) const {
   const Headers& h = p.headers();
   const uint32_t l2 = h.l3;
   uint8_t* d = p.data;
-  const auto rip = hdr::ipv4(p, h);   // classify() checked both
+  const auto rip = hdr::ipv4(p, h);  // classify() checked both
   const auto rtcp = hdr::tcp(p, h);
   // Everything needed from the request, before its bytes are overwritten.
   const uint32_t saddr = rip.src(), daddr = rip.dst();
@@ -219,11 +219,16 @@ uint32_t HttpCacheResponderElement::respond(Packet& p, const Entry& e, Batch& re
   for (int i = 0; i < 6; ++i) std::swap(d[i], d[6 + i]);
   uint8_t* ip = d + l2;
   uint8_t* tcp = ip + 20;
-  ip[0] = 0x45; ip[1] = 0;
-  store_be16(ip + 4, 0); store_be16(ip + 6, 0x4000);
-  ip[8] = ttl_; ip[9] = kIpProtoTcp;
-  store_be32(ip + 12, daddr); store_be32(ip + 16, saddr);
-  store_be16(tcp, dport); store_be16(tcp + 2, sport);
+  ip[0] = 0x45;
+  ip[1] = 0;
+  store_be16(ip + 4, 0);
+  store_be16(ip + 6, 0x4000);
+  ip[8] = ttl_;
+  ip[9] = kIpProtoTcp;
+  store_be32(ip + 12, daddr);
+  store_be32(ip + 16, saddr);
+  store_be16(tcp, dport);
+  store_be16(tcp + 2, sport);
   store_be32(tcp + 8, ack);
   tcp[12] = 5 << 4;
   store_be16(tcp + 14, 65535);

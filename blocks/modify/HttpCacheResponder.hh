@@ -45,8 +45,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
+#include "lib/block_spec.hh"
 
 namespace obi {
 
@@ -63,10 +63,10 @@ class HttpCacheResponderElement final : public Element {
 
  private:
   struct Entry {
-    std::string host;                 // lower case; empty: any host
+    std::string host;  // lower case; empty: any host
     std::string path;
-    std::vector<uint8_t> response;    // status line, headers, body
-    std::vector<uint32_t> chunk_sums; // 16-bit big-endian word sums of each mss-sized chunk
+    std::vector<uint8_t> response;     // status line, headers, body
+    std::vector<uint32_t> chunk_sums;  // 16-bit big-endian word sums of each mss-sized chunk
   };
   struct Counts {
     Counter answered, bytes, segments, misses, passed, no_buffer;

@@ -19,8 +19,10 @@ constexpr uint64_t kSecond = 1'000'000'000ull;
 constexpr uint32_t kMaxPortProbes = 4096;
 constexpr uint32_t kReapBudget = 1024;
 
-uint64_t next_random(uint64_t& s) {   // xorshift64*
-  s ^= s >> 12; s ^= s << 25; s ^= s >> 27;
+uint64_t next_random(uint64_t& s) {  // xorshift64*
+  s ^= s >> 12;
+  s ^= s << 25;
+  s ^= s >> 27;
   return s * 0x2545f4914f6cdd1dULL;
 }
 
@@ -28,16 +30,36 @@ void rewrite(Packet& p, const Headers& h, const FlowKey& from, const FlowKey& to
   // handle_packet checked: IPv4 with a TCP or UDP header, not a fragment
   const hdr::Ipv4 ip = hdr::ipv4(p, h);
   ChecksumDelta ipd, l4d;
-  if (from.sa != to.sa) { ipd.dword(from.sa, to.sa); l4d.dword(from.sa, to.sa); ip.set_src(to.sa); }
-  if (from.da != to.da) { ipd.dword(from.da, to.da); l4d.dword(from.da, to.da); ip.set_dst(to.da); }
+  if (from.sa != to.sa) {
+    ipd.dword(from.sa, to.sa);
+    l4d.dword(from.sa, to.sa);
+    ip.set_src(to.sa);
+  }
+  if (from.da != to.da) {
+    ipd.dword(from.da, to.da);
+    l4d.dword(from.da, to.da);
+    ip.set_dst(to.da);
+  }
   if (!ipd.empty()) ipd.apply_at(ip.data() + hdr::Ipv4::kChecksum);
   if (auto t = hdr::tcp(p, h)) {
-    if (from.sp != to.sp) { l4d.word(from.sp, to.sp); t.set_src_port(to.sp); }
-    if (from.dp != to.dp) { l4d.word(from.dp, to.dp); t.set_dst_port(to.dp); }
+    if (from.sp != to.sp) {
+      l4d.word(from.sp, to.sp);
+      t.set_src_port(to.sp);
+    }
+    if (from.dp != to.dp) {
+      l4d.word(from.dp, to.dp);
+      t.set_dst_port(to.dp);
+    }
     if (!l4d.empty()) l4d.apply_at(t.checksum_bytes());
   } else if (auto u = hdr::udp(p, h)) {
-    if (from.sp != to.sp) { l4d.word(from.sp, to.sp); u.set_src_port(to.sp); }
-    if (from.dp != to.dp) { l4d.word(from.dp, to.dp); u.set_dst_port(to.dp); }
+    if (from.sp != to.sp) {
+      l4d.word(from.sp, to.sp);
+      u.set_src_port(to.sp);
+    }
+    if (from.dp != to.dp) {
+      l4d.word(from.dp, to.dp);
+      u.set_dst_port(to.dp);
+    }
     if (!l4d.empty()) l4d.apply_udp_at(u.checksum_bytes());
   }
 }
@@ -124,7 +146,10 @@ uint16_t Ipv4AddressTranslatorElement::handle_packet(Packet& p, uint16_t input, 
       default: break;
     }
     f = install(spec, input, k, w, ctx);
-    if (f == NatTable::kNone) { w.failures.add(1); return kDrop; }
+    if (f == NatTable::kNone) {
+      w.failures.add(1);
+      return kDrop;
+    }
     dir = 0;
   }
   NatFlow& fl = w.table.flow(f);
@@ -133,8 +158,8 @@ uint16_t Ipv4AddressTranslatorElement::handle_packet(Packet& p, uint16_t input, 
   return fl.output(dir);
 }
 
-uint32_t Ipv4AddressTranslatorElement::install(const InputSpec& spec, uint16_t input, const FlowKey& k,
-                                               Worker& w, Context& ctx) {
+uint32_t Ipv4AddressTranslatorElement::install(const InputSpec& spec, uint16_t input, const FlowKey& k, Worker& w,
+                                               Context& ctx) {
   const uint32_t limit = worker_limit_.load(std::memory_order_relaxed);
   const uint64_t now = ctx.now_ns;
   unsigned dir = 0;
@@ -167,8 +192,8 @@ uint32_t Ipv4AddressTranslatorElement::install(const InputSpec& spec, uint16_t i
       found = true;
     }
     if (!found) {
-      uint32_t start = spec.pick == InputSpec::Pick::kSequential ? w.cursor[input] % count
-                                                                 : uint32_t(next_random(w.rng) % count);
+      uint32_t start =
+          spec.pick == InputSpec::Pick::kSequential ? w.cursor[input] % count : uint32_t(next_random(w.rng) % count);
       uint32_t probes = std::min(count, kMaxPortProbes);
       for (uint32_t t = 0; t < probes; ++t) {
         uint32_t idx = start + t;
@@ -190,8 +215,7 @@ uint32_t Ipv4AddressTranslatorElement::install(const InputSpec& spec, uint16_t i
   return w.table.insert(k, to, spec.fout, rev, k.reversed(), spec.rout, now, limit);
 }
 
-void Ipv4AddressTranslatorElement::touch(NatFlow& f, unsigned dir, Packet& p, const Headers& h,
-                                         uint64_t now) const {
+void Ipv4AddressTranslatorElement::touch(NatFlow& f, unsigned dir, Packet& p, const Headers& h, uint64_t now) const {
   if (f.packets != UINT32_MAX) ++f.packets;
   f.state |= dir == 0 ? NatFlow::kSeen0 : NatFlow::kSeen1;
   uint64_t timeout, guarantee;
@@ -203,7 +227,8 @@ void Ipv4AddressTranslatorElement::touch(NatFlow& f, unsigned dir, Packet& p, co
     int data = int(ip.total_len()) - int(ip.header_len()) - int(t.header_len());
     if (data > 0) f.state |= dir == 0 ? NatFlow::kData0 : NatFlow::kData1;
     if (f.state & NatFlow::kDone) timeout = tcp_done_timeout_;
-    else if ((f.state & (NatFlow::kData0 | NatFlow::kData1)) == (NatFlow::kData0 | NatFlow::kData1)) timeout = tcp_timeout_;
+    else if ((f.state & (NatFlow::kData0 | NatFlow::kData1)) == (NatFlow::kData0 | NatFlow::kData1))
+      timeout = tcp_timeout_;
     else timeout = tcp_nodata_timeout_;
     guarantee = tcp_guarantee_;
   } else {

@@ -71,15 +71,14 @@ class Ipv4AddressTranslatorElement final : public Element {
   struct Worker {
     blocks::NatTable table;
     Counter failures;
-    std::unique_ptr<uint32_t[]> cursor;   // next sequential port index per input spec
+    std::unique_ptr<uint32_t[]> cursor;  // next sequential port index per input spec
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
     uint64_t next_reap = 0;
     bool reaping = false;
   };
 
   uint16_t handle_packet(Packet& p, uint16_t input, Worker& w, Context& ctx);
-  uint32_t install(const blocks::InputSpec& spec, uint16_t input, const blocks::FlowKey& k,
-                   Worker& w, Context& ctx);
+  uint32_t install(const blocks::InputSpec& spec, uint16_t input, const blocks::FlowKey& k, Worker& w, Context& ctx);
   void touch(blocks::NatFlow& f, unsigned dir, Packet& p, const Headers& h, uint64_t now) const;
 
   std::vector<blocks::InputSpec> specs_;
@@ -88,8 +87,8 @@ class Ipv4AddressTranslatorElement final : public Element {
   uint64_t udp_timeout_, udp_streaming_timeout_, udp_guarantee_, reap_interval_;
   uint32_t workers_;
   uint32_t configured_capacity_;
-  std::atomic<uint32_t> capacity_;        // total, as read and written
-  std::atomic<uint32_t> worker_limit_;    // flows per worker table
+  std::atomic<uint32_t> capacity_;      // total, as read and written
+  std::atomic<uint32_t> worker_limit_;  // flows per worker table
   PerWorker<Worker> w_;
 };
 

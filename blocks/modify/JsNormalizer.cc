@@ -38,9 +38,16 @@ uint32_t escape(const char* t, uint32_t n, uint32_t& cp, bool& byte) {
   int64_t v;
   if (t[0] == '\\') {
     if (n < 2) return 0;
-    if (t[1] == 'x' && (v = hex(t + 2, n - 2, 2)) >= 0) { cp = uint32_t(v); byte = true; return 4; }
+    if (t[1] == 'x' && (v = hex(t + 2, n - 2, 2)) >= 0) {
+      cp = uint32_t(v);
+      byte = true;
+      return 4;
+    }
     if (t[1] != 'u') return 0;
-    if ((v = hex(t + 2, n - 2, 4)) >= 0) { cp = uint32_t(v); return 6; }
+    if ((v = hex(t + 2, n - 2, 4)) >= 0) {
+      cp = uint32_t(v);
+      return 6;
+    }
     if (n < 4 || t[2] != '{') return 0;
     uint32_t i = 3, acc = 0;
     for (; i < n && i < 3 + 6 && hex_digit(t[i]) >= 0; ++i) acc = acc * 16 + uint32_t(hex_digit(t[i]));
@@ -48,8 +55,15 @@ uint32_t escape(const char* t, uint32_t n, uint32_t& cp, bool& byte) {
     cp = acc;
     return i + 1;
   }
-  if (n >= 6 && (t[1] == 'u' || t[1] == 'U') && (v = hex(t + 2, n - 2, 4)) >= 0) { cp = uint32_t(v); return 6; }
-  if ((v = hex(t + 1, n - 1, 2)) >= 0) { cp = uint32_t(v); byte = true; return 3; }
+  if (n >= 6 && (t[1] == 'u' || t[1] == 'U') && (v = hex(t + 2, n - 2, 4)) >= 0) {
+    cp = uint32_t(v);
+    return 6;
+  }
+  if ((v = hex(t + 1, n - 1, 2)) >= 0) {
+    cp = uint32_t(v);
+    byte = true;
+    return 3;
+  }
   return 0;
 }
 
@@ -65,8 +79,8 @@ JsNormalizerElement::JsNormalizerElement(const ElementArgs& args) : counts_(args
 uint32_t JsNormalizerElement::normalize(char* t, uint32_t n) const {
   // Writing at w never passes reading at r: every step emits at most what it consumed.
   uint32_t r = 0, w = 0;
-  char quote = 0;       // inside a string literal: its quote
-  bool space = false;   // the last byte written is a collapsed space (outside strings)
+  char quote = 0;      // inside a string literal: its quote
+  bool space = false;  // the last byte written is a collapsed space (outside strings)
   auto code = [&](char c) {
     if (whitespace_ && is_space(c)) {
       if (space) return;
@@ -81,7 +95,7 @@ uint32_t JsNormalizerElement::normalize(char* t, uint32_t n) const {
     const char c = t[r];
     if (quote == 0) {
       if (comments_ && c == '/' && r + 1 < n && t[r + 1] == '/') {
-        while (r < n && t[r] != '\n') ++r;   // the newline stays, as whitespace
+        while (r < n && t[r] != '\n') ++r;  // the newline stays, as whitespace
         continue;
       }
       if (comments_ && c == '/' && r + 1 < n && t[r + 1] == '*') {
@@ -104,16 +118,16 @@ uint32_t JsNormalizerElement::normalize(char* t, uint32_t n) const {
       if (len != 0) {
         r += len;
         if (byte) t[w++] = static_cast<char>(cp);
-        else w += http_text::put_utf8(t + w, cp);   // at most 4 bytes for at least 6 read
+        else w += http_text::put_utf8(t + w, cp);  // at most 4 bytes for at least 6 read
         continue;
       }
     }
-    if (c == '\\' && r + 1 < n) {   // another escape: both bytes as written
+    if (c == '\\' && r + 1 < n) {  // another escape: both bytes as written
       t[w++] = t[r++];
       t[w++] = t[r++];
       continue;
     }
-    if (c == quote || (c == '\n' && quote != '`')) quote = 0;   // a newline ends an unterminated '' or ""
+    if (c == quote || (c == '\n' && quote != '`')) quote = 0;  // a newline ends an unterminated '' or ""
     t[w++] = c;
     ++r;
   }

@@ -18,7 +18,8 @@ constexpr const char* kLayerNames[] = {"ethernet", "ipv4", "ipv6", "tcp", "udp"}
 enum : uint8_t { kEth = 1, kV4 = 2, kV6 = 4, kTcp = 8, kUdp = 16 };
 
 int layer_index(std::string_view name) {
-  for (int i = 0; i < 5; ++i) if (name == kLayerNames[i]) return i;
+  for (int i = 0; i < 5; ++i)
+    if (name == kLayerNames[i]) return i;
   return -1;
 }
 
@@ -48,8 +49,10 @@ void NetworkDirectionSwapElement::push(uint16_t, Batch& batch, Context& ctx, con
       if (auto ip6 = hdr::ipv6(p, h); ip6 && (bits & kV6)) swap_bytes(ip6.src(), ip6.dst(), 16);
       if (h.fragment) continue;
       // the ports are the first four bytes of TCP and UDP alike
-      if (auto t = hdr::tcp(p, h); t && (bits & kTcp)) swap_bytes(t.data() + hdr::Tcp::kSrcPort, t.data() + hdr::Tcp::kDstPort, 2);
-      if (auto u = hdr::udp(p, h); u && (bits & kUdp)) swap_bytes(u.data() + hdr::Udp::kSrcPort, u.data() + hdr::Udp::kDstPort, 2);
+      if (auto t = hdr::tcp(p, h); t && (bits & kTcp))
+        swap_bytes(t.data() + hdr::Tcp::kSrcPort, t.data() + hdr::Tcp::kDstPort, 2);
+      if (auto u = hdr::udp(p, h); u && (bits & kUdp))
+        swap_bytes(u.data() + hdr::Udp::kSrcPort, u.data() + hdr::Udp::kDstPort, 2);
     }
   }
   out.emit(0, batch, ctx);

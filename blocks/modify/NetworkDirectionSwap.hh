@@ -28,7 +28,7 @@ class NetworkDirectionSwapElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  std::atomic<uint8_t> layers_{0};   // bit i: kLayerNames[i] is swapped
+  std::atomic<uint8_t> layers_{0};  // bit i: kLayerNames[i] is swapped
 };
 
 }  // namespace obi

@@ -14,7 +14,11 @@ using namespace blocks;
 namespace {
 
 enum class Kind { kMac, kIpv4, kInt };
-struct FieldInfo { const char* name; Kind kind; int64_t max; };
+struct FieldInfo {
+  const char* name;
+  Kind kind;
+  int64_t max;
+};
 constexpr FieldInfo kFields[] = {
     {"eth_dst", Kind::kMac, 0},      {"eth_src", Kind::kMac, 0},      {"eth_type", Kind::kInt, 0xffff},
     {"ipv4_proto", Kind::kInt, 255}, {"ipv4_src", Kind::kIpv4, 0},    {"ipv4_dst", Kind::kIpv4, 0},
@@ -38,7 +42,10 @@ uint64_t parse_value(int f, const nlohmann::json& v, const Where& w) {
 }
 
 void write_mac(uint8_t* p, uint64_t mac) {
-  for (int i = 5; i >= 0; --i) { p[i] = static_cast<uint8_t>(mac); mac >>= 8; }
+  for (int i = 5; i >= 0; --i) {
+    p[i] = static_cast<uint8_t>(mac);
+    mac >>= 8;
+  }
 }
 
 }  // namespace
@@ -76,13 +83,25 @@ void NetworkHeaderFieldsRewriterElement::rewrite(Packet& p, const Values& v) con
   if (!h.fragment) {
     if (auto t = hdr::tcp(p, h)) {
       l4sum = t.checksum_bytes();
-      if (v.has(kTcpSrc)) { l4.word(t.src_port(), uint16_t(v.get(kTcpSrc))); t.set_src_port(uint16_t(v.get(kTcpSrc))); }
-      if (v.has(kTcpDst)) { l4.word(t.dst_port(), uint16_t(v.get(kTcpDst))); t.set_dst_port(uint16_t(v.get(kTcpDst))); }
+      if (v.has(kTcpSrc)) {
+        l4.word(t.src_port(), uint16_t(v.get(kTcpSrc)));
+        t.set_src_port(uint16_t(v.get(kTcpSrc)));
+      }
+      if (v.has(kTcpDst)) {
+        l4.word(t.dst_port(), uint16_t(v.get(kTcpDst)));
+        t.set_dst_port(uint16_t(v.get(kTcpDst)));
+      }
     } else if (auto u = hdr::udp(p, h)) {
       l4sum = u.checksum_bytes();
       udp = true;
-      if (v.has(kUdpSrc)) { l4.word(u.src_port(), uint16_t(v.get(kUdpSrc))); u.set_src_port(uint16_t(v.get(kUdpSrc))); }
-      if (v.has(kUdpDst)) { l4.word(u.dst_port(), uint16_t(v.get(kUdpDst))); u.set_dst_port(uint16_t(v.get(kUdpDst))); }
+      if (v.has(kUdpSrc)) {
+        l4.word(u.src_port(), uint16_t(v.get(kUdpSrc)));
+        u.set_src_port(uint16_t(v.get(kUdpSrc)));
+      }
+      if (v.has(kUdpDst)) {
+        l4.word(u.dst_port(), uint16_t(v.get(kUdpDst)));
+        u.set_dst_port(uint16_t(v.get(kUdpDst)));
+      }
     }
   }
 
@@ -91,7 +110,7 @@ void NetworkHeaderFieldsRewriterElement::rewrite(Packet& p, const Values& v) con
     if (v.has(kIpv4Src)) {
       const uint32_t nv = static_cast<uint32_t>(v.get(kIpv4Src));
       l3.dword(ip.src(), nv);
-      l4.dword(ip.src(), nv);   // pseudo-header
+      l4.dword(ip.src(), nv);  // pseudo-header
       ip.set_src(nv);
     }
     if (v.has(kIpv4Dst)) {

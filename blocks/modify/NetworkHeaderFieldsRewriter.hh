@@ -27,8 +27,20 @@ namespace obi {
 class NetworkHeaderFieldsRewriterElement final : public Element {
  public:
   enum Field : uint8_t {
-    kEthDst, kEthSrc, kEthType, kIpv4Proto, kIpv4Src, kIpv4Dst, kIpv4Dscp, kIpv4Ecn,
-    kIpv4Ttl, kTcpSrc, kTcpDst, kUdpSrc, kUdpDst, kFieldCount
+    kEthDst,
+    kEthSrc,
+    kEthType,
+    kIpv4Proto,
+    kIpv4Src,
+    kIpv4Dst,
+    kIpv4Dscp,
+    kIpv4Ecn,
+    kIpv4Ttl,
+    kTcpSrc,
+    kTcpDst,
+    kUdpSrc,
+    kUdpDst,
+    kFieldCount
   };
 
   explicit NetworkHeaderFieldsRewriterElement(const ElementArgs& args);
@@ -38,7 +50,7 @@ class NetworkHeaderFieldsRewriterElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  static constexpr uint64_t kSet = 1ull << 63;   // value present
+  static constexpr uint64_t kSet = 1ull << 63;  // value present
   struct Values {
     uint64_t v[kFieldCount];
     bool has(Field f) const { return v[f] & kSet; }

@@ -43,7 +43,8 @@ SetTimestampElement::SetTimestampElement(const ElementArgs& args) : counts_(args
     const std::string t = parse_string(c.get("timestamp"), c.where("timestamp"));
     std::optional<uint64_t> ns = parse_epoch_seconds(t);
     if (!ns || *ns == 0)
-      c.fail("timestamp", "'" + t.substr(0, 40) + "' is not a positive time in seconds since the epoch (e.g. \"1700000000.25\")");
+      c.fail("timestamp",
+             "'" + t.substr(0, 40) + "' is not a positive time in seconds since the epoch (e.g. \"1700000000.25\")");
     fixed_ns_ = *ns;
   }
 }

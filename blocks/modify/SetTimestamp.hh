@@ -42,7 +42,7 @@ class SetTimestampElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  uint64_t fixed_ns_ = 0;   // 0: the current time
+  uint64_t fixed_ns_ = 0;  // 0: the current time
   blocks::Counts<1> counts_;
 };
 

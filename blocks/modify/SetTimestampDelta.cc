@@ -43,7 +43,10 @@ uint64_t SetTimestampDeltaElement::delta(const Packet& p, uint64_t now) {
       if (from == 0 && first_.compare_exchange_strong(from, ts, kRelaxed)) from = ts;
       break;
     }
-    case Mode::kNow: from = ts; to = now; break;
+    case Mode::kNow:
+      from = ts;
+      to = now;
+      break;
     case Mode::kFirst:
       if (p.first_timestamp_ns == 0) return ~uint64_t{0};
       from = p.first_timestamp_ns;
@@ -56,8 +59,11 @@ void SetTimestampDeltaElement::push(uint16_t, Batch& batch, Context& ctx, const 
   Stats& s = stats_[ctx.worker];
   const uint64_t epoch = epoch_.load(kRelaxed);
   if (s.epoch.load(kRelaxed) != epoch) {
-    s.count.store(0, kRelaxed); s.sum.store(0, kRelaxed); s.min.store(0, kRelaxed);
-    s.max.store(0, kRelaxed); s.full.store(0, kRelaxed);
+    s.count.store(0, kRelaxed);
+    s.sum.store(0, kRelaxed);
+    s.min.store(0, kRelaxed);
+    s.max.store(0, kRelaxed);
+    s.full.store(0, kRelaxed);
     s.epoch.store(epoch, kRelaxed);
   }
   const uint64_t now = ctx.now_ns + static_cast<uint64_t>(ctx.wall_offset_ns);
@@ -72,10 +78,13 @@ void SetTimestampDeltaElement::push(uint16_t, Batch& batch, Context& ctx, const 
     hi = std::max(hi, d);
     sum += d;
     ++count;
-    if (!key_.empty() && !p->values.set(key_, MetaValue::of(static_cast<int64_t>(std::min<uint64_t>(d, INT64_MAX))))) ++full;
+    if (!key_.empty() && !p->values.set(key_, MetaValue::of(static_cast<int64_t>(std::min<uint64_t>(d, INT64_MAX)))))
+      ++full;
   }
-  s.count.store(count, kRelaxed); s.sum.store(sum, kRelaxed);
-  s.min.store(lo, kRelaxed); s.max.store(hi, kRelaxed);
+  s.count.store(count, kRelaxed);
+  s.sum.store(sum, kRelaxed);
+  s.min.store(lo, kRelaxed);
+  s.max.store(hi, kRelaxed);
   if (full) s.full.store(s.full.load(kRelaxed) + full, kRelaxed);
   out.emit(0, batch, ctx);
 }

@@ -50,7 +50,7 @@ class SetTimestampDeltaElement final : public Element {
 
   uint64_t delta(const Packet& p, uint64_t now);
   Mode mode_ = Mode::kRange;
-  std::string key_;   // empty: no metadata written
+  std::string key_;  // empty: no metadata written
   std::atomic<uint64_t> first_{0};
   std::atomic<uint64_t> epoch_{1};
   PerWorker<Stats> stats_;

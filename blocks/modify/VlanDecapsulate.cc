@@ -11,7 +11,7 @@
 namespace obi {
 
 VlanDecapsulateElement::VlanDecapsulateElement(const ElementArgs& args) {
-  blocks::ConfigReader c(args);   // refuses a config that is not an object
+  blocks::ConfigReader c(args);  // refuses a config that is not an object
 }
 
 void VlanDecapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
@@ -21,7 +21,7 @@ void VlanDecapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Ou
     const auto eth = hdr::ethernet(*p);
     const uint16_t tpid = eth.type();
     if (tpid != kEthVlan && tpid != kEthQinQ && tpid != 0x9100) continue;
-    std::memmove(eth.data() + hdr::Vlan::kLen, eth.data(), hdr::Ethernet::kType);   // the MACs
+    std::memmove(eth.data() + hdr::Vlan::kLen, eth.data(), hdr::Ethernet::kType);  // the MACs
     p->pull_front(4);
   }
   out.emit(0, batch, ctx);

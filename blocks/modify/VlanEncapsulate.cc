@@ -28,9 +28,12 @@ void VlanEncapsulateElement::push(uint16_t, Batch& batch, Context& ctx, const Ou
   for (uint32_t i = 0; i < batch.n; ++i) {
     Packet* p = batch.pkts[i];
     uint8_t* d = p->len >= 14 ? p->push_front(4) : nullptr;
-    if (d == nullptr) { ctx.drop(p); continue; }
-    std::memmove(d, d + hdr::Vlan::kLen, hdr::Ethernet::kType);   // the MACs
-    store_be32(d + hdr::Ethernet::kType, tag);                      // TPID and TCI
+    if (d == nullptr) {
+      ctx.drop(p);
+      continue;
+    }
+    std::memmove(d, d + hdr::Vlan::kLen, hdr::Ethernet::kType);  // the MACs
+    store_be32(d + hdr::Ethernet::kType, tag);                   // TPID and TCI
     batch.pkts[kept++] = p;
   }
   batch.n = kept;

@@ -21,7 +21,10 @@ void BeginTransactionElement::push(uint16_t, Batch& batch, Context& ctx, const O
     unsigned open = 0;
     for (const Packet* c = p->undo; c != nullptr; c = c->undo) ++open;
     Packet* copy = open < transaction::kMaxTransactions ? ctx.pool->clone(*p) : nullptr;
-    if (copy == nullptr) { ctx.drop(p); continue; }
+    if (copy == nullptr) {
+      ctx.drop(p);
+      continue;
+    }
     copy->undo = p->undo;
     copy->undo_tag = tag_;
     p->undo = copy;

@@ -41,7 +41,10 @@ inline constexpr unsigned kMaxTransactions = 8;
 // The tag of a transaction name (FNV-1a, 64 bits; never 0).
 inline uint64_t tag(std::string_view name) {
   uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : name) { h ^= c; h *= 1099511628211ull; }
+  for (unsigned char c : name) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
   return h ? h : 1;
 }
 

@@ -17,8 +17,8 @@
 
 #include <cstdint>
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
+#include "lib/block_spec.hh"
 #include "lib/counts.hh"
 
 namespace obi {

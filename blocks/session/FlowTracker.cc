@@ -9,7 +9,7 @@ namespace obi::blocks {
 FlowTrackerElement::FlowTrackerElement(const ElementArgs& args) : state_(args.workers ? args.workers : 1) {
   ConfigReader c(args);
   int64_t timeout = c.integer("timeout", 300, 1, 86400 * 365);
-  int64_t capacity = c.integer("capacity", 65536, 1, 1 << 22);   // 4M flows: ~300 MB per worker
+  int64_t capacity = c.integer("capacity", 65536, 1, 1 << 22);  // 4M flows: ~300 MB per worker
   for (unsigned w = 0; w < state_.size(); ++w)
     state_[w].table = std::make_unique<FlowTable<Flow>>(static_cast<uint32_t>(capacity),
                                                         static_cast<uint64_t>(timeout) * 1'000'000'000ull);
@@ -27,7 +27,10 @@ void FlowTrackerElement::push(uint16_t, Batch& batch, Context& ctx, const Output
     bool reversed, fresh = false;
     if (!flow_key(p, k, reversed)) continue;
     auto* e = s.table->lookup(k, ctx.now_ns, true, &fresh);
-    if (!e) { ++untracked; continue; }
+    if (!e) {
+      ++untracked;
+      continue;
+    }
     Flow& f = e->value;
     if (fresh) {
       f.id = uint64_t(ctx.worker + 1) << 48 | (++s.next_id & ((uint64_t(1) << 48) - 1));

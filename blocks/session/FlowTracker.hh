@@ -18,8 +18,8 @@
 // Untouched (zero) metadata on a packet that reaches later blocks means "no flow".
 #pragma once
 
-#include "lib/flow_table.hh"
 #include "engine/element.hh"
+#include "lib/flow_table.hh"
 
 namespace obi::blocks {
 
@@ -32,7 +32,11 @@ class FlowTrackerElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  struct Flow { uint64_t id = 0; uint32_t packets = 0; bool initiator_reversed = false; };
+  struct Flow {
+    uint64_t id = 0;
+    uint32_t packets = 0;
+    bool initiator_reversed = false;
+  };
   struct State {
     std::unique_ptr<FlowTable<Flow>> table;
     uint64_t next_id = 0;

@@ -12,7 +12,6 @@ using namespace blocks;
 
 namespace {
 
-
 // The IP length fields and the IPv4, TCP and UDP checksums of p as its bytes now are.
 void fix_lengths_and_checksums(Packet& p) {
   const Headers h = p.headers();
@@ -41,7 +40,7 @@ void fix_lengths_and_checksums(Packet& p) {
     store_be16(l4 + 16, folded(sum_words(s + kIpProtoTcp + l4_len, l4, l4_len)));
   } else if (h.ip_proto == 17 && l4_len >= 8) {
     store_be16(l4 + 4, static_cast<uint16_t>(l4_len));
-    const bool had = load_be16(l4 + 6) != 0 || h.eth_type != kEthIpv4;   // IPv4 UDP may go without
+    const bool had = load_be16(l4 + 6) != 0 || h.eth_type != kEthIpv4;  // IPv4 UDP may go without
     store_be16(l4 + 6, 0);
     if (had) {
       const uint16_t c = folded(sum_words(s + 17 + l4_len, l4, l4_len));
@@ -56,7 +55,8 @@ RestoreElement::RestoreElement(const ElementArgs& args) : counts_(args.workers) 
   ConfigReader c(args);
   const std::string key = c.required_string("key");
   if (key.empty()) c.fail("key", "must not be empty");
-  if (c.has("offset") == c.has("protocol")) c.fail(c.has("offset") ? "protocol" : "offset", "exactly one of offset and protocol must be given");
+  if (c.has("offset") == c.has("protocol"))
+    c.fail(c.has("offset") ? "protocol" : "offset", "exactly one of offset and protocol must be given");
   if (c.has("offset")) {
     offset_ = static_cast<uint32_t>(c.integer("offset", 0, 0, kMaxFrame));
   } else {
@@ -64,9 +64,13 @@ RestoreElement::RestoreElement(const ElementArgs& args) : counts_(args.workers) 
     if (p == "eth") from_ = From::kEth;
     else if (p == "ip") from_ = From::kIp;
     else if (p == "l4") from_ = From::kL4;
-    else if (p == "tcp") { from_ = From::kL4; l4_proto_ = kIpProtoTcp; }
-    else if (p == "udp") { from_ = From::kL4; l4_proto_ = 17; }
-    else if (p == "payload") from_ = From::kPayload;
+    else if (p == "tcp") {
+      from_ = From::kL4;
+      l4_proto_ = kIpProtoTcp;
+    } else if (p == "udp") {
+      from_ = From::kL4;
+      l4_proto_ = 17;
+    } else if (p == "payload") from_ = From::kPayload;
     else c.fail("protocol", "'" + p.substr(0, 40) + "' is not eth, ip, tcp, udp, l4 or payload");
   }
   store_ = PacketStore::get(key, args.workers);
@@ -81,19 +85,23 @@ int64_t RestoreElement::restore(Packet& p, Context& ctx) {
   const PacketStore::Record* r = nullptr;
   auto record = [&]() { return r ? r : (r = store_->find(ctx.worker, flow, ctx.now_ns)); };
   switch (from_) {
-    case From::kOffset: case From::kEth: break;
+    case From::kOffset:
+    case From::kEth: break;
     case From::kIp:
       if (!record()) return -1;
-      at = h.l3; from = r->l3;
+      at = h.l3;
+      from = r->l3;
       break;
     case From::kL4:
       if (!record() || (l4_proto_ && (h.ip_proto != l4_proto_ || r->ip_proto != l4_proto_))) return -1;
       if (h.fragment) return -1;
-      at = h.l4; from = r->l4;
+      at = h.l4;
+      from = r->l4;
       break;
     case From::kPayload:
       if (!record()) return -1;
-      at = h.payload; from = r->payload;
+      at = h.payload;
+      from = r->payload;
       break;
   }
   if (!record() || at == kNoOffset || from == kNoOffset || at > p.len || from > r->len) return -1;
@@ -116,7 +124,10 @@ void RestoreElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& o
   for (uint32_t i = 0; i < batch.n; ++i) {
     Packet* p = batch.pkts[i];
     const int64_t n = restore(*p, ctx);
-    if (n < 0) { missed.add(p); continue; }
+    if (n < 0) {
+      missed.add(p);
+      continue;
+    }
     bytes += static_cast<uint64_t>(n);
     batch.pkts[kept++] = p;
   }

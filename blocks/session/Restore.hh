@@ -46,7 +46,7 @@ class RestoreElement final : public Element {
   int64_t restore(Packet& p, Context& ctx);
   std::shared_ptr<PacketStore> store_;
   From from_ = From::kOffset;
-  uint8_t l4_proto_ = 0;   // kL4 for "tcp" / "udp": the protocol both packets must have
+  uint8_t l4_proto_ = 0;  // kL4 for "tcp" / "udp": the protocol both packets must have
   uint32_t offset_ = 0;
   blocks::Counts<2> counts_;
 };

@@ -72,8 +72,8 @@ SessionClassifierElement::SessionClassifierElement(const ElementArgs& args)
         } else {
           std::string why;
           if (!parse_constant(value, cond.constant, why))
-            Where{openbox::ErrorSubtype::BAD_HEADER_MATCH, kw.block, kw.field}.expected(
-                "a session value (" + why + ")", value);
+            Where{openbox::ErrorSubtype::BAD_HEADER_MATCH, kw.block, kw.field}.expected("a session value (" + why + ")",
+                                                                                        value);
         }
         rule.conds.push_back(std::move(cond));
       }
@@ -89,7 +89,10 @@ uint16_t SessionClassifierElement::classify(Packet& p, const SessionValues& s) c
     bool ok = true;
     for (const Cond& c : rules_[i].conds) {
       const SessionValues::KV* kv = s.find(c.key);
-      if (!kv) { ok = false; break; }
+      if (!kv) {
+        ok = false;
+        break;
+      }
       if (c.is_field) {
         u128 v;
         ok = extract_field(p, c.field, v) && (v & kv->mask) == kv->value;

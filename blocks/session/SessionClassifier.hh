@@ -25,10 +25,10 @@
 
 #include <vector>
 
+#include "engine/element.hh"
+#include "lib/block_spec.hh"
 #include "lib/output_stats.hh"
 #include "lib/session_storage.hh"
-#include "lib/block_spec.hh"
-#include "engine/element.hh"
 
 namespace obi::blocks {
 
@@ -36,7 +36,9 @@ class SessionClassifierElement final : public Element {
  public:
   explicit SessionClassifierElement(const ElementArgs& args);
 
-  uint16_t output_count() const override { return static_cast<uint16_t>(spec::SessionClassifier::kOutputs.ports(rules_.size())); }
+  uint16_t output_count() const override {
+    return static_cast<uint16_t>(spec::SessionClassifier::kOutputs.ports(rules_.size()));
+  }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   void write(std::string_view handle, const nlohmann::json& value) override;
@@ -48,7 +50,9 @@ class SessionClassifierElement final : public Element {
     openbox::MatchField field{};   // is_field
     openbox::FieldMatch constant;  // !is_field
   };
-  struct Rule { std::vector<Cond> conds; };
+  struct Rule {
+    std::vector<Cond> conds;
+  };
 
   uint16_t classify(Packet& p, const SessionValues& s) const;
 

@@ -10,10 +10,13 @@ using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
 SessionStoreElement::SessionStoreElement(const ElementArgs& args)
-    : storage_(SessionStorage::instance()), stored_(args.workers ? args.workers : 1), full_(args.workers ? args.workers : 1) {
+    : storage_(SessionStorage::instance()),
+      stored_(args.workers ? args.workers : 1),
+      full_(args.workers ? args.workers : 1) {
   ConfigReader c(args);
   const nlohmann::json& fields = c.require("fields");
-  if (!fields.is_object() || fields.empty()) c.where("fields").expected("a non-empty object (field name -> key)", fields);
+  if (!fields.is_object() || fields.empty())
+    c.where("fields").expected("a non-empty object (field name -> key)", fields);
   for (auto& [name, spec] : fields.items()) {
     Item it{};
     const Where fw = c.where("fields").key(name);
@@ -58,13 +61,17 @@ void SessionStoreElement::push(uint16_t, Batch& batch, Context& ctx, const Outpu
     bool reversed;
     if (!flow_key(p, k, reversed)) continue;
     auto* e = table.lookup(k, ctx.now_ns, true);
-    if (!e) { ++full; continue; }
+    if (!e) {
+      ++full;
+      continue;
+    }
     bool ok = true;
     for (const Item& it : items_) {
       u128 v;
       if (extract_field(p, it.field, v)) ok &= e->value.put(it.key, v & it.mask, it.mask);
     }
-    if (ok) ++stored; else ++full;
+    if (ok) ++stored;
+    else ++full;
   }
   stored_[ctx.worker].add(stored);
   full_[ctx.worker].add(full);
@@ -72,7 +79,11 @@ void SessionStoreElement::push(uint16_t, Batch& batch, Context& ctx, const Outpu
 }
 
 nlohmann::json SessionStoreElement::read(std::string_view handle) const {
-  auto sum = [](const PerWorker<Counter>& c) { uint64_t s = 0; c.for_each([&](const Counter& x) { s += x.get(); }); return s; };
+  auto sum = [](const PerWorker<Counter>& c) {
+    uint64_t s = 0;
+    c.for_each([&](const Counter& x) { s += x.get(); });
+    return s;
+  };
   if (handle == "count") return sum(stored_);
   if (handle == "full") return sum(full_);
   return Element::read(handle);

@@ -16,8 +16,8 @@
 
 #include <vector>
 
-#include "lib/session_storage.hh"
 #include "engine/element.hh"
+#include "lib/session_storage.hh"
 
 namespace obi::blocks {
 
@@ -29,7 +29,11 @@ class SessionStoreElement final : public Element {
   nlohmann::json read(std::string_view handle) const override;
 
  private:
-  struct Item { openbox::MatchField field; uint16_t key; u128 mask; };
+  struct Item {
+    openbox::MatchField field;
+    uint16_t key;
+    u128 mask;
+  };
   std::vector<Item> items_;
   SessionStorage& storage_;
   PerWorker<Counter> stored_, full_;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 
@@ -42,7 +42,10 @@ PacketStore::Record* PacketStore::find(unsigned worker, const blocks::FlowKey& f
   for (unsigned i = 0; i < kProbe; ++i) {
     Record& r = records[(h + i) & (kRecords - 1)];
     if (r.used && r.flow == flow) {
-      if (expired(r, now)) { r.used = false; return nullptr; }
+      if (expired(r, now)) {
+        r.used = false;
+        return nullptr;
+      }
       r.last_ns = now;
       return &r;
     }

@@ -33,10 +33,10 @@
 #include <string>
 #include <vector>
 
-#include "lib/flow_table.hh"
 #include "engine/element.hh"
 #include "engine/metadata.hh"
 #include "lib/counts.hh"
+#include "lib/flow_table.hh"
 
 namespace obi {
 
@@ -45,16 +45,16 @@ namespace obi {
 // that worker; records and their byte slots are allocated when the store is created.
 class PacketStore {
  public:
-  static constexpr uint32_t kRecords = 4096;   // per worker
+  static constexpr uint32_t kRecords = 4096;  // per worker
   static constexpr unsigned kProbe = 8;
 
   struct Record {
     blocks::FlowKey flow;
     bool used = false;
-    uint64_t stored_ns = 0, last_ns = 0;   // the worker's monotonic clock
-    uint64_t soft_ns = 0, hard_ns = 0;     // soft 0: none
-    uint32_t len = 0;                      // bytes held
-    uint16_t l3 = kNoOffset, l4 = kNoOffset, payload = kNoOffset;   // offsets in the bytes
+    uint64_t stored_ns = 0, last_ns = 0;                           // the worker's monotonic clock
+    uint64_t soft_ns = 0, hard_ns = 0;                             // soft 0: none
+    uint32_t len = 0;                                              // bytes held
+    uint16_t l3 = kNoOffset, l4 = kNoOffset, payload = kNoOffset;  // offsets in the bytes
     uint8_t ip_proto = 0;
     MetaStore values;
   };
@@ -77,7 +77,7 @@ class PacketStore {
   }
   struct Table {
     std::unique_ptr<Record[]> records;
-    std::unique_ptr<uint8_t[]> bytes;   // kRecords slots of kMaxFrame; not zeroed
+    std::unique_ptr<uint8_t[]> bytes;  // kRecords slots of kMaxFrame; not zeroed
   };
   std::vector<Table> tables_;
 };

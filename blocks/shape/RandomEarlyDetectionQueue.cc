@@ -28,7 +28,8 @@ RandomEarlyDetectionQueueElement::RandomEarlyDetectionQueueElement(const Element
   if (!(min_thresh_ >= 0) || min_thresh_ > capacity_)
     c.fail("min_thresh", "expected a value in [0, capacity " + std::to_string(capacity_) + "]");
   if (!(max_thresh_ >= min_thresh_) || max_thresh_ > capacity_ || max_thresh_ <= 0)
-    c.fail("max_thresh", "expected a value above 0, at least min_thresh and at most capacity " + std::to_string(capacity_));
+    c.fail("max_thresh",
+           "expected a value above 0, at least min_thresh and at most capacity " + std::to_string(capacity_));
   if (!(max_p_ >= 0 && max_p_ <= 1)) c.fail("max_p", "expected a probability in [0, 1]");
   if (!(stability >= 0 && stability <= 30)) c.fail("stability", "expected a value in [0, 30]");
   weight_ = std::exp2(-stability);
@@ -40,7 +41,10 @@ bool RandomEarlyDetectionQueueElement::drop_early(Red& s, uint32_t length) {
   avg += weight_ * (static_cast<double>(length) - avg);
   s.avg.store(avg, std::memory_order_relaxed);
   double p;
-  if (avg < min_thresh_) { s.count = -1; return false; }
+  if (avg < min_thresh_) {
+    s.count = -1;
+    return false;
+  }
   if (avg < max_thresh_) {
     ++s.count;
     double pb = max_thresh_ > min_thresh_ ? max_p_ * (avg - min_thresh_) / (max_thresh_ - min_thresh_) : max_p_;
@@ -53,8 +57,11 @@ bool RandomEarlyDetectionQueueElement::drop_early(Red& s, uint32_t length) {
   s.rng ^= s.rng << 13;
   s.rng ^= s.rng >> 7;
   s.rng ^= s.rng << 17;
-  const double u = static_cast<double>(s.rng >> 11) * 0x1.0p-53;   // [0, 1)
-  if (u < p) { s.count = 0; return true; }
+  const double u = static_cast<double>(s.rng >> 11) * 0x1.0p-53;  // [0, 1)
+  if (u < p) {
+    s.count = 0;
+    return true;
+  }
   return false;
 }
 

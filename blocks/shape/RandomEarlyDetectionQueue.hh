@@ -47,10 +47,10 @@ class RandomEarlyDetectionQueueElement final : public Element {
   void write(std::string_view handle, const nlohmann::json& value) override;
 
  private:
-  struct Red {                   // per worker, beside the worker's FIFO
+  struct Red {  // per worker, beside the worker's FIFO
     std::atomic<double> avg{0};
-    int64_t count = -1;          // packets queued since the last early drop (-1: below min_thresh)
-    uint64_t rng = 0;            // xorshift64 state
+    int64_t count = -1;  // packets queued since the last early drop (-1: below min_thresh)
+    uint64_t rng = 0;    // xorshift64 state
   };
   bool drop_early(Red& s, uint32_t length);
 

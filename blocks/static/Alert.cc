@@ -63,8 +63,8 @@ void AlertElement::pass(Batch& batch, Context& ctx) {
   }
   for (uint32_t i = 0; i < batch.n; ++i)
     for (const Entry& e : alerts_)
-      ctx.events->post(EventSink::Kind::kAlert, name(), e.app_id, e.message, e.severity, *batch.pkts[i],
-                       packet_size_, ctx.worker, ctx.now_ns);
+      ctx.events->post(EventSink::Kind::kAlert, name(), e.app_id, e.message, e.severity, *batch.pkts[i], packet_size_,
+                       ctx.worker, ctx.now_ns);
 }
 
 // Header of a site, then origin, app id and message one after the other.
@@ -76,7 +76,6 @@ struct AlertElement::Site {
   char* bytes() { return reinterpret_cast<char*>(this + 1); }
   const char* bytes() const { return reinterpret_cast<const char*>(this + 1); }
 };
-
 
 StaticSiteFn AlertElement::static_site(void* site, std::size_t capacity) const {
   static_assert(sizeof(Site) == 12 && alignof(Site) <= 8, "a 12-byte header at a link's 8-byte aligned site");

@@ -36,12 +36,15 @@ class AlertElement final : public Element {
   StaticSiteFn static_site(void* site, std::size_t capacity) const override;
 
  private:
-  struct Site;   // the packed alert as a link holds it
+  struct Site;  // the packed alert as a link holds it
   static void pass_site(const void* site, Batch& batch, Context& ctx);
 
-  struct Entry { std::string message, app_id; int severity; };
+  struct Entry {
+    std::string message, app_id;
+    int severity;
+  };
   std::vector<Entry> alerts_;
-  int packet_size_ = 0;   // what EventSink::post gets: 0 none, < 0 whole packet
+  int packet_size_ = 0;  // what EventSink::post gets: 0 none, < 0 whole packet
   // A single alert (the usual case: one per firewall rule) also lives packed inside the
   // object, origin block name, app id and message one after the other, so that posting it
   // touches the object's own few cache lines and no scattered strings.

@@ -29,7 +29,7 @@ class LogElement final : public Element {
  private:
   std::string message_, app_id_;
   int severity_ = 1;
-  int packet_size_ = 0;   // what EventSink::post gets: 0 none, < 0 whole packet
+  int packet_size_ = 0;  // what EventSink::post gets: 0 none, < 0 whole packet
 };
 
 }  // namespace obi

@@ -8,7 +8,7 @@ Discard::Discard(const ElementArgs& args) : count_(args.workers) {}
 
 void Discard::push(uint16_t, Batch& batch, Context& ctx, const Outputs&) {
   count_[ctx.worker].add(batch.n);
-  ctx.drop(batch);   // counted in the runtime's packets_dropped as well
+  ctx.drop(batch);  // counted in the runtime's packets_dropped as well
 }
 
 nlohmann::json Discard::read(std::string_view handle) const {

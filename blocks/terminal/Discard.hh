@@ -5,8 +5,8 @@
 // Example: { "type": "Discard", "name": "drop", "config": {} }
 #pragma once
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
+#include "lib/block_spec.hh"
 
 namespace obi::blocks {
 

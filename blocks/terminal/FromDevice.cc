@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "engine/pool.hh"
-#include "lib/config.hh"
 #include "io/dpdk.hh"
+#include "lib/config.hh"
 
 namespace obi::blocks {
 
@@ -26,8 +26,7 @@ FromDevice::FromDevice(const ElementArgs& a) : workers_(a.workers), meter_(1, a.
     ring_ = rr == "frame" ? io::RxRing::kFrame : io::RxRing::kBlock;
   }
   if (devname_.rfind("dpdk:", 0) == 0) {
-    if (!io::parse_dpdk_devname(devname_, port_))
-      c.where("devname").expected("dpdk:<port>", devname_);
+    if (!io::parse_dpdk_devname(devname_, port_)) c.where("devname").expected("dpdk:<port>", devname_);
     dpdk_ = true;
   } else {
     try {
@@ -50,7 +49,9 @@ void FromDevice::activate() {
       for (auto& r : adopted_) r->set_promisc(promisc_);
     } catch (const std::exception& e) {
       for (auto& r : adopted_) {
-        try { r->set_promisc(before); } catch (const std::exception&) {}
+        try {
+          r->set_promisc(before);
+        } catch (const std::exception&) {}
       }
       throw ProtocolError(ErrorSubtype::BAD_BLOCK, block_label(name(), type()) + ": " + e.what());
     }
@@ -60,7 +61,7 @@ void FromDevice::activate() {
     predecessor_ = nullptr;
     rx_ = std::move(adopted_);
     adopted_.clear();
-    drop_base_ = predecessor_drop_base_;   // drops are the rings': they go on counting
+    drop_base_ = predecessor_drop_base_;  // drops are the rings': they go on counting
   } else {
     static std::atomic<int> next_group{0};
     int group = (getpid() * 31 + next_group.fetch_add(1)) & 0xffff;
@@ -86,17 +87,20 @@ void FromDevice::deactivate() {
   if (restore_promisc_ >= 0 && !handed_over_) {
     for (auto& r : rx_) {
       if (r.use_count() < 2) continue;
-      try { r->set_promisc(restore_promisc_ == 1); } catch (const std::exception&) {}
+      try {
+        r->set_promisc(restore_promisc_ == 1);
+      } catch (const std::exception&) {}
     }
   }
-  rx_.clear();   // sockets shared with a successor stay open; DPDK ports stay configured
+  rx_.clear();  // sockets shared with a successor stay open; DPDK ports stay configured
 }
 
 void FromDevice::take_over(Element& previous) {
   auto* old = dynamic_cast<FromDevice*>(&previous);
-  if (!old || dpdk_ || old->dpdk_ || old->devname_ != devname_ || old->workers_ != workers_ || old->ring_ != ring_) return;
+  if (!old || dpdk_ || old->dpdk_ || old->devname_ != devname_ || old->workers_ != workers_ || old->ring_ != ring_)
+    return;
   if (!old->active_.load() || old->rx_.size() != workers_) return;
-  adopted_ = old->rx_;   // each worker polls ring w in the old graph, then in this one
+  adopted_ = old->rx_;  // each worker polls ring w in the old graph, then in this one
   predecessor_ = old;
 }
 
@@ -114,7 +118,7 @@ bool FromDevice::poll(Batch& batch, Context& ctx) {
         const void* d = rte_pktmbuf_read(m[i], 0, len, p->data);
         if (d != p->data) std::memcpy(p->data, d, len);
         p->len = len;
-        p->timestamp_ns = ctx.now_ns + uint64_t(ctx.wall_offset_ns);   // arrival, wall time
+        p->timestamp_ns = ctx.now_ns + uint64_t(ctx.wall_offset_ns);  // arrival, wall time
         p->flow_hash = flow_hash(*p);
         batch.add(p);
       }

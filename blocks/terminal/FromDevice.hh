@@ -29,10 +29,10 @@
 #include <memory>
 #include <string>
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
-#include "lib/output_stats.hh"
 #include "io/afpacket.hh"
+#include "lib/block_spec.hh"
+#include "lib/output_stats.hh"
 
 namespace obi::blocks {
 
@@ -61,12 +61,12 @@ class FromDevice final : public Element {
   std::vector<std::shared_ptr<io::AfPacketRx>> rx_;       // one per worker
   std::vector<std::shared_ptr<io::AfPacketRx>> adopted_;  // the predecessor's, until activate()
   FromDevice* predecessor_ = nullptr;                     // set by take_over, until activate()
-  int restore_promisc_ = -1;     // adopted rings: the predecessor's promisc (0/1), else -1
-  bool handed_over_ = false;     // a successor runs on this element's rings
+  int restore_promisc_ = -1;                              // adopted rings: the predecessor's promisc (0/1), else -1
+  bool handed_over_ = false;                              // a successor runs on this element's rings
   uint64_t predecessor_drop_base_ = 0;
   std::atomic<bool> active_{false};
   mutable uint64_t drop_base_ = 0;
-  blocks::OutputStats meter_;   // one output: what the block emits
+  blocks::OutputStats meter_;  // one output: what the block emits
 };
 
 }  // namespace obi::blocks

@@ -10,8 +10,7 @@ namespace obi::blocks {
 using openbox::ErrorSubtype;
 using openbox::ProtocolError;
 
-FromDump::FromDump(const ElementArgs& a)
-    : workers_(a.workers), cursor_(a.workers), meter_(1, a.workers) {
+FromDump::FromDump(const ElementArgs& a) : workers_(a.workers), cursor_(a.workers), meter_(1, a.workers) {
   ConfigReader c(a);
   const std::string filename = c.required_string("filename");
   timing_ = c.boolean("timing", false);
@@ -38,17 +37,24 @@ bool FromDump::poll(Batch& batch, Context& ctx) {
     if (!rd.next(off, r)) break;
     if (timing_) {
       if (c.start_ns == 0) c.start_ns = ctx.now_ns ? ctx.now_ns : 1;
-      if (ctx.now_ns < c.start_ns + (r.ts_ns - first_ts_)) break;   // not yet due
+      if (ctx.now_ns < c.start_ns + (r.ts_ns - first_ts_)) break;  // not yet due
     }
-    if (r.caplen > kMaxFrame) { c.offset = off; c.oversize.add(1); continue; }
+    if (r.caplen > kMaxFrame) {
+      c.offset = off;
+      c.oversize.add(1);
+      continue;
+    }
     // Hash on the mapped bytes (parsing never writes) so other workers' packets cost no copy.
     Packet view;
     view.data = const_cast<uint8_t*>(r.data);
     view.len = r.caplen;
     uint32_t h = flow_hash(view);
-    if (workers_ > 1 && h % workers_ != ctx.worker) { c.offset = off; continue; }
+    if (workers_ > 1 && h % workers_ != ctx.worker) {
+      c.offset = off;
+      continue;
+    }
     Packet* p = ctx.pool->alloc();
-    if (!p) break;                       // pool empty: retry this record next poll
+    if (!p) break;  // pool empty: retry this record next poll
     std::memcpy(p->data, r.data, r.caplen);
     p->len = r.caplen;
     p->flow_hash = h;
@@ -62,7 +68,7 @@ bool FromDump::poll(Batch& batch, Context& ctx) {
   if (batch.n) meter_.add(ctx.worker, 0, batch.n, bytes, ctx.now_ns);
   io::PcapRecord r;
   uint64_t off = c.offset;
-  return rd.next(off, r);   // the packets in `batch` are still emitted
+  return rd.next(off, r);  // the packets in `batch` are still emitted
 }
 
 nlohmann::json FromDump::read(std::string_view handle) const {
@@ -78,7 +84,10 @@ nlohmann::json FromDump::read(std::string_view handle) const {
 }
 
 void FromDump::write(std::string_view handle, const nlohmann::json& value) {
-  if (handle == "reset_counts") { meter_.reset_all(); return; }
+  if (handle == "reset_counts") {
+    meter_.reset_all();
+    return;
+  }
   if (handle == "active") {
     active_.store(parse_bool(value, handle_where(*this, handle)));
     return;

@@ -13,10 +13,10 @@
 #include <atomic>
 #include <memory>
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
-#include "lib/output_stats.hh"
 #include "io/pcap.hh"
+#include "lib/block_spec.hh"
+#include "lib/output_stats.hh"
 
 namespace obi::blocks {
 
@@ -33,16 +33,16 @@ class FromDump final : public Element {
  private:
   struct Cursor {
     uint64_t offset = 0;
-    uint64_t start_ns = 0;      // timing: when this worker emitted the first packet
+    uint64_t start_ns = 0;  // timing: when this worker emitted the first packet
     Counter oversize;
   };
   std::unique_ptr<io::PcapReader> reader_;
   unsigned workers_;
   bool timing_;
   std::atomic<bool> active_;
-  uint64_t first_ts_ = 0;       // timestamp of the file's first packet
+  uint64_t first_ts_ = 0;  // timestamp of the file's first packet
   PerWorker<Cursor> cursor_;
-  blocks::OutputStats meter_;   // one output: what the block emits
+  blocks::OutputStats meter_;  // one output: what the block emits
 };
 
 }  // namespace obi::blocks

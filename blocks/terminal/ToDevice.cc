@@ -6,8 +6,8 @@
 #include <rte_mbuf.h>
 
 #include "engine/pool.hh"
-#include "lib/config.hh"
 #include "io/dpdk.hh"
+#include "lib/config.hh"
 
 namespace obi::blocks {
 
@@ -19,8 +19,7 @@ ToDevice::ToDevice(const ElementArgs& a) : workers_(a.workers), sent_(a.workers)
   devname_ = c.required_string("devname");
   if (devname_.empty()) c.where("devname").expected("an interface name or dpdk:<port>", devname_);
   if (devname_.rfind("dpdk:", 0) == 0) {
-    if (!io::parse_dpdk_devname(devname_, port_))
-      c.where("devname").expected("dpdk:<port>", devname_);
+    if (!io::parse_dpdk_devname(devname_, port_)) c.where("devname").expected("dpdk:<port>", devname_);
     dpdk_ = true;
   } else {
     try {
@@ -95,8 +94,14 @@ void ToDevice::push(uint16_t, Batch& batch, Context& ctx, const Outputs&) {
 
 nlohmann::json ToDevice::read(std::string_view handle) const {
   uint64_t n = 0;
-  if (handle == "count") { sent_.for_each([&](const Counter& c) { n += c.get(); }); return n; }
-  if (handle == "drops") { dropped_.for_each([&](const Counter& c) { n += c.get(); }); return n; }
+  if (handle == "count") {
+    sent_.for_each([&](const Counter& c) { n += c.get(); });
+    return n;
+  }
+  if (handle == "drops") {
+    dropped_.for_each([&](const Counter& c) { n += c.get(); });
+    return n;
+  }
   if (handle == "send_calls") {
     for (const auto& t : tx_) n += t->calls();
     return n;

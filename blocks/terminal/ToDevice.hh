@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
 #include "io/afpacket.hh"
+#include "lib/block_spec.hh"
 
 struct rte_mempool;
 

@@ -26,7 +26,9 @@ void ToDump::activate() {
   try {
     writer_ = std::make_unique<io::PcapWriter>(filename_);
   } catch (const std::exception& e) {
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, Where{ErrorSubtype::BAD_BLOCK, block_label(name(), type()), "filename"}.str() + ": " + e.what());
+    throw ProtocolError(
+        ErrorSubtype::BAD_BLOCK,
+        Where{ErrorSubtype::BAD_BLOCK, block_label(name(), type()), "filename"}.str() + ": " + e.what());
   }
   stop_.store(false);
   thread_ = std::thread([this] { writer_main(); });
@@ -41,14 +43,17 @@ void ToDump::deactivate() {
 }
 
 void ToDump::push(uint16_t, Batch& batch, Context& ctx, const Outputs&) {
-  if (!open_.load(std::memory_order_relaxed)) { ctx.drop(batch); return; }
+  if (!open_.load(std::memory_order_relaxed)) {
+    ctx.drop(batch);
+    return;
+  }
   Ring& r = rings_[ctx.worker];
   uint64_t head = r.head.load(std::memory_order_relaxed);
   uint64_t bytes = 0;
   for (uint32_t i = 0; i < batch.n; ++i) {
     Packet* p = batch.pkts[i];
     while (head - r.tail.load(std::memory_order_acquire) >= kSlots) {
-      r.head.store(head, std::memory_order_release);   // let the writer see what we have
+      r.head.store(head, std::memory_order_release);  // let the writer see what we have
       std::this_thread::yield();
     }
     Slot& s = r.slots[head % kSlots];
@@ -94,7 +99,7 @@ void ToDump::writer_main() {
 }
 
 nlohmann::json ToDump::read(std::string_view handle) const {
-  if (handle == "count") {   // packets accepted (the writer may still be flushing them)
+  if (handle == "count") {  // packets accepted (the writer may still be flushing them)
     uint64_t n = 0;
     for (const Ring& r : rings_) n += r.head.load(std::memory_order_acquire);
     return n;

@@ -20,9 +20,9 @@
 #include <thread>
 #include <vector>
 
-#include "lib/block_spec.hh"
 #include "engine/element.hh"
 #include "io/pcap.hh"
+#include "lib/block_spec.hh"
 
 namespace obi::blocks {
 

@@ -29,19 +29,19 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "../tests/blocks_classify/classbench.hh"
 #include "classify/HeaderClassifier.hh"
+#include "engine/element.hh"
+#include "engine/pool.hh"
 #include "lib/flow_cache.hh"
 #include "lib/multi_classifier.hh"
 #include "lib/rule_classifier.hh"
-#include "engine/element.hh"
-#include "engine/pool.hh"
 
 #include <rte_acl.h>
 
@@ -52,9 +52,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // Thread CPU time: on a shared, loaded machine it leaves out the time other processes ran.
 double cpu_seconds() {
@@ -91,7 +89,10 @@ struct FiveTupleAcl {
 
   bool build(const std::vector<openbox::HeaderMatch>& rules) {
     std::string why;
-    if (!obi::io::dpdk_ensure_light(why)) { std::fprintf(stderr, "%s\n", why.c_str()); return false; }
+    if (!obi::io::dpdk_ensure_light(why)) {
+      std::fprintf(stderr, "%s\n", why.c_str());
+      return false;
+    }
     rte_acl_param prm{};
     prm.name = "bench_5tuple";
     prm.socket_id = SOCKET_ID_ANY;
@@ -113,15 +114,20 @@ struct FiveTupleAcl {
         const auto& t = fm.terms.at(0);
         switch (fm.field) {
           case openbox::MatchField::IP_PROTO:
-            r.field[F_PROTO].value.u8 = static_cast<uint8_t>(t.value); r.field[F_PROTO].mask_range.u8 = static_cast<uint8_t>(t.mask); break;
-          case openbox::MatchField::IPV4_SRC: case openbox::MatchField::IPV4_DST: {
+            r.field[F_PROTO].value.u8 = static_cast<uint8_t>(t.value);
+            r.field[F_PROTO].mask_range.u8 = static_cast<uint8_t>(t.mask);
+            break;
+          case openbox::MatchField::IPV4_SRC:
+          case openbox::MatchField::IPV4_DST: {
             int f = fm.field == openbox::MatchField::IPV4_SRC ? F_SRC : F_DST;
             r.field[f].value.u32 = static_cast<uint32_t>(t.value);
             r.field[f].mask_range.u32 = static_cast<uint32_t>(__builtin_popcount(static_cast<uint32_t>(t.mask)));
             break;
           }
-          case openbox::MatchField::TCP_SRC: case openbox::MatchField::UDP_SRC:
-          case openbox::MatchField::TCP_DST: case openbox::MatchField::UDP_DST: {
+          case openbox::MatchField::TCP_SRC:
+          case openbox::MatchField::UDP_SRC:
+          case openbox::MatchField::TCP_DST:
+          case openbox::MatchField::UDP_DST: {
             bool src = fm.field == openbox::MatchField::TCP_SRC || fm.field == openbox::MatchField::UDP_SRC;
             uint16_t lo = static_cast<uint16_t>(t.kind == openbox::MatchTerm::Kind::kRange ? t.min : t.value);
             uint16_t hi = static_cast<uint16_t>(t.kind == openbox::MatchTerm::Kind::kRange ? t.max : t.value);
@@ -129,11 +135,13 @@ struct FiveTupleAcl {
             r.field[src ? F_SPORT : F_DPORT].mask_range.u16 = hi;
             break;
           }
-          default: break;   // ETH_TYPE: the trace is IPv4
+          default: break;  // ETH_TYPE: the trace is IPv4
         }
       }
     }
-    if (rte_acl_add_rules(ctx, reinterpret_cast<const rte_acl_rule*>(acl.data()), static_cast<uint32_t>(acl.size())) != 0) return false;
+    if (rte_acl_add_rules(ctx, reinterpret_cast<const rte_acl_rule*>(acl.data()), static_cast<uint32_t>(acl.size())) !=
+        0)
+      return false;
     rte_acl_config cfg{};
     cfg.num_categories = 1;
     cfg.num_fields = F_NUM;
@@ -178,7 +186,11 @@ int main(int argc, char** argv) {
   std::string dir = argc > 1 ? argv[1] : obi::classbench::data_dir();
   int runs = argc > 2 ? std::atoi(argv[2]) : 5;
 
-  struct Set { const char* label; std::string file; size_t limit; };
+  struct Set {
+    const char* label;
+    std::string file;
+    size_t limit;
+  };
   std::vector<Set> sets = {{"acl1-1000", dir + "/acl1-1000.classbench", 0},
                            {"fw1-10000[:2000]", dir + "/fw1-10000.classbench", 2000},
                            {"fw-4560", dir + "/fw-4560.classbench", 0},
@@ -197,10 +209,11 @@ int main(int argc, char** argv) {
       t.push_back((cpu_seconds() - t0) * 1e3);
     }
     auto info = c.info();
-    std::printf("{\"bench\":\"compile\",\"set\":\"%s\",\"rules\":%zu,\"compile_ms_median\":%.2f,\"compile_ms_min\":%.2f,"
-                "\"dims\":%u,\"intervals\":%llu,\"classes\":%llu,\"mbytes\":%.1f}\n",
-                s.label, rules.size(), median(t), *std::min_element(t.begin(), t.end()), info.dims,
-                (unsigned long long)info.intervals, (unsigned long long)info.classes, info.bytes / 1048576.0);
+    std::printf(
+        "{\"bench\":\"compile\",\"set\":\"%s\",\"rules\":%zu,\"compile_ms_median\":%.2f,\"compile_ms_min\":%.2f,"
+        "\"dims\":%u,\"intervals\":%llu,\"classes\":%llu,\"mbytes\":%.1f}\n",
+        s.label, rules.size(), median(t), *std::min_element(t.begin(), t.end()), info.dims,
+        (unsigned long long)info.intervals, (unsigned long long)info.classes, info.bytes / 1048576.0);
   }
 
   // Throughput on the fw-4560 trace.
@@ -209,11 +222,14 @@ int main(int argc, char** argv) {
   std::vector<Packet*> pkts;
   for (auto& f : frames) {
     pkts.push_back(pool.alloc_copy(f.data(), static_cast<uint32_t>(f.size())));
-    pkts.back()->flow_hash = flow_hash(*pkts.back());   // as a source sets it
+    pkts.back()->flow_hash = flow_hash(*pkts.back());  // as a source sets it
   }
   nlohmann::json cfg = {{"match", obi::classbench::classbench_rules(dir + "/fw-4560.classbench")}};
   ElementFactory factory = find_element("HeaderClassifier");
-  if (!factory) { std::fprintf(stderr, "HeaderClassifier not registered\n"); return 1; }
+  if (!factory) {
+    std::fprintf(stderr, "HeaderClassifier not registered\n");
+    return 1;
+  }
   auto t0 = Clock::now();
   auto fw = factory(ElementArgs{"fw", "HeaderClassifier", cfg, 1});
   double build_ms = ms_since(t0);
@@ -231,10 +247,16 @@ int main(int argc, char** argv) {
     for (int pass = 0; pass < passes; ++pass) {
       for (size_t i = 0; i < n; i += kBatchSize) {
         Batch b;
-        for (size_t j = i; j < std::min(n, i + kBatchSize); ++j) { pkts[j]->parsed = false; b.add(pkts[j]); }
+        for (size_t j = i; j < std::min(n, i + kBatchSize); ++j) {
+          pkts[j]->parsed = false;
+          b.add(pkts[j]);
+        }
         ctx.now_ns = static_cast<uint64_t>(Clock::now().time_since_epoch().count());
         if (classify) fw->push(0, b, ctx, outs);
-        else { for (uint32_t k = 0; k < b.n; ++k) b.pkts[k]->headers(); b.n = 0; }
+        else {
+          for (uint32_t k = 0; k < b.n; ++k) b.pkts[k]->headers();
+          b.n = 0;
+        }
       }
     }
     return passes * n / (cpu_seconds() - start) / 1e6;
@@ -251,10 +273,11 @@ int main(int argc, char** argv) {
         uint32_t m = static_cast<uint32_t>(std::min<size_t>(kBatchSize, n - i));
         for (uint32_t j = 0; j < m; ++j) pkts[i + j]->parsed = false;
         if (batched) rc.classify_batch(&pkts[i], m, res);
-        else for (uint32_t j = 0; j < m; ++j) res[j] = rc.classify(*pkts[i + j]);
+        else
+          for (uint32_t j = 0; j < m; ++j) res[j] = rc.classify(*pkts[i + j]);
         for (uint32_t j = 0; j < m; ++j) sum += static_cast<uint32_t>(res[j]);
       }
-    if (sum == 42) std::printf(" ");   // keep the results alive
+    if (sum == 42) std::printf(" ");  // keep the results alive
     return passes * n / (cpu_seconds() - start) / 1e6;
   };
   std::vector<double> fwm, base, batched, single;
@@ -267,13 +290,15 @@ int main(int argc, char** argv) {
   double f = median(fwm), b = median(base);
   std::printf("{\"bench\":\"classifier_only\",\"batched_mpps_median\":%.2f,\"per_packet_mpps_median\":%.2f}\n",
               median(batched), median(single));
-  std::printf("{\"bench\":\"firewall\",\"rules\":4560,\"packets\":%zu,\"element_build_ms\":%.1f,\"mpps_median\":%.2f,"
-              "\"mpps_min\":%.2f,\"mpps_max\":%.2f,\"ns_per_packet\":%.1f,\"parse_only_mpps\":%.2f,\"ratio_to_parse_only\":%.3f}\n",
-              n, build_ms, f, *std::min_element(fwm.begin(), fwm.end()), *std::max_element(fwm.begin(), fwm.end()),
-              1e3 / f, b, f / b);
+  std::printf(
+      "{\"bench\":\"firewall\",\"rules\":4560,\"packets\":%zu,\"element_build_ms\":%.1f,\"mpps_median\":%.2f,"
+      "\"mpps_min\":%.2f,\"mpps_max\":%.2f,\"ns_per_packet\":%.1f,\"parse_only_mpps\":%.2f,\"ratio_to_parse_only\":%.3f}\n",
+      n, build_ms, f, *std::min_element(fwm.begin(), fwm.end()), *std::max_element(fwm.begin(), fwm.end()), 1e3 / f, b,
+      f / b);
   // --- lookup engines side by side ------------------------------------------------
   std::vector<openbox::HeaderMatch> fw_rules;
-  for (auto& j : obi::classbench::classbench_rules(dir + "/fw-4560.classbench")) fw_rules.push_back(openbox::parse_header_match(j));
+  for (auto& j : obi::classbench::classbench_rules(dir + "/fw-4560.classbench"))
+    fw_rules.push_back(openbox::parse_header_match(j));
   obi::blocks::RuleClassifier bv;
   double bv_t0 = cpu_seconds();
   bv.compile(fw_rules);
@@ -284,13 +309,21 @@ int main(int argc, char** argv) {
   double mc_compile_ms = ms_since(mc_t0);
   bool ready = mc.wait_ready(std::chrono::seconds(120));
   double live_ms = ms_since(mc_t0);
-  if (!ready) { std::fprintf(stderr, "ACL structure not live: %s\n", mc.engine_reason().c_str()); return 1; }
+  if (!ready) {
+    std::fprintf(stderr, "ACL structure not live: %s\n", mc.engine_reason().c_str());
+    return 1;
+  }
   FiveTupleAcl ref;
-  if (!ref.build(fw_rules)) { std::fprintf(stderr, "reference rte_acl build failed\n"); return 1; }
+  if (!ref.build(fw_rules)) {
+    std::fprintf(stderr, "reference rte_acl build failed\n");
+    return 1;
+  }
 
   // every packet: all engines agree (and with the .firstmatch file)
   std::vector<int> expected;
-  try { expected = obi::classbench::firstmatch(dir + "/fw-4560.trace.firstmatch"); } catch (...) {}
+  try {
+    expected = obi::classbench::firstmatch(dir + "/fw-4560.trace.firstmatch");
+  } catch (...) {}
   size_t disagree = 0, firstmatch_wrong = 0;
   {
     int32_t a[kBatchSize], b[kBatchSize], c[kBatchSize];
@@ -313,7 +346,7 @@ int main(int argc, char** argv) {
     for (int pass = 0; pass < passes; ++pass)
       for (size_t i = 0; i < n; i += kBatchSize) {
         uint32_t m = static_cast<uint32_t>(std::min<size_t>(kBatchSize, n - i));
-        for (uint32_t j = 0; j < m; ++j) pkts[i + j]->parsed = false;   // parse afresh, like a source
+        for (uint32_t j = 0; j < m; ++j) pkts[i + j]->parsed = false;  // parse afresh, like a source
         classify(&pkts[i], m, res);
         for (uint32_t j = 0; j < m; ++j) sum += static_cast<uint32_t>(res[j]);
       }
@@ -323,20 +356,38 @@ int main(int argc, char** argv) {
   };
   std::vector<double> t_bvb, t_bvp, t_mc, t_ref, t_parse;
   for (int r = 0; r < runs; ++r) {
-    t_parse.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) { for (uint32_t j = 0; j < m; ++j) { p[j]->headers(); o[j] = 0; } }));
+    t_parse.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) {
+      for (uint32_t j = 0; j < m; ++j) {
+        p[j]->headers();
+        o[j] = 0;
+      }
+    }));
     t_bvb.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) { bv.classify_batch(p, m, o); }));
-    t_bvp.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) { for (uint32_t j = 0; j < m; ++j) o[j] = bv.classify(*p[j]); }));
+    t_bvp.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) {
+      for (uint32_t j = 0; j < m; ++j) o[j] = bv.classify(*p[j]);
+    }));
     // the two ACL lookups alternate which goes first, so that neither always inherits the
     // other's cache state
-    auto run_mc = [&] { t_mc.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) { mc.classify_batch(p, m, o); })); };
-    auto run_ref = [&] { t_ref.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) { ref.classify_batch(p, m, o); })); };
-    if (r % 2) { run_ref(); run_mc(); } else { run_mc(); run_ref(); }
+    auto run_mc = [&] {
+      t_mc.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) { mc.classify_batch(p, m, o); }));
+    };
+    auto run_ref = [&] {
+      t_ref.push_back(timed([&](Packet* const* p, uint32_t m, int32_t* o) { ref.classify_batch(p, m, o); }));
+    };
+    if (r % 2) {
+      run_ref();
+      run_mc();
+    } else {
+      run_mc();
+      run_ref();
+    }
   }
   auto line = [&](const char* engine, const std::vector<double>& t, const char* extra) {
     double ns = median(t);
-    std::printf("{\"bench\":\"lookup\",\"rules\":%zu,\"packets\":%zu,\"engine\":\"%s\",\"ns_per_packet_median\":%.1f,"
-                "\"ns_per_packet_min\":%.1f,\"mpps_median\":%.2f%s}\n",
-                fw_rules.size(), n, engine, ns, *std::min_element(t.begin(), t.end()), 1e3 / ns, extra);
+    std::printf(
+        "{\"bench\":\"lookup\",\"rules\":%zu,\"packets\":%zu,\"engine\":\"%s\",\"ns_per_packet_median\":%.1f,"
+        "\"ns_per_packet_min\":%.1f,\"mpps_median\":%.2f%s}\n",
+        fw_rules.size(), n, engine, ns, *std::min_element(t.begin(), t.end()), 1e3 / ns, extra);
   };
   char buf[256];
   line("parse_only", t_parse, "");
@@ -344,13 +395,17 @@ int main(int argc, char** argv) {
   line("bitvector_batched", t_bvb, buf);
   line("bitvector_per_packet", t_bvp, buf);
   auto st = mc.stats();
-  std::snprintf(buf, sizeof buf, ",\"served_by\":\"%s\",\"compile_ms\":%.2f,\"acl_build_ms\":%.1f,\"acl_live_after_ms\":%.1f,\"acl_rules\":%u,\"key_bytes\":%u",
-                mc.engine(), mc_compile_ms, st.acl_build_ms, live_ms, st.acl_rules, st.key_bytes);
+  std::snprintf(
+      buf, sizeof buf,
+      ",\"served_by\":\"%s\",\"compile_ms\":%.2f,\"acl_build_ms\":%.1f,\"acl_live_after_ms\":%.1f,\"acl_rules\":%u,\"key_bytes\":%u",
+      mc.engine(), mc_compile_ms, st.acl_build_ms, live_ms, st.acl_rules, st.key_bytes);
   line("multiclassifier_acl", t_mc, buf);
-  std::snprintf(buf, sizeof buf, ",\"acl_build_ms\":%.1f,\"ratio_multiclassifier_to_ref\":%.3f", ref.build_ms, median(t_mc) / median(t_ref));
+  std::snprintf(buf, sizeof buf, ",\"acl_build_ms\":%.1f,\"ratio_multiclassifier_to_ref\":%.3f", ref.build_ms,
+                median(t_mc) / median(t_ref));
   line("rte_acl_5tuple_reference", t_ref, buf);
-  std::printf("{\"bench\":\"lookup_agreement\",\"packets\":%zu,\"disagreements\":%zu,\"firstmatch_checked\":%s,\"firstmatch_wrong\":%zu}\n",
-              n, disagree, expected.size() == n ? "true" : "false", firstmatch_wrong);
+  std::printf(
+      "{\"bench\":\"lookup_agreement\",\"packets\":%zu,\"disagreements\":%zu,\"firstmatch_checked\":%s,\"firstmatch_wrong\":%zu}\n",
+      n, disagree, expected.size() == n ? "true" : "false", firstmatch_wrong);
 
   // --- flow cache: the trace as it is, and every packet a new flow ---------------------
   std::vector<Packet*> fresh;
@@ -399,23 +454,31 @@ int main(int argc, char** argv) {
   };
   auto uncached = [&](Packet* const* p, uint32_t m, int32_t* o) { mc.classify_batch(p, m, o); };
   auto cached = [&](Packet* const* p, uint32_t m, int32_t* o) { mc.classify_batch(p, m, o, 0); };
-  for (const auto& [label, set] : {std::pair<const char*, const std::vector<Packet*>*>{"trace", &pkts}, {"new_flows", &fresh}}) {
+  for (const auto& [label, set] :
+       {std::pair<const char*, const std::vector<Packet*>*>{"trace", &pkts}, {"new_flows", &fresh}}) {
     std::vector<double> t_off, t_on, rate;
     for (int r = 0; r < runs; ++r) {
       auto before = mc.cache_stats();
-      if (r % 2) { t_on.push_back(timed_on(*set, cached)); t_off.push_back(timed_on(*set, uncached)); }
-      else { t_off.push_back(timed_on(*set, uncached)); t_on.push_back(timed_on(*set, cached)); }
+      if (r % 2) {
+        t_on.push_back(timed_on(*set, cached));
+        t_off.push_back(timed_on(*set, uncached));
+      } else {
+        t_off.push_back(timed_on(*set, uncached));
+        t_on.push_back(timed_on(*set, cached));
+      }
       auto after = mc.cache_stats();
-      const double looked = double(after.hits + after.misses + after.bypassed - before.hits - before.misses - before.bypassed);
+      const double looked =
+          double(after.hits + after.misses + after.bypassed - before.hits - before.misses - before.bypassed);
       rate.push_back(looked > 0 ? (after.hits - before.hits) / looked : 0);
     }
     auto st2 = mc.cache_stats();
-    std::printf("{\"bench\":\"flow_cache\",\"packets\":\"%s\",\"entries\":%u,\"uncached_ns_median\":%.1f,\"cached_ns_median\":%.1f,"
-                "\"cached_ns_min\":%.1f,\"uncached_ns_min\":%.1f,\"hit_rate_median\":%.3f,\"ratio_cached_to_uncached\":%.3f,"
-                "\"bypassed_total\":%llu,\"ratio_cached_to_rte_acl_reference\":%.3f}\n",
-                label, st2.entries, median(t_off), median(t_on), *std::min_element(t_on.begin(), t_on.end()),
-                *std::min_element(t_off.begin(), t_off.end()), median(rate), median(t_on) / median(t_off),
-                (unsigned long long)st2.bypassed, median(t_on) / median(t_ref));
+    std::printf(
+        "{\"bench\":\"flow_cache\",\"packets\":\"%s\",\"entries\":%u,\"uncached_ns_median\":%.1f,\"cached_ns_median\":%.1f,"
+        "\"cached_ns_min\":%.1f,\"uncached_ns_min\":%.1f,\"hit_rate_median\":%.3f,\"ratio_cached_to_uncached\":%.3f,"
+        "\"bypassed_total\":%llu,\"ratio_cached_to_rte_acl_reference\":%.3f}\n",
+        label, st2.entries, median(t_off), median(t_on), *std::min_element(t_on.begin(), t_on.end()),
+        *std::min_element(t_off.begin(), t_off.end()), median(rate), median(t_on) / median(t_off),
+        (unsigned long long)st2.bypassed, median(t_on) / median(t_ref));
   }
   std::printf("{\"bench\":\"flow_cache_agreement\",\"packets\":%zu,\"disagreements\":%zu}\n", 6 * n, cache_disagree);
   return disagree || firstmatch_wrong || cache_disagree ? 2 : 0;

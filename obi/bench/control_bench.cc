@@ -54,9 +54,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -69,8 +69,8 @@
 #include <vector>
 
 #include "control/controller_endpoint.hh"
-#include "control/tls.hh"
 #include "control/module_signature.hh"
+#include "control/tls.hh"
 #include "io/pcap.hh"
 
 namespace fs = std::filesystem;
@@ -80,7 +80,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr uint8_t kMarker[6] = {0x02, 0x0b, 0x0b, 0x0b, 0x0b, 0x01};   // source MAC of our frames
+constexpr uint8_t kMarker[6] = {0x02, 0x0b, 0x0b, 0x0b, 0x0b, 0x01};  // source MAC of our frames
 constexpr const char* kGenIf = "obb0";
 constexpr const char* kObiIf = "obb1";
 
@@ -96,13 +96,13 @@ struct Options {
   unsigned workers = 1;
   bool netns = true;
   bool reopen_source = false;
-  std::string pki;   // empty: plain HTTP
-  std::string module_trust;   // the run's module signing public key (PEM file)
+  std::string pki;           // empty: plain HTTP
+  std::string module_trust;  // the run's module signing public key (PEM file)
 };
 
-const char* g_transport = "plain";   // "tls" with --pki: stamped on every line
+const char* g_transport = "plain";  // "tls" with --pki: stamped on every line
 
-pid_t g_obi_pid = -1;   // the OBI under test: die() stops it too (exit runs no destructors)
+pid_t g_obi_pid = -1;  // the OBI under test: die() stops it too (exit runs no destructors)
 
 [[noreturn]] void die(const std::string& why) {
   std::fprintf(stderr, "control_bench: %s\n", why.c_str());
@@ -204,7 +204,7 @@ class Traffic {
       if (rec.caplen < 14 || rec.caplen > 1500) continue;
       std::string f(reinterpret_cast<const char*>(rec.data), rec.caplen);
       std::memcpy(f.data() + 6, kMarker, 6);
-      f.append(4, '\0');   // sequence number trailer
+      f.append(4, '\0');  // sequence number trailer
       frames_.push_back(std::move(f));
     }
     if (frames_.empty()) die("no usable frames in " + pcap);
@@ -282,11 +282,12 @@ class Traffic {
       while (done < kBurst) {
         int k = ::sendmmsg(tx_, msgs + done, kBurst - done, 0);
         if (k > 0) done += static_cast<unsigned>(k);
-        else if (errno != EINTR && errno != ENOBUFS && errno != EAGAIN) die(std::string("sendmmsg: ") + std::strerror(errno));
+        else if (errno != EINTR && errno != ENOBUFS && errno != EAGAIN)
+          die(std::string("sendmmsg: ") + std::strerror(errno));
       }
       sent_ += kBurst;
       next += period;
-      if (next < Clock::now() - 20ms) next = Clock::now();   // fell far behind: do not burst
+      if (next < Clock::now() - 20ms) next = Clock::now();  // fell far behind: do not burst
       std::this_thread::sleep_until(next);
     }
   }
@@ -307,7 +308,10 @@ class Traffic {
       for (int i = 0; i < k; ++i) {
         const char* f = bufs[i].data();
         uint32_t len = msgs[i].msg_len;
-        if (len < 18 || std::memcmp(f + 6, kMarker, 6) != 0) { ++strays_; continue; }
+        if (len < 18 || std::memcmp(f + 6, kMarker, 6) != 0) {
+          ++strays_;
+          continue;
+        }
         uint32_t seq;
         std::memcpy(&seq, f + len - 4, 4);
         if (seq < back_.size()) back_[seq] = 1;
@@ -318,7 +322,7 @@ class Traffic {
 
   int pps_;
   std::vector<std::string> frames_;
-  std::vector<uint8_t> back_;      // [seq]: came back (written by the receiver only)
+  std::vector<uint8_t> back_;  // [seq]: came back (written by the receiver only)
   std::atomic<uint64_t> sent_{0};
   uint64_t strays_ = 0, rx_drops_ = 0;
   std::atomic<bool> tx_run_{false}, rx_run_{false};
@@ -330,16 +334,16 @@ class Traffic {
 class ObiProcess {
  public:
   ObiProcess(const Options& o, const std::string& controller) {
-    std::vector<std::string> args = {o.obi, "--dpid", "7", "--listen", "127.0.0.1:0", "--controller", controller,
-                                     "--workers", std::to_string(o.workers), "--quiet",
-                                     "--module-trust", o.module_trust};
+    std::vector<std::string> args = {o.obi,      "--dpid",         "7",
+                                     "--listen", "127.0.0.1:0",    "--controller",
+                                     controller, "--workers",      std::to_string(o.workers),
+                                     "--quiet",  "--module-trust", o.module_trust};
     if (o.pki.empty()) args.push_back("--insecure");
     else args.insert(args.end(), {"--pki", o.pki});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    if (::posix_spawn(&pid_, o.obi.c_str(), nullptr, nullptr, argv.data(), environ) != 0)
-      die("cannot start " + o.obi);
+    if (::posix_spawn(&pid_, o.obi.c_str(), nullptr, nullptr, argv.data(), environ) != 0) die("cannot start " + o.obi);
     g_obi_pid = pid_;
   }
   ~ObiProcess() {
@@ -403,8 +407,8 @@ class Bench {
     obi::control::ControllerEndpoint::TlsSetup setup;
     if (!opt_.pki.empty()) {
       try {
-        tls = std::make_shared<obi::control::Tls>(obi::control::TlsFiles{
-            opt_.pki + "/controller.crt", opt_.pki + "/controller.key", opt_.pki + "/ca.crt"});
+        tls = std::make_shared<obi::control::Tls>(
+            obi::control::TlsFiles{opt_.pki + "/controller.crt", opt_.pki + "/controller.key", opt_.pki + "/ca.crt"});
       } catch (const std::exception& e) {
         die(e.what());
       }
@@ -415,8 +419,8 @@ class Bench {
     ObiProcess obi(opt_, ctl.url());
     auto hello = ctl.wait_type("Hello", 20s);
     if (!hello) die("the OBI sent no Hello within 20 s");
-    const std::string obi_url = std::string(tls ? "https" : "http") + "://127.0.0.1:" +
-                                std::to_string((*hello)["source_port"].get<int>());
+    const std::string obi_url =
+        std::string(tls ? "https" : "http") + "://127.0.0.1:" + std::to_string((*hello)["source_port"].get<int>());
     if (tls) {
       cli_ = std::make_unique<httplib::Client>(obi_url, opt_.pki + "/controller.crt", opt_.pki + "/controller.key");
       cli_->set_ca_cert_path(opt_.pki + "/ca.crt");
@@ -432,8 +436,10 @@ class Bench {
     swaps();
     round_trips("GlobalStats", json{{"type", "GlobalStatsRequest"}}, "GlobalStatsResponse");
     round_trips("Read", json{{"type", "ReadRequest"}, {"block_id", "in"}, {"read_handle", "count"}}, "ReadResponse");
-    round_trips("Write", json{{"type", "WriteRequest"}, {"block_id", "fw"}, {"write_handle", "reset_counts"}, {"value", nullptr}},
-                "WriteResponse");
+    round_trips(
+        "Write",
+        json{{"type", "WriteRequest"}, {"block_id", "fw"}, {"write_handle", "reset_counts"}, {"value", nullptr}},
+        "WriteResponse");
     keepalives();
     if (!opt_.module.empty()) custom_modules();
     if (!ctl.violations().empty()) die("the OBI sent invalid messages: " + ctl.violations().front());
@@ -446,7 +452,8 @@ class Bench {
   // the answer. Dies unless the answer has type `expect`.
   double timed(const std::string& type, const std::string& body_without_xid, const std::string& expect) {
     const uint64_t xid = next_xid_++;
-    std::string body = body_without_xid.substr(0, body_without_xid.size() - 1) + ",\"xid\":" + std::to_string(xid) + "}";
+    std::string body =
+        body_without_xid.substr(0, body_without_xid.size() - 1) + ",\"xid\":" + std::to_string(xid) + "}";
     const size_t from = ctl_->size();
     const auto t0 = Clock::now();
     auto res = cli_->Post(("/message/" + type).c_str(), body, "application/json");
@@ -458,7 +465,7 @@ class Bench {
     last_answer_ = got->message;
     return ms(got->arrived - t0);
   }
-  json last_answer_;   // the answer of the last timed() request
+  json last_answer_;  // the answer of the last timed() request
   double timed(const json& m, const std::string& expect) { return timed(m["type"], m.dump(), expect); }
 
   json read(const std::string& block, const std::string& handle) {
@@ -479,8 +486,8 @@ class Bench {
       if (b["type"] == "FromDump") {
         b = {{"type", "FromDevice"}, {"name", b["name"]}, {"config", {{"devname", kObiIf}}}};
         if (reversed && opt_.reopen_source) b["config"]["promisc"] = true;
-      }
-      else if (b["type"] == "Discard") b = {{"type", "ToDevice"}, {"name", b["name"]}, {"config", {{"devname", kObiIf}}}};
+      } else if (b["type"] == "Discard")
+        b = {{"type", "ToDevice"}, {"name", b["name"]}, {"config", {{"devname", kObiIf}}}};
       else if (b["type"] == "HeaderClassifier") {
         rules_ = b["config"]["match"].size();
         if (reversed) std::reverse(b["config"]["match"].begin(), b["config"]["match"].end());
@@ -500,17 +507,17 @@ class Bench {
     traffic.start();
     std::this_thread::sleep_for(500ms);
     std::vector<double> t;
-    std::map<std::string, std::vector<double>> parts;   // the OBI's own "timing" of each swap
+    std::map<std::string, std::vector<double>> parts;  // the OBI's own "timing" of each swap
     for (int i = 0; i < opt_.swaps; ++i) {
       t.push_back(timed("SetProcessingGraphRequest", i % 2 == 0 ? b : a, "SetProcessingGraphResponse"));
       if (auto timing = last_answer_.find("timing"); timing != last_answer_.end() && timing->is_object())
         for (const auto& [k, v] : timing->items())
           if (v.is_number() && k != "live_at") parts[k].push_back(v.get<double>());
-      std::this_thread::sleep_for(std::chrono::milliseconds(40 + 7 * (i % 5)));   // vary the swap's moment
+      std::this_thread::sleep_for(std::chrono::milliseconds(40 + 7 * (i % 5)));  // vary the swap's moment
     }
     std::this_thread::sleep_for(200ms);
     traffic.stop_tx();
-    std::this_thread::sleep_for(700ms);   // in-flight packets come back; GlobalStats samples every 250 ms
+    std::this_thread::sleep_for(700ms);  // in-flight packets come back; GlobalStats samples every 250 ms
     traffic.stop_rx();
     Traffic::Result r = traffic.result();
     json stats = global_stats();
@@ -543,7 +550,7 @@ class Bench {
 
   void round_trips(const std::string& name, const json& m, const std::string& expect) {
     const std::string body = m.dump(), type = m["type"];
-    for (int i = 0; i < 20; ++i) timed(type, body, expect);   // warm-up
+    for (int i = 0; i < 20; ++i) timed(type, body, expect);  // warm-up
     std::vector<double> t;
     for (int i = 0; i < opt_.n; ++i) t.push_back(timed(type, body, expect));
     print(figures(name, t, "request POST -> response at the endpoint"));
@@ -555,16 +562,19 @@ class Bench {
           "SetParametersResponse");
     const size_t from = ctl_->size();
     const int want = opt_.n + 5;
-    const auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<int>(want * kInterval * 1000 * 3) + 5000);
-    while (static_cast<int>(ctl_->count("KeepAlive")) < want + 2 && Clock::now() < deadline) std::this_thread::sleep_for(20ms);
+    const auto deadline =
+        Clock::now() + std::chrono::milliseconds(static_cast<int>(want * kInterval * 1000 * 3) + 5000);
+    while (static_cast<int>(ctl_->count("KeepAlive")) < want + 2 && Clock::now() < deadline)
+      std::this_thread::sleep_for(20ms);
     std::vector<obi::control::ControllerEndpoint::Received> ka;
     auto all = ctl_->received();
     for (size_t i = from; i < all.size(); ++i)
       if (all[i].message["type"] == "KeepAlive") ka.push_back(all[i]);
     std::vector<double> t;
-    for (size_t i = 3; i < ka.size() && t.size() < static_cast<size_t>(opt_.n); ++i)   // the first use the new interval
+    for (size_t i = 3; i < ka.size() && t.size() < static_cast<size_t>(opt_.n); ++i)  // the first use the new interval
       t.push_back(ms(ka[i].arrived - ka[i - 1].answered) - kInterval * 1000);
-    timed(json{{"type", "SetParametersRequest"}, {"parameters", {{"keepalive_interval", 10}}}}, "SetParametersResponse");
+    timed(json{{"type", "SetParametersRequest"}, {"parameters", {{"keepalive_interval", 10}}}},
+          "SetParametersResponse");
     print(figures("KeepAlive", t,
                   "endpoint answers a KeepAlive -> next KeepAlive arrives, minus keepalive_interval (20 ms): the "
                   "OBI's receipt of the answer, its timer and its next POST"));
@@ -572,25 +582,31 @@ class Bench {
 
   void custom_modules() {
     std::string so = slurp(opt_.module);
-    constexpr size_t kSize = 22835;   // 22.3 KiB, the paper's module
-    if (so.size() < kSize) so.append(kSize - so.size(), '\0');   // trailing bytes: the loader ignores them
+    constexpr size_t kSize = 22835;                             // 22.3 KiB, the paper's module
+    if (so.size() < kSize) so.append(kSize - so.size(), '\0');  // trailing bytes: the loader ignores them
     const json descriptor = json::parse(R"({"name": "SampleCounter", "class": "static", "spec": "extension",
         "description": "Counts packets.", "config": [], "read_handles": [{"name": "count", "type": "integer"}],
         "write_handles": [], "inputs": 1, "outputs": 1})");
-    const std::string add = json{{"type", "AddCustomModuleRequest"}, {"module_name", "bench"},
-                                 {"module_content", openbox::base64_encode(so)},
-                                 {"content_type", "application/octet-stream"},
-                                 {"content_transfer_encoding", "base64"},
-                                 {"translation", json::array({descriptor})},
-                                 {"module_version", "1"},
-                                 {"signature", key_.sign("bench", "1", so)},
-                                 {"key_id", key_.key_id()}}.dump();
+    const std::string add = json{
+        {"type", "AddCustomModuleRequest"},
+        {"module_name", "bench"},
+        {"module_content", openbox::base64_encode(so)},
+        {"content_type", "application/octet-stream"},
+        {"content_transfer_encoding", "base64"},
+        {"translation", json::array({descriptor})},
+        {"module_version", "1"},
+        {"signature", key_.sign("bench", "1", so)},
+        {"key_id",
+         key_.key_id()}}.dump();
     const std::string remove = json{{"type", "RemoveCustomModuleRequest"}, {"module_name", "bench"}}.dump();
     std::vector<double> ta, tr;
     for (int i = 0; i < opt_.module_n + 3; ++i) {
       double a = timed("AddCustomModuleRequest", add, "AddCustomModuleResponse");
       double r = timed("RemoveCustomModuleRequest", remove, "RemoveCustomModuleResponse");
-      if (i >= 3) { ta.push_back(a); tr.push_back(r); }   // first rounds: warm-up
+      if (i >= 3) {
+        ta.push_back(a);
+        tr.push_back(r);
+      }  // first rounds: warm-up
     }
     Line j = figures("AddCustomModule", ta, "request POST -> AddCustomModuleResponse at the endpoint");
     j["module_bytes"] = so.size();
@@ -631,8 +647,9 @@ int main(int argc, char** argv) {
     else if (a == "--reopen-source") o.reopen_source = true;
     else if (a == "--pki") o.pki = value();
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: control_bench --obi OBI --firewall firewall.json [--module M.so] [--pcap P] [--swaps N] "
-                  "[--n N] [--pps R] [--workers N] [--no-netns] [--reopen-source] [--pki DIR]\n");
+      std::printf(
+          "usage: control_bench --obi OBI --firewall firewall.json [--module M.so] [--pcap P] [--swaps N] "
+          "[--n N] [--pps R] [--workers N] [--no-netns] [--reopen-source] [--pki DIR]\n");
       return 0;
     } else die("unknown argument " + a);
   }
@@ -641,7 +658,7 @@ int main(int argc, char** argv) {
   if (o.pps <= 0 || o.swaps <= 0 || o.n <= 0) die("--pps, --swaps and --n must be positive");
   if (!o.pki.empty()) g_transport = "tls";
   ::signal(SIGPIPE, SIG_IGN);
-  if (o.netns) enter_netns();   // before any thread: unshare applies to the calling thread
+  if (o.netns) enter_netns();  // before any thread: unshare applies to the calling thread
   ModuleKey key;
   o.module_trust = key.trust_file();
   return Bench(o, key).run();

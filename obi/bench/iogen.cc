@@ -72,7 +72,7 @@
 namespace {
 
 constexpr uint32_t kMagic = 0x0b1e57a4;
-constexpr uint32_t kTrailer = 16;   // magic, sequence number, send time (ns)
+constexpr uint32_t kTrailer = 16;  // magic, sequence number, send time (ns)
 
 std::atomic<bool> g_stop{false};
 void on_signal(int) { g_stop.store(true); }
@@ -84,10 +84,13 @@ uint64_t now_ns(clockid_t c) {
 }
 
 [[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr, "iogen: %s\nusage: iogen send --dev IF --pcap P [--seconds S] [--rate PPS] [--stamp] [--mode ring|sendmmsg]\n"
-                       "       iogen sink --dev IF [--seconds S] [--warmup S]\n"
-                       "       iogen memif [--tx SOCK --pcap P] [--rx SOCK] [--server] [--lcore N] [--seconds S]\n"
-                       "                   [--rate PPS] [--stamp] [--warmup S] [--verify]\n", why.c_str());
+  std::fprintf(
+      stderr,
+      "iogen: %s\nusage: iogen send --dev IF --pcap P [--seconds S] [--rate PPS] [--stamp] [--mode ring|sendmmsg]\n"
+      "       iogen sink --dev IF [--seconds S] [--warmup S]\n"
+      "       iogen memif [--tx SOCK --pcap P] [--rx SOCK] [--server] [--lcore N] [--seconds S]\n"
+      "                   [--rate PPS] [--stamp] [--warmup S] [--verify]\n",
+      why.c_str());
   std::exit(2);
 }
 
@@ -100,7 +103,8 @@ struct Options {
 double number(const std::string& flag, const char* v, double lo, double hi) {
   char* end = nullptr;
   double d = std::strtod(v, &end);
-  if (!end || *end || !(d >= lo && d <= hi)) usage(flag + " must be a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  if (!end || *end || !(d >= lo && d <= hi))
+    usage(flag + " must be a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return d;
 }
 
@@ -165,7 +169,8 @@ int send(const Options& o) {
   }
   obi::io::AfPacketTx tx;
   tx.open(o.dev, o.mode == "ring" ? obi::io::AfPacketTx::Mode::kRing : obi::io::AfPacketTx::Mode::kSendmmsg);
-  if (o.mode == "ring" && !tx.ring()) std::fprintf(stderr, "iogen: the kernel refused a TX ring on %s: sendmmsg\n", o.dev.c_str());
+  if (o.mode == "ring" && !tx.ring())
+    std::fprintf(stderr, "iogen: the kernel refused a TX ring on %s: sendmmsg\n", o.dev.c_str());
 
   const uint64_t t0 = now_ns(CLOCK_MONOTONIC), end = t0 + uint64_t(o.seconds * 1e9);
   uint64_t sent = 0, refused = 0, now = t0;
@@ -173,13 +178,14 @@ int send(const Options& o) {
   std::size_t next = 0;
   obi::Batch batch;
   // paced: small batches (at most 1/50 ms of the rate) so frames leave close to their time
-  const uint32_t pace_batch = o.rate > 0 ? std::clamp<uint32_t>(uint32_t(o.rate / 50000), 1, obi::kBatchSize) : obi::kBatchSize;
+  const uint32_t pace_batch =
+      o.rate > 0 ? std::clamp<uint32_t>(uint32_t(o.rate / 50000), 1, obi::kBatchSize) : obi::kBatchSize;
   while (!g_stop.load(std::memory_order_relaxed) && (now = now_ns(CLOCK_MONOTONIC)) < end) {
     uint32_t want = obi::kBatchSize;
     if (o.rate > 0) {
       uint64_t due = uint64_t(double(now - t0) * 1e-9 * o.rate) + 1;
       uint64_t done = sent + refused;
-      if (due <= done) {   // ahead of the rate: wait for the next frame's time
+      if (due <= done) {  // ahead of the rate: wait for the next frame's time
         uint64_t at = t0 + uint64_t(double(done) / o.rate * 1e9);
         if (at > now + 50000) {
           timespec ts{0, long(at - now - 50000)};
@@ -206,11 +212,13 @@ int send(const Options& o) {
   double secs = double(now_ns(CLOCK_MONOTONIC) - t0) * 1e-9;
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  double cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-  std::printf("{\"sent\": %llu, \"refused\": %llu, \"seconds\": %.3f, \"mpps\": %.4f, \"send_calls\": %llu, \"mode\": \"%s\", "
-              "\"cpu_s\": %.3f}\n",
-              (unsigned long long)sent, (unsigned long long)refused, secs, double(sent) / secs / 1e6,
-              (unsigned long long)tx.calls(), tx.ring() ? "ring" : "sendmmsg", cpu);
+  double cpu =
+      double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+  std::printf(
+      "{\"sent\": %llu, \"refused\": %llu, \"seconds\": %.3f, \"mpps\": %.4f, \"send_calls\": %llu, \"mode\": \"%s\", "
+      "\"cpu_s\": %.3f}\n",
+      (unsigned long long)sent, (unsigned long long)refused, secs, double(sent) / secs / 1e6,
+      (unsigned long long)tx.calls(), tx.ring() ? "ring" : "sendmmsg", cpu);
   return 0;
 }
 
@@ -273,7 +281,9 @@ class RxRing {
   }
 
  private:
-  [[noreturn]] static void fail(const std::string& what) { throw std::runtime_error(what + ": " + std::strerror(errno)); }
+  [[noreturn]] static void fail(const std::string& what) {
+    throw std::runtime_error(what + ": " + std::strerror(errno));
+  }
   int fd_ = -1;
   uint8_t* ring_ = nullptr;
   std::size_t size_ = 0;
@@ -291,7 +301,7 @@ double percentile(std::vector<uint64_t>& v, double q) {
 int sink(const Options& o) {
   RxRing rx(o.dev);
   std::vector<uint64_t> lat;
-  lat.reserve(1u << 22);   // bounded: at most 4 Mi latencies kept (the rest counted only)
+  lat.reserve(1u << 22);  // bounded: at most 4 Mi latencies kept (the rest counted only)
   const uint64_t t0 = now_ns(CLOCK_MONOTONIC), end = t0 + uint64_t(o.seconds * 1e9);
   const uint64_t timed_from = now_ns(CLOCK_REALTIME) + uint64_t(o.warmup * 1e9);
   uint64_t received = 0, stamped = 0, seq_lo = UINT64_MAX, seq_hi = 0, seq_seen = 0;
@@ -316,11 +326,13 @@ int sink(const Options& o) {
   std::size_t timed = lat.size();
   uint64_t lost = seq_seen ? (seq_hi - seq_lo + 1) - std::min(seq_hi - seq_lo + 1, seq_seen) : 0;
   double mx = lat.empty() ? 0 : double(*std::max_element(lat.begin(), lat.end())) / 1000.0;
-  double p50 = percentile(lat, 0.50), p90 = percentile(lat, 0.90), p99 = percentile(lat, 0.99), p999 = percentile(lat, 0.999);
-  std::printf("{\"received\": %llu, \"stamped\": %llu, \"timed\": %zu, \"p50_us\": %.1f, \"p90_us\": %.1f, \"p99_us\": %.1f, "
-              "\"p999_us\": %.1f, \"max_us\": %.1f, \"lost_seq\": %llu, \"ring_drops\": %llu}\n",
-              (unsigned long long)received, (unsigned long long)stamped, timed, p50, p90, p99, p999, mx,
-              (unsigned long long)lost, (unsigned long long)rx.drops());
+  double p50 = percentile(lat, 0.50), p90 = percentile(lat, 0.90), p99 = percentile(lat, 0.99),
+         p999 = percentile(lat, 0.999);
+  std::printf(
+      "{\"received\": %llu, \"stamped\": %llu, \"timed\": %zu, \"p50_us\": %.1f, \"p90_us\": %.1f, \"p99_us\": %.1f, "
+      "\"p999_us\": %.1f, \"max_us\": %.1f, \"lost_seq\": %llu, \"ring_drops\": %llu}\n",
+      (unsigned long long)received, (unsigned long long)stamped, timed, p50, p90, p99, p999, mx,
+      (unsigned long long)lost, (unsigned long long)rx.drops());
   return 0;
 }
 
@@ -354,9 +366,19 @@ uint16_t memif_port(const std::string& vdev, rte_mempool* rx_pool) {
 int memif(const Options& o) {
   const bool tx_on = !o.tx.empty(), rx_on = !o.rx.empty();
   const char* role = o.server ? "server" : "client";
-  std::vector<std::string> eal{"iogen", "--no-huge", "-m", "512", "--no-pci", "--no-shconf", "--no-telemetry",
-                               "--file-prefix", "iogen" + std::to_string(getpid()), "-l", std::to_string(int(o.lcore)),
-                               "--log-level", "*:error"};
+  std::vector<std::string> eal{"iogen",
+                               "--no-huge",
+                               "-m",
+                               "512",
+                               "--no-pci",
+                               "--no-shconf",
+                               "--no-telemetry",
+                               "--file-prefix",
+                               "iogen" + std::to_string(getpid()),
+                               "-l",
+                               std::to_string(int(o.lcore)),
+                               "--log-level",
+                               "*:error"};
   if (tx_on) eal.push_back("--vdev=net_memif_tx,id=0,role=" + std::string(role) + ",socket=" + o.tx);
   if (rx_on) eal.push_back("--vdev=net_memif_rx,id=0,role=" + std::string(role) + ",socket=" + o.rx);
   std::vector<char*> argv;
@@ -397,12 +419,13 @@ int memif(const Options& o) {
     if (rx_on) rte_eth_link_get_nowait(rxp, &l2);
     if ((!tx_on || l1.link_status) && (!rx_on || l2.link_status)) break;
     if (g_stop.load() || i == 1000)
-      throw std::runtime_error("memif peer did not connect within 10 s (socket " + std::string(tx_on && !l1.link_status ? o.tx : o.rx) + ")");
+      throw std::runtime_error("memif peer did not connect within 10 s (socket " +
+                               std::string(tx_on && !l1.link_status ? o.tx : o.rx) + ")");
     usleep(10000);
   }
 
   std::vector<uint64_t> lat;
-  lat.reserve(1u << 22);   // bounded: at most 4 Mi latencies kept (the rest counted only)
+  lat.reserve(1u << 22);  // bounded: at most 4 Mi latencies kept (the rest counted only)
   std::vector<uint8_t> scratch;
   uint64_t sent = 0, sent_bytes = 0, tx_full = 0, tx_bursts = 0, received = 0, received_bytes = 0, stamped = 0;
   uint64_t sent_digest = 0, received_digest = 0, seq_lo = UINT64_MAX, seq_hi = 0, seq_seen = 0;
@@ -417,7 +440,8 @@ int memif(const Options& o) {
   const uint64_t t0 = now_ns(CLOCK_MONOTONIC), end = t0 + uint64_t(o.seconds * 1e9);
   const uint64_t timed_from = t0 + uint64_t(o.warmup * 1e9);
   uint64_t now = t0, tx_end = t0, idle_since = 0;
-  const uint32_t pace_batch = o.rate > 0 ? std::clamp<uint32_t>(uint32_t(o.rate / 50000), 1, obi::kBatchSize) : obi::kBatchSize;
+  const uint32_t pace_batch =
+      o.rate > 0 ? std::clamp<uint32_t>(uint32_t(o.rate / 50000), 1, obi::kBatchSize) : obi::kBatchSize;
   bool sending = tx_on;
   auto receive = [&]() -> uint16_t {
     rte_mbuf* m[obi::kBatchSize];
@@ -450,15 +474,22 @@ int memif(const Options& o) {
   };
   while (!g_stop.load(std::memory_order_relaxed)) {
     now = now_ns(CLOCK_MONOTONIC);
-    if (sending && now >= end) { sending = false; tx_end = now; idle_since = now; }
+    if (sending && now >= end) {
+      sending = false;
+      tx_end = now;
+      idle_since = now;
+    }
     if (!sending && (!rx_on || (!tx_on && now >= end))) break;
-    if (!sending && tx_on && now - idle_since > 200000000ull) break;   // frames still in flight: 200 ms of quiet
+    if (!sending && tx_on && now - idle_since > 200000000ull) break;  // frames still in flight: 200 ms of quiet
     if (sending) {
       uint32_t want = obi::kBatchSize;
       if (o.rate > 0) {
         uint64_t due = uint64_t(double(now - t0) * 1e-9 * o.rate) + 1;
-        if (due <= sent) {   // ahead of the rate
-          if (rx_on) { receive(); continue; }
+        if (due <= sent) {  // ahead of the rate
+          if (rx_on) {
+            receive();
+            continue;
+          }
           uint64_t at = t0 + uint64_t(double(sent) / o.rate * 1e9);
           if (at > now + 50000) {
             timespec ts{0, long(at - now - 50000)};
@@ -479,7 +510,7 @@ int memif(const Options& o) {
           std::memcpy(t + 4, &sq, 4);
           std::memcpy(t + 8, &stamp, 8);
         }
-        rte_mbuf_refcnt_update(m, 1);   // memif copies the frame and drops this reference
+        rte_mbuf_refcnt_update(m, 1);  // memif copies the frame and drops this reference
         burst[i] = m;
       }
       uint16_t n = rte_eth_tx_burst(txp, 0, burst, uint16_t(want));
@@ -502,18 +533,26 @@ int memif(const Options& o) {
   std::size_t timed = lat.size();
   uint64_t lost = seq_seen ? (seq_hi - seq_lo + 1) - std::min(seq_hi - seq_lo + 1, seq_seen) : 0;
   double mx = lat.empty() ? 0 : double(*std::max_element(lat.begin(), lat.end())) / 1000.0;
-  double p50 = percentile(lat, 0.50), p90 = percentile(lat, 0.90), p99 = percentile(lat, 0.99), p999 = percentile(lat, 0.999);
-  std::printf("{\"sent\": %llu, \"sent_bytes\": %llu, \"tx_bursts\": %llu, \"tx_full\": %llu, \"received\": %llu, \"received_bytes\": %llu, "
-              "\"seconds\": %.3f, \"mpps\": %.4f, \"rx_mpps\": %.4f, \"cpu_s\": %.3f, \"stamped\": %llu, \"timed\": %zu, "
-              "\"p50_us\": %.1f, \"p90_us\": %.1f, \"p99_us\": %.1f, \"p999_us\": %.1f, \"max_us\": %.1f, \"lost_seq\": %llu, "
-              "\"sent_digest\": \"%016llx\", \"received_digest\": \"%016llx\"}\n",
-              (unsigned long long)sent, (unsigned long long)sent_bytes, (unsigned long long)tx_bursts, (unsigned long long)tx_full,
-              (unsigned long long)received, (unsigned long long)received_bytes, secs, double(sent) / secs / 1e6,
-              double(received) / secs / 1e6, cpu, (unsigned long long)stamped, timed, p50, p90, p99, p999, mx,
-              (unsigned long long)lost, (unsigned long long)sent_digest, (unsigned long long)received_digest);
+  double p50 = percentile(lat, 0.50), p90 = percentile(lat, 0.90), p99 = percentile(lat, 0.99),
+         p999 = percentile(lat, 0.999);
+  std::printf(
+      "{\"sent\": %llu, \"sent_bytes\": %llu, \"tx_bursts\": %llu, \"tx_full\": %llu, \"received\": %llu, \"received_bytes\": %llu, "
+      "\"seconds\": %.3f, \"mpps\": %.4f, \"rx_mpps\": %.4f, \"cpu_s\": %.3f, \"stamped\": %llu, \"timed\": %zu, "
+      "\"p50_us\": %.1f, \"p90_us\": %.1f, \"p99_us\": %.1f, \"p999_us\": %.1f, \"max_us\": %.1f, \"lost_seq\": %llu, "
+      "\"sent_digest\": \"%016llx\", \"received_digest\": \"%016llx\"}\n",
+      (unsigned long long)sent, (unsigned long long)sent_bytes, (unsigned long long)tx_bursts,
+      (unsigned long long)tx_full, (unsigned long long)received, (unsigned long long)received_bytes, secs,
+      double(sent) / secs / 1e6, double(received) / secs / 1e6, cpu, (unsigned long long)stamped, timed, p50, p90, p99,
+      p999, mx, (unsigned long long)lost, (unsigned long long)sent_digest, (unsigned long long)received_digest);
   std::fflush(stdout);
-  if (tx_on) { rte_eth_dev_stop(txp); rte_eth_dev_close(txp); }
-  if (rx_on) { rte_eth_dev_stop(rxp); rte_eth_dev_close(rxp); }
+  if (tx_on) {
+    rte_eth_dev_stop(txp);
+    rte_eth_dev_close(txp);
+  }
+  if (rx_on) {
+    rte_eth_dev_stop(rxp);
+    rte_eth_dev_close(rxp);
+  }
   rte_eal_cleanup();
   return 0;
 }

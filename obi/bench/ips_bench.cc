@@ -14,9 +14,9 @@
 #include <hs/hs.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -39,7 +39,8 @@ double cpu_seconds() {
 bool hs_accepts(const std::string& re) {
   hs_database_t* db = nullptr;
   hs_compile_error_t* err = nullptr;
-  if (hs_compile(re.c_str(), HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY, HS_MODE_BLOCK, nullptr, &db, &err) != HS_SUCCESS) {
+  if (hs_compile(re.c_str(), HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY, HS_MODE_BLOCK, nullptr, &db, &err) !=
+      HS_SUCCESS) {
     hs_free_compile_error(err);
     return false;
   }
@@ -51,19 +52,25 @@ class Counting final : public Element {
  public:
   uint64_t packets = 0;
   uint16_t output_count() const override { return 0; }
-  void push(uint16_t, Batch& b, Context&, const Outputs&) override { packets += b.n; b.n = 0; }
+  void push(uint16_t, Batch& b, Context&, const Outputs&) override {
+    packets += b.n;
+    b.n = 0;
+  }
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) { std::fprintf(stderr, "usage: ips_bench RULES.re.json TRACE.pcap [runs]\n"); return 2; }
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: ips_bench RULES.re.json TRACE.pcap [runs]\n");
+    return 2;
+  }
   int runs = argc > 3 ? std::atoi(argv[3]) : 5;
   std::ifstream in(argv[1]);
   nlohmann::json rules = nlohmann::json::parse(in);
   nlohmann::json match = nlohmann::json::array();
   size_t rejected = 0;
-  const char* only = std::getenv("IPS_BENCH_ONLY");   // "content": leave out the rules with pcre
+  const char* only = std::getenv("IPS_BENCH_ONLY");  // "content": leave out the rules with pcre
   for (const auto& r : rules) {
     if (only && std::string(only) == "content" && r.value("has_pcre", false)) continue;
     if (!r.contains("item_regexes") || !r["item_regexes"].is_array() || r["item_regexes"].empty() ||
@@ -72,21 +79,32 @@ int main(int argc, char** argv) {
     nlohmann::json pm = nlohmann::json::array();
     bool ok = true;
     nlohmann::json items = r["item_regexes"];
-    if (only && std::string(only) == "longest") {   // experiment: the longest item only
+    if (only && std::string(only) == "longest") {  // experiment: the longest item only
       nlohmann::json best = items[0];
-      for (const auto& it : items) if (it.get<std::string>().size() > best.get<std::string>().size()) best = it;
+      for (const auto& it : items)
+        if (it.get<std::string>().size() > best.get<std::string>().size()) best = it;
       items = nlohmann::json::array({best});
     }
     for (const auto& item : items) {
       std::string re = item.get<std::string>();
-      if (!hs_accepts(re)) { ok = false; break; }
+      if (!hs_accepts(re)) {
+        ok = false;
+        break;
+      }
       pm.push_back({{"pattern", re}, {"is_regex", true}});
     }
-    if (!ok) { ++rejected; continue; }
-    match.push_back({{"header_match", {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}}}, {"payload_match", pm}});
+    if (!ok) {
+      ++rejected;
+      continue;
+    }
+    match.push_back(
+        {{"header_match", {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}}}, {"payload_match", pm}});
   }
   ElementFactory factory = find_element("HeaderPayloadClassifier");
-  if (!factory) { std::fprintf(stderr, "HeaderPayloadClassifier not registered\n"); return 1; }
+  if (!factory) {
+    std::fprintf(stderr, "HeaderPayloadClassifier not registered\n");
+    return 1;
+  }
   // the block as configured by default (two-stage prefilter) and, for comparison in the
   // same run, with every pattern in one single-stage database
   nlohmann::json cfg = {{"match", match}};
@@ -133,7 +151,7 @@ int main(int argc, char** argv) {
         }
         e->push(0, b, ctx, outs);
       }
-      while (pool.available()) pool.alloc();   // the drops, reclaimed (still listed in pkts)
+      while (pool.available()) pool.alloc();  // the drops, reclaimed (still listed in pkts)
     }
     double s = cpu_seconds() - start;
     if (r % 2) {
@@ -148,12 +166,13 @@ int main(int argc, char** argv) {
   std::sort(gbps_single.begin(), gbps_single.end());
   std::sort(gbps.begin(), gbps.end());
   std::sort(mpps.begin(), mpps.end());
-  std::printf("{\"bench\":\"ips\",\"rules\":%zu,\"rules_rejected_by_hyperscan\":%zu,\"build_ms\":%.1f,\"packets\":%zu,"
-              "\"matched_packets\":%llu,\"gbps_median\":%.2f,\"gbps_min\":%.2f,\"gbps_max\":%.2f,\"mpps_median\":%.3f,"
-              "\"scans\":%s,\"second_scans\":%s,\"single_stage_gbps_median\":%.2f,\"single_stage_matched\":%llu}\n",
-              match.size(), rejected, build_ms, pkts.size(), (unsigned long long)matched_per_pass, gbps[gbps.size() / 2],
-              gbps.front(), gbps.back(), mpps[mpps.size() / 2], ips->read("scans").dump().c_str(),
-              ips->read("second_scans").dump().c_str(), gbps_single[gbps_single.size() / 2],
-              (unsigned long long)matched_single);
+  std::printf(
+      "{\"bench\":\"ips\",\"rules\":%zu,\"rules_rejected_by_hyperscan\":%zu,\"build_ms\":%.1f,\"packets\":%zu,"
+      "\"matched_packets\":%llu,\"gbps_median\":%.2f,\"gbps_min\":%.2f,\"gbps_max\":%.2f,\"mpps_median\":%.3f,"
+      "\"scans\":%s,\"second_scans\":%s,\"single_stage_gbps_median\":%.2f,\"single_stage_matched\":%llu}\n",
+      match.size(), rejected, build_ms, pkts.size(), (unsigned long long)matched_per_pass, gbps[gbps.size() / 2],
+      gbps.front(), gbps.back(), mpps[mpps.size() / 2], ips->read("scans").dump().c_str(),
+      ips->read("second_scans").dump().c_str(), gbps_single[gbps_single.size() / 2],
+      (unsigned long long)matched_single);
   return 0;
 }

@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeats; ++r) {
     const double t0 = thread_cpu_ms();
     try {
-      openbox::Message m = openbox::decode_json(openbox::parse_json_body(body),
-                                                openbox::MessageType::SetProcessingGraphRequest);
+      openbox::Message m =
+          openbox::decode_json(openbox::parse_json_body(body), openbox::MessageType::SetProcessingGraphRequest);
       blocks = std::get<openbox::SetProcessingGraphRequest>(m).blocks.size();
     } catch (const openbox::ProtocolError& e) {
       std::fprintf(stderr, "parse_bench: %s is refused: %s\n", argv[1], e.what());
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
                                      {"repeats", repeats},
                                      {"cpu_ms_median", ms[ms.size() / 2]},
                                      {"cpu_ms_min", ms.front()}}
-                              .dump()
-                              .c_str());
+                          .dump()
+                          .c_str());
   return 0;
 }

@@ -50,10 +50,11 @@ double median(std::vector<double> v) {
 json firewall(const std::vector<json>& rules, bool variant, const std::string& pcap) {
   json match = json::array();
   for (const json& r : rules) match.push_back(r);
-  if (variant) match.push_back(json::object());   // catch-all: a different config
-  json g = {{"blocks", {{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", pcap}}}},
-                        {{"type", "HeaderClassifier"}, {"name", "fw"}, {"config", {{"match", match}}}},
-                        {{"type", "Discard"}, {"name", "out"}}}},
+  if (variant) match.push_back(json::object());  // catch-all: a different config
+  json g = {{"blocks",
+             {{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", pcap}}}},
+              {{"type", "HeaderClassifier"}, {"name", "fw"}, {"config", {{"match", match}}}},
+              {{"type", "Discard"}, {"name", "out"}}}},
             {"connectors", json::array()}};
   g["connectors"].push_back({{"src", "in"}, {"src_port", 0}, {"dst", "fw"}, {"dst_port", 0}});
   for (std::size_t i = 0; i < match.size(); ++i)
@@ -76,12 +77,19 @@ int main(int argc, char** argv) {
     else if (a == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
     else if (a == "--workers") workers = std::max(1, std::atoi(argv[i + 1]));
     else if (a == "--pcap") pcap = argv[i + 1];
-    else { std::fprintf(stderr, "swap_bench: unknown argument '%s'\n", a.c_str()); return 2; }
+    else {
+      std::fprintf(stderr, "swap_bench: unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
   }
   if (pcap.empty()) pcap = dir + "/fw-4560.trace.pcap";
   std::shared_ptr<const Trace> trace = Trace::load(pcap);
 
-  struct Set { const char* label; std::string file; std::size_t limit; };
+  struct Set {
+    const char* label;
+    std::string file;
+    std::size_t limit;
+  };
   std::vector<Set> sets = {{"acl1-1000", dir + "/acl1-1000.classbench", 0},
                            {"fw1-10000[:2000]", dir + "/fw1-10000.classbench", 2000},
                            {"fw-4560", dir + "/fw-4560.classbench", 0},
@@ -116,12 +124,12 @@ int main(int argc, char** argv) {
     std::vector<double> total_ms, live_ms, run_parse, run_compile, run_activate, run_switch, run_retire;
     uint64_t in0 = rt.stats().packets_in, t_start = monotonic_ns();
     for (int r = 0; r < runs; ++r) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));   // traffic between swaps
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // traffic between swaps
       uint64_t t0 = monotonic_ns();
       json g = json::parse(text[r & 1]);
       uint64_t t1 = monotonic_ns();
       rt.set_graph(g);
-      rt.release_retired();   // ms includes freeing the replaced graph, as a controller's swap does before its next
+      rt.release_retired();  // ms includes freeing the replaced graph, as a controller's swap does before its next
       total_ms.push_back((monotonic_ns() - t0) / 1e6);
       SwapTiming st = rt.last_swap();
       run_parse.push_back((t1 - t0) / 1e6);

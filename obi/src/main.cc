@@ -87,10 +87,17 @@ int main(int argc, char** argv) {
     if (cmd == "export-click") return obi::cli::export_click(args);
     if (cmd == "check") return obi::cli::check(args);
     if (cmd == "verify-module") return obi::cli::verify_module(args);
-    if (cmd == "help") { std::fputs(kUsage, stdout); return 0; }
-    if (!cmd.empty()) throw obi::cli::UsageError("unknown command '" + cmd + "' (run, bench, export-click, check, verify-module)");
+    if (cmd == "help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (!cmd.empty())
+      throw obi::cli::UsageError("unknown command '" + cmd + "' (run, bench, export-click, check, verify-module)");
     for (const auto& a : args)
-      if (a == "--help" || a == "-h") { std::fputs(kUsage, stdout); return 0; }
+      if (a == "--help" || a == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
     return obi::cli::instance(args);
   } catch (const obi::cli::UsageError& e) {
     std::fprintf(stderr, "obi%s%s: %s\n", cmd.empty() ? "" : " ", cmd.c_str(), e.what());

@@ -47,7 +47,8 @@ constexpr Case kCases[] = {
     {"NetworkDirectionSwap", "{}"},
     {"NetworkHeaderFieldsRewriter", R"({"ipv4_ttl": 9, "tcp_dst": 8080})"},
     {"Ipv4AddressTranslator", R"({"input_spec": ["pattern 10.0.0.1 1024-65535 - - 0 1", "drop"]})"},
-    {"ProtocolAnalyzer", R"({"protocols": ["http", "https", "ftp", "smtp", "dns", "icmp", "tcp", "udp", "arp", "ipv6"]})"},
+    {"ProtocolAnalyzer",
+     R"({"protocols": ["http", "https", "ftp", "smtp", "dns", "icmp", "tcp", "udp", "arp", "ipv6"]})"},
     {"StringClassifier", R"({"strings": ["cmd.exe", "/etc/passwd", "GET "]})"},
     {"RegexClassifier", R"({"pattern": ["GET /[a-z]+", "passwd"], "payload_only": true})"},
     {"HeaderPayloadClassifier",
@@ -92,8 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Target& t = targets[data[0] % targets.size()];
   const std::vector<obi::testing::Bytes> frames{obi::testing::Bytes(data + 1, data + size)};
   const obi::testing::Result r = t.harness->push(frames);
-  if (r.total() + r.dropped < frames.size()) std::abort();   // a packet vanished
-  if (t.harness->pool().available() != t.harness->pool().capacity()) std::abort();   // a buffer leaked
+  if (r.total() + r.dropped < frames.size()) std::abort();                          // a packet vanished
+  if (t.harness->pool().available() != t.harness->pool().capacity()) std::abort();  // a buffer leaked
   for (const auto& port : r.out)
     for (const auto& f : port)
       if (!inside(f)) std::abort();

@@ -45,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Outcome two = run([&] {
     openbox::check_json_depth(body);
     json t = json::parse(body.begin(), body.end(), nullptr, false);
-    if (t.is_discarded()) throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
+    if (t.is_discarded())
+      throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
     return t;
   });
   if (one.ok != two.ok) std::abort();
@@ -55,7 +56,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     json t = openbox::parse_json_body(body, 3);
     if (!one.ok || openbox::json_depth(body, SIZE_MAX) > 3) std::abort();
-  } catch (const openbox::ProtocolError&) {
-  }
+  } catch (const openbox::ProtocolError&) {}
   return 0;
 }

@@ -21,12 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     openbox::Message m = openbox::decode_json(std::move(tree));
     json out = openbox::encode(m);
     json again = openbox::encode(openbox::decode(out.dump()));
-    if (again != out) std::abort();   // a valid message must round-trip
-  } catch (const openbox::ProtocolError&) {
-  }
+    if (again != out) std::abort();  // a valid message must round-trip
+  } catch (const openbox::ProtocolError&) {}
   try {
     (void)openbox::decode(body);
-  } catch (const openbox::ProtocolError&) {
-  }
+  } catch (const openbox::ProtocolError&) {}
   return 0;
 }

@@ -56,8 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     obi::CompileOptions swap = opt;
     swap.previous = g.get();
     std::unique_ptr<obi::CompiledGraph> next = obi::compile_graph(again, swap);
-    if (next->to_json() != again) std::abort();   // a compiled graph gives back what it was given
-  } catch (const openbox::ProtocolError&) {
-  }
+    if (next->to_json() != again) std::abort();  // a compiled graph gives back what it was given
+  } catch (const openbox::ProtocolError&) {}
   return 0;
 }

@@ -24,7 +24,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       json tree = json::parse(in.begin(), in.end(), nullptr, false);
       if (!tree.is_discarded()) (void)openbox::parse_header_match(tree);
     }
-  } catch (const openbox::ProtocolError&) {
-  }
+  } catch (const openbox::ProtocolError&) {}
   return 0;
 }

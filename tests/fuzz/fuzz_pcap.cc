@@ -40,18 +40,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   obi::Context ctx;
   ctx.pool = &pool;
-  for (int round = 0; round < 4096; ++round) {   // 4096 batches: far more than any input holds
+  for (int round = 0; round < 4096; ++round) {  // 4096 batches: far more than any input holds
     obi::Batch b;
     const bool more = e->poll(b, ctx);
     for (uint32_t i = 0; i < b.n; ++i) {
       obi::Packet* p = b.pkts[i];
       const obi::Headers& h = p->headers();
-      if ((h.l3 != obi::kNoOffset && h.l3 > p->len) || (h.payload != obi::kNoOffset && h.payload > p->len)) std::abort();
+      if ((h.l3 != obi::kNoOffset && h.l3 > p->len) || (h.payload != obi::kNoOffset && h.payload > p->len))
+        std::abort();
       (void)p->payload_len();
     }
     ctx.drop(b);
     if (!more) break;
   }
-  if (pool.available() != pool.capacity()) std::abort();   // every packet came back
+  if (pool.available() != pool.capacity()) std::abort();  // every packet came back
   return 0;
 }

@@ -93,12 +93,14 @@ bool handle_matches(const HandleDescriptor& h, std::string_view handle) {
     return false;
   std::string_view idx = handle.substr(stem.size() + 1);
   if (idx.size() > 1 && idx[0] == '0') return false;
-  for (char c : idx) if (c < '0' || c > '9') return false;
+  for (char c : idx)
+    if (c < '0' || c > '9') return false;
   return true;
 }
 
 bool has_handle(const std::vector<HandleDescriptor>& hs, std::string_view handle) {
-  for (const auto& h : hs) if (handle_matches(h, handle)) return true;
+  for (const auto& h : hs)
+    if (handle_matches(h, handle)) return true;
   return false;
 }
 
@@ -107,7 +109,8 @@ bool has_handle(const std::vector<HandleDescriptor>& hs, std::string_view handle
 bool type_matches(std::string_view type, const json& v) {
   if (type.size() > 2 && type.substr(type.size() - 2) == "[]") {
     if (!v.is_array()) return false;
-    for (const auto& e : v) if (!type_matches(type.substr(0, type.size() - 2), e)) return false;
+    for (const auto& e : v)
+      if (!type_matches(type.substr(0, type.size() - 2), e)) return false;
     return true;
   }
   if (type == "any" || type.empty()) return true;
@@ -117,8 +120,8 @@ bool type_matches(std::string_view type, const json& v) {
   if (type == "number") return v.is_number();
   if (type == "null") return v.is_null();
   if (type == "array") return v.is_array();
-  if (type == "object" || type == "header_match" || type == "header_payload_match" ||
-      type == "alert" || type == "session_match" || type == "field_map")
+  if (type == "object" || type == "header_match" || type == "header_payload_match" || type == "alert" ||
+      type == "session_match" || type == "field_map")
     return v.is_object();
   return true;
 }
@@ -136,7 +139,8 @@ std::string json_kind(const json& v) {
 }  // namespace
 
 const ArgDescriptor* BlockDescriptor::arg(std::string_view n) const {
-  for (const auto& a : config) if (a.name == n) return &a;
+  for (const auto& a : config)
+    if (a.name == n) return &a;
   return nullptr;
 }
 
@@ -205,25 +209,31 @@ Catalogue& Catalogue::builtin() {
 }
 
 const BlockDescriptor* Catalogue::find(std::string_view type) const {
-  for (const auto& b : blocks_) if (b.name == type) return &b;
+  for (const auto& b : blocks_)
+    if (b.name == type) return &b;
   return nullptr;
 }
 
 void Catalogue::add(BlockDescriptor d) {
   for (auto& b : blocks_) {
-    if (b.name == d.name) { b = std::move(d); return; }
+    if (b.name == d.name) {
+      b = std::move(d);
+      return;
+    }
   }
   blocks_.push_back(std::move(d));
 }
 
 void Catalogue::remove(std::string_view type) {
   for (auto it = blocks_.begin(); it != blocks_.end(); ++it) {
-    if (it->name == type) { blocks_.erase(it); return; }
+    if (it->name == type) {
+      blocks_.erase(it);
+      return;
+    }
   }
 }
 
-void Catalogue::check_config(const BlockDescriptor& d, const std::string& block_name,
-                             const json& config) const {
+void Catalogue::check_config(const BlockDescriptor& d, const std::string& block_name, const json& config) const {
   // Named only in an error: a large graph checks thousands of blocks.
   auto who = [&] { return "block \"" + block_name + "\" (" + d.name + ")"; };
   if (config.is_null()) {

@@ -47,7 +47,9 @@ struct Histogram {
     uint64_t b = static_cast<uint64_t>(ns_per_packet * 8);
     n[std::min<uint64_t>(b, kBuckets - 1)] += weight;
   }
-  void merge(const Histogram& o) { for (uint32_t i = 0; i < kBuckets; ++i) n[i] += o.n[i]; }
+  void merge(const Histogram& o) {
+    for (uint32_t i = 0; i < kBuckets; ++i) n[i] += o.n[i];
+  }
   double percentile(double q) const {
     uint64_t total = 0;
     for (uint64_t c : n) total += c;
@@ -67,7 +69,7 @@ uint64_t thread_cpu_ns() {
 
 struct WorkerResult {
   uint64_t packets = 0, bytes = 0;
-  uint64_t cpu_ns = 0;   // thread CPU time of the measured rounds
+  uint64_t cpu_ns = 0;  // thread CPU time of the measured rounds
   Histogram hist;
 };
 
@@ -75,7 +77,10 @@ struct WorkerResult {
 
 int bench(const std::vector<std::string>& argv) {
   for (const auto& a : argv)
-    if (a == "--help" || a == "-h") { std::fputs(kBenchHelp, stdout); return 0; }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kBenchHelp, stdout);
+      return 0;
+    }
   Args args(argv, {"graph", "pcap", "seconds", "workers", "name"}, {"json", "preparsed"});
   const bool preparsed = args.has("preparsed");
   std::string graph_path = args.required("graph");
@@ -141,7 +146,10 @@ int bench(const std::vector<std::string>& argv) {
           r.bytes += rr.bytes;
           r.hist.add(double(t1 - t0) / rr.packets, rr.packets);
         }
-        if ((++rounds & 1023) == 0 && w == 0) { sink.clear(); events.drain(sink, 1 << 20); }
+        if ((++rounds & 1023) == 0 && w == 0) {
+          sink.clear();
+          events.drain(sink, 1 << 20);
+        }
       }
       if (cpu0) r.cpu_ns = thread_cpu_ns() - cpu0;
     });
@@ -166,7 +174,12 @@ int bench(const std::vector<std::string>& argv) {
   for (auto& e : g->elements) e->deactivate();
 
   WorkerResult total;
-  for (auto& r : results) { total.packets += r.packets; total.bytes += r.bytes; total.cpu_ns += r.cpu_ns; total.hist.merge(r.hist); }
+  for (auto& r : results) {
+    total.packets += r.packets;
+    total.bytes += r.bytes;
+    total.cpu_ns += r.cpu_ns;
+    total.hist.merge(r.hist);
+  }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   nlohmann::json out = {
@@ -191,11 +204,12 @@ int bench(const std::vector<std::string>& argv) {
   if (args.has("json")) {
     std::printf("%s\n", out.dump().c_str());
   } else {
-    std::printf("%s: %.3f Mpps, %.3f Gbps over %.2f s on %u worker(s); ns/packet p50 %.2f p99 %.2f; "
-                "peak RSS %.1f MB; compile %.2f ms; packet path %s\n",
-                name.c_str(), out["mpps"].get<double>(), out["gbps"].get<double>(), secs, workers,
-                out["ns_p50"].get<double>(), out["ns_p99"].get<double>(), out["rss_mb"].get<double>(), compile_ms,
-                preparsed ? "copy (preparsed)" : "parse+hash");
+    std::printf(
+        "%s: %.3f Mpps, %.3f Gbps over %.2f s on %u worker(s); ns/packet p50 %.2f p99 %.2f; "
+        "peak RSS %.1f MB; compile %.2f ms; packet path %s\n",
+        name.c_str(), out["mpps"].get<double>(), out["gbps"].get<double>(), secs, workers, out["ns_p50"].get<double>(),
+        out["ns_p99"].get<double>(), out["rss_mb"].get<double>(), compile_ms,
+        preparsed ? "copy (preparsed)" : "parse+hash");
   }
   return 0;
 }

@@ -41,7 +41,7 @@ struct Problem {
   std::string block;
   ErrorSubtype subtype;
   std::string message;
-  int rule = -1;   // classifier rule index when the message names one
+  int rule = -1;  // classifier rule index when the message names one
 };
 
 const std::set<std::string> kIoBlocks = {"FromDevice", "ToDevice", "FromDump", "ToDump"};
@@ -62,8 +62,7 @@ int rule_of(const std::string& message) {
 
 // Builds one block with its factory; on a failing rule of a "match" list, sets that rule
 // aside (no header constraint, no payload pattern) and builds again.
-void build_block(const std::string& name, const std::string& type, nlohmann::json config,
-                 std::vector<Problem>& out) {
+void build_block(const std::string& name, const std::string& type, nlohmann::json config, std::vector<Problem>& out) {
   ElementFactory factory = find_element(type);
   for (int found = 0; found < kMaxPerBlock; ++found) {
     try {
@@ -80,7 +79,7 @@ void build_block(const std::string& name, const std::string& type, nlohmann::jso
       nlohmann::json& r = (*match)[rule];
       if (r.value("header_match", nlohmann::json::object()).empty() &&
           r.value("payload_match", nlohmann::json::array()).empty())
-        return;   // already set aside: the error is not the rule's own
+        return;  // already set aside: the error is not the rule's own
       r["header_match"] = nlohmann::json::object();
       r["payload_match"] = nlohmann::json::array();
     } catch (const std::exception& e) {
@@ -115,10 +114,13 @@ std::vector<Problem> check_graph(const nlohmann::json& graph, std::size_t& block
         throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name + "': missing or empty string field 'type'");
       std::string type = b["type"].get<std::string>();
       nlohmann::json config = b.contains("config") && !b["config"].is_null() ? b["config"] : nlohmann::json::object();
-      if (!config.is_object()) throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name + "': 'config' must be an object");
-      if (!names.insert(name).second) throw ProtocolError(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + name + "'");
+      if (!config.is_object())
+        throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + name + "': 'config' must be an object");
+      if (!names.insert(name).second)
+        throw ProtocolError(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + name + "'");
       const BlockDescriptor* d = cat.find(type);
-      if (!d) throw ProtocolError(ErrorSubtype::UNSUPPORTED_BLOCK, "block '" + name + "': unknown block type '" + type + "'");
+      if (!d)
+        throw ProtocolError(ErrorSubtype::UNSUPPORTED_BLOCK, "block '" + name + "': unknown block type '" + type + "'");
       if (!find_element(type))
         throw ProtocolError(ErrorSubtype::UNSUPPORTED_BLOCK,
                             "block '" + name + "': block type '" + type + "' is not implemented by this OBI");
@@ -137,7 +139,10 @@ std::vector<Problem> check_graph(const nlohmann::json& graph, std::size_t& block
 
 int check(const std::vector<std::string>& argv) {
   for (const auto& a : argv)
-    if (a == "--help" || a == "-h") { std::fputs(kCheckHelp, stdout); return 0; }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kCheckHelp, stdout);
+      return 0;
+    }
   Args args(argv, {"graph"}, {"json"});
   nlohmann::json graph = load_graph_file(args.required("graph"));
   std::size_t blocks = 0;

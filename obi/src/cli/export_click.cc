@@ -50,9 +50,11 @@ const char* kHelp =
     "Exit status: 0 every block expressed, 3 some blocks not expressible (the rest is still\n"
     "printed), 2 bad arguments or graph file, 1 other errors.\n";
 
-struct Unexpressible : std::runtime_error { using std::runtime_error::runtime_error; };
+struct Unexpressible : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
-std::string ident(const std::string& name) {   // Click element names: letters, digits, _ /
+std::string ident(const std::string& name) {  // Click element names: letters, digits, _ /
   std::string out;
   for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "b_" + out;
@@ -60,7 +62,10 @@ std::string ident(const std::string& name) {   // Click element names: letters, 
 }
 std::string quote(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) { if (c == '"' || c == '\\') out += '\\'; out += c; }
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
   return out + "\"";
 }
 std::string ipv4(uint32_t v) {
@@ -70,7 +75,10 @@ std::string ipv4(uint32_t v) {
 std::string hexbytes(uint64_t v, int bytes) {
   char buf[32];
   std::string s;
-  for (int i = bytes - 1; i >= 0; --i) { std::snprintf(buf, sizeof buf, "%02x", unsigned(v >> (8 * i) & 255)); s += buf; }
+  for (int i = bytes - 1; i >= 0; --i) {
+    std::snprintf(buf, sizeof buf, "%02x", unsigned(v >> (8 * i) & 255));
+    s += buf;
+  }
   return s;
 }
 
@@ -81,7 +89,8 @@ std::string ip_field(const openbox::FieldMatch& f) {
     uint64_t v = static_cast<uint64_t>(t.value), m = static_cast<uint64_t>(t.mask);
     bool exact_range = t.kind == MatchTerm::Kind::kRange;
     switch (f.field) {
-      case MatchField::IPV4_SRC: case MatchField::IPV4_DST: {
+      case MatchField::IPV4_SRC:
+      case MatchField::IPV4_DST: {
         const char* dir = f.field == MatchField::IPV4_SRC ? "src" : "dst";
         if (exact_range) {
           if (t.min != t.max) throw Unexpressible("address ranges");
@@ -103,14 +112,17 @@ std::string ip_field(const openbox::FieldMatch& f) {
         if (exact_range || m != 0xff) throw Unexpressible("masked or ranged ICMPV4_TYPE");
         alts.push_back("icmp type " + std::to_string(v));
         break;
-      case MatchField::TCP_SRC: case MatchField::TCP_DST: case MatchField::UDP_SRC: case MatchField::UDP_DST: {
+      case MatchField::TCP_SRC:
+      case MatchField::TCP_DST:
+      case MatchField::UDP_SRC:
+      case MatchField::UDP_DST: {
         bool src = f.field == MatchField::TCP_SRC || f.field == MatchField::UDP_SRC;
         std::string p = std::string(src ? "src " : "dst ") +
                         (f.field == MatchField::TCP_SRC || f.field == MatchField::TCP_DST ? "tcp" : "udp") + " port";
         if (exact_range) {
           alts.push_back(t.min == t.max ? p + " " + std::to_string(uint64_t(t.min))
-                                        : "(" + p + " >= " + std::to_string(uint64_t(t.min)) + " and " + p + " <= " +
-                                              std::to_string(uint64_t(t.max)) + ")");
+                                        : "(" + p + " >= " + std::to_string(uint64_t(t.min)) + " and " + p +
+                                              " <= " + std::to_string(uint64_t(t.max)) + ")");
         } else if (m == 0xffff) {
           alts.push_back(p + " " + std::to_string(v));
         } else if (m == 0) {
@@ -121,10 +133,12 @@ std::string ip_field(const openbox::FieldMatch& f) {
         break;
       }
       case MatchField::ETH_TYPE:
-        if (!exact_range && v == 0x0800 && m == 0xffff) { alts.push_back("true"); break; }
+        if (!exact_range && v == 0x0800 && m == 0xffff) {
+          alts.push_back("true");
+          break;
+        }
         throw Unexpressible("ETH_TYPE other than 0x0800 mixed with IPv4 fields");
-      default:
-        throw Unexpressible("field " + std::string(openbox::field_info(f.field).name));
+      default: throw Unexpressible("field " + std::string(openbox::field_info(f.field).name));
     }
   }
   if (alts.size() == 1) return alts[0];
@@ -156,7 +170,7 @@ std::string header_classifier(const std::string& cls, const json& config) {
   std::vector<openbox::HeaderMatch> rules;
   for (const json& m : config.at("match")) rules.push_back(openbox::parse_header_match(m));
   std::ostringstream o;
-  try {   // Ethernet-only rules: a plain Classifier
+  try {  // Ethernet-only rules: a plain Classifier
     std::vector<std::string> pats;
     for (const auto& r : rules) pats.push_back(eth_rule(r));
     o << "elementclass " << cls << " { input -> c :: Classifier(";
@@ -165,8 +179,7 @@ std::string header_classifier(const std::string& cls, const json& config) {
     for (std::size_t i = 0; i < pats.size(); ++i) o << "c[" << i << "] -> [" << i << "]output; ";
     o << "}\n";
     return o.str();
-  } catch (const Unexpressible&) {
-  }
+  } catch (const Unexpressible&) {}
   std::vector<std::string> exprs;
   int catch_all = -1;
   for (std::size_t i = 0; i < rules.size(); ++i) {
@@ -174,11 +187,17 @@ std::string header_classifier(const std::string& cls, const json& config) {
     std::vector<std::string> parts;
     bool ip = false;
     for (const auto& f : r.fields) {
-      if (f.field == MatchField::ETH_TYPE) { ip = true; }
+      if (f.field == MatchField::ETH_TYPE) {
+        ip = true;
+      }
       std::string e = ip_field(f);
       if (e != "true") parts.push_back(e);
     }
-    if (r.fields.empty()) { exprs.push_back("-"); if (catch_all < 0) catch_all = int(i); continue; }
+    if (r.fields.empty()) {
+      exprs.push_back("-");
+      if (catch_all < 0) catch_all = int(i);
+      continue;
+    }
     if (!ip) throw Unexpressible("rule " + std::to_string(i) + " has no ETH_TYPE");
     std::string e;
     for (const auto& p : parts) e += (e.empty() ? "" : " and ") + p;
@@ -190,7 +209,8 @@ std::string header_classifier(const std::string& cls, const json& config) {
   for (std::size_t i = 0; i < exprs.size(); ++i) o << (i ? ",\n      " : "") << exprs[i];
   o << ");\n";
   for (std::size_t i = 0; i < exprs.size(); ++i) o << "  c[" << i << "] -> Unstrip(14) -> [" << i << "]output;\n";
-  if (catch_all >= 0) o << "  e[1] -> [" << catch_all << "]output;   // non-IPv4 frames match only the catch-all rule\n";
+  if (catch_all >= 0)
+    o << "  e[1] -> [" << catch_all << "]output;   // non-IPv4 frames match only the catch-all rule\n";
   else o << "  e[1] -> Discard;\n";
   o << "}\n";
   return o.str();
@@ -207,11 +227,11 @@ std::string hex_byte_string(uint64_t v, int bytes) { return "\\<" + hexbytes(v, 
 
 // The Click form of one block.
 struct Mapped {
-  std::string classes;       // elementclass definitions it needs
-  std::string decl;          // declaration(s); the last declared element is `id`
-  std::string input;         // element that connectors into the block lead to (default id)
+  std::string classes;  // elementclass definitions it needs
+  std::string decl;     // declaration(s); the last declared element is `id`
+  std::string input;    // element that connectors into the block lead to (default id)
   int inputs = 1, outputs = 1;
-  std::string approx;        // non-empty: how the Click form differs
+  std::string approx;  // non-empty: how the Click form differs
 };
 
 int config_int(const json& cfg, const char* key, int def) {
@@ -242,8 +262,9 @@ std::vector<std::string> config_strings(const json& cfg, const char* key) {
 // Unstrip(14) -> output; c[1] -> output;": BODY sees IPv4 packets with their IP header
 // annotation, other frames pass unchanged (as the OpenBox blocks do).
 std::string ipv4_only(const std::string& cls, const std::string& body) {
-  return "elementclass " + cls + " {\n  input -> c :: Classifier(12/0800, -);\n  c[0] -> Strip(14) -> MarkIPHeader -> " +
-         body + " -> Unstrip(14) -> output;\n  c[1] -> output;\n}\n";
+  return "elementclass " + cls +
+         " {\n  input -> c :: Classifier(12/0800, -);\n  c[0] -> Strip(14) -> MarkIPHeader -> " + body +
+         " -> Unstrip(14) -> output;\n  c[1] -> output;\n}\n";
 }
 
 // Outputs of an Ipv4AddressTranslator: the largest output its input specs name, plus one.
@@ -265,12 +286,14 @@ Mapped map_block(const std::string& type, const std::string& id, const json& cfg
   Mapped m;
   std::ostringstream d;
   if (type == "FromDump") {
-    d << id << " :: FromDump(" << quote(cfg.value("filename", "")) << ", TIMING " << (config_bool(cfg, "timing", false) ? "true" : "false")
-      << ", ACTIVE " << (config_bool(cfg, "active", true) ? "true" : "false") << ");\n";
+    d << id << " :: FromDump(" << quote(cfg.value("filename", "")) << ", TIMING "
+      << (config_bool(cfg, "timing", false) ? "true" : "false") << ", ACTIVE "
+      << (config_bool(cfg, "active", true) ? "true" : "false") << ");\n";
     m.inputs = 0;
   } else if (type == "FromDevice") {
-    d << id << " :: FromDevice(" << cfg.value("devname", "") << ", SNIFFER " << (config_bool(cfg, "sniffer", true) ? "true" : "false")
-      << ", PROMISC " << (config_bool(cfg, "promisc", false) ? "true" : "false") << ");\n";
+    d << id << " :: FromDevice(" << cfg.value("devname", "") << ", SNIFFER "
+      << (config_bool(cfg, "sniffer", true) ? "true" : "false") << ", PROMISC "
+      << (config_bool(cfg, "promisc", false) ? "true" : "false") << ");\n";
     m.inputs = 0;
   } else if (type == "ToDump") {
     d << id << " :: ToDump(" << quote(cfg.value("filename", "")) << ");\n";
@@ -289,7 +312,8 @@ Mapped map_block(const std::string& type, const std::string& id, const json& cfg
     // Click shapes in pull: a FIFO of `capacity` packets emptied at the rate.
     double rate = config_number(cfg, "rate", 0);
     d << id << "_q :: Queue(" << config_int(cfg, "capacity", 1000) << ") -> " << id << " :: "
-      << (type == "PpsShaper" ? "RatedUnqueue(" + num(rate) + ")" : "BandwidthRatedUnqueue(" + num(rate) + "Bps)") << ";\n";
+      << (type == "PpsShaper" ? "RatedUnqueue(" + num(rate) + ")" : "BandwidthRatedUnqueue(" + num(rate) + "Bps)")
+      << ";\n";
     m.input = id + "_q";
   } else if (type == "PpsRateClassifier" || type == "BpsRateClassifier") {
     std::vector<std::string> rates = config_strings(cfg, "rate");
@@ -312,15 +336,16 @@ Mapped map_block(const std::string& type, const std::string& id, const json& cfg
   } else if (type == "VlanEncapsulate") {
     int tci = (config_int(cfg, "vlan_pcp", 0) & 7) << 13 | (config_int(cfg, "vlan_dei", 0) & 1) << 12 |
               (config_int(cfg, "vlan_vid", 0) & 0xfff);
-    d << id << " :: VLANEncap(VLAN_TCI " << tci << ", ETHERTYPE 0x" << hexbytes(uint64_t(config_int(cfg, "ethertype", 0x8100)), 2)
-      << ");\n";
+    d << id << " :: VLANEncap(VLAN_TCI " << tci << ", ETHERTYPE 0x"
+      << hexbytes(uint64_t(config_int(cfg, "ethertype", 0x8100)), 2) << ");\n";
   } else if (type == "DecIpTtl") {
     m.outputs = 2;
     if (!config_bool(cfg, "active", true)) {
       d << id << " :: Null;   // inactive: every packet on output 0\n";
       m.outputs = 1;
     } else {
-      m.classes = "elementclass OBDecIpTtl_" + id + " {\n  input -> c :: Classifier(12/0800, 12/86dd, -);\n"
+      m.classes = "elementclass OBDecIpTtl_" + id +
+                  " {\n  input -> c :: Classifier(12/0800, 12/86dd, -);\n"
                   "  c[0] -> Strip(14) -> MarkIPHeader -> d4 :: DecIPTTL -> Unstrip(14) -> [0]output;\n"
                   "  d4[1] -> Unstrip(14) -> [1]output;\n"
                   "  c[1] -> Strip(14) -> MarkIP6Header -> d6 :: DecIP6HLIM -> Unstrip(14) -> [0]output;\n"
@@ -334,7 +359,8 @@ Mapped map_block(const std::string& type, const std::string& id, const json& cfg
   } else if (type == "Alert") {
     std::string msg;
     if (auto a = cfg.find("alerts"); a != cfg.end() && a->is_array())
-      for (const json& x : *a) msg += (msg.empty() ? "" : " | ") + (x.is_object() ? x.value("message", "") : std::string());
+      for (const json& x : *a)
+        msg += (msg.empty() ? "" : " | ") + (x.is_object() ? x.value("message", "") : std::string());
     d << id << " :: Print(" << quote("ALERT " + msg) << ");\n";
     m.approx = "prints the alert instead of sending it to the controller";
   } else if (type == "HeaderClassifier") {
@@ -351,16 +377,20 @@ Mapped map_block(const std::string& type, const std::string& id, const json& cfg
     std::vector<std::string> specs = config_strings(cfg, "input_spec");
     m.inputs = static_cast<int>(specs.size());
     m.outputs = rewriter_outputs(specs);
-    static const std::pair<const char*, const char*> kKeys[] = {
-        {"tcp_timeout", "TCP_TIMEOUT"}, {"tcp_done_timeout", "TCP_DONE_TIMEOUT"},
-        {"tcp_nodata_timeout", "TCP_NODATA_TIMEOUT"}, {"tcp_guarantee", "TCP_GUARANTEE"},
-        {"udp_timeout", "UDP_TIMEOUT"}, {"udp_streaming_timeout", "UDP_STREAMING_TIMEOUT"},
-        {"udp_guarantee", "UDP_GUARANTEE"}, {"reap_interval", "REAP_INTERVAL"},
-        {"mapping_capacity", "MAPPING_CAPACITY"}};
+    static const std::pair<const char*, const char*> kKeys[] = {{"tcp_timeout", "TCP_TIMEOUT"},
+                                                                {"tcp_done_timeout", "TCP_DONE_TIMEOUT"},
+                                                                {"tcp_nodata_timeout", "TCP_NODATA_TIMEOUT"},
+                                                                {"tcp_guarantee", "TCP_GUARANTEE"},
+                                                                {"udp_timeout", "UDP_TIMEOUT"},
+                                                                {"udp_streaming_timeout", "UDP_STREAMING_TIMEOUT"},
+                                                                {"udp_guarantee", "UDP_GUARANTEE"},
+                                                                {"reap_interval", "REAP_INTERVAL"},
+                                                                {"mapping_capacity", "MAPPING_CAPACITY"}};
     std::string args;
     for (const std::string& sp : specs) args += (args.empty() ? "" : ",\n      ") + sp;
     for (const auto& [k, click] : kKeys)
-      if (cfg.contains(k) && cfg[k].is_number()) args += std::string(",\n      ") + click + " " + num(cfg[k].get<double>());
+      if (cfg.contains(k) && cfg[k].is_number())
+        args += std::string(",\n      ") + click + " " + num(cfg[k].get<double>());
     std::ostringstream c;
     c << "elementclass OBRewriter_" << id << " {\n  rw :: IPRewriter(" << args << ");\n";
     for (int k = 0; k < m.inputs; ++k) c << "  input[" << k << "] -> Strip(14) -> CheckIPHeader -> [" << k << "]rw;\n";
@@ -438,14 +468,21 @@ Mapped map_block(const std::string& type, const std::string& id, const json& cfg
 
 int export_click(const std::vector<std::string>& argv) {
   for (const auto& a : argv)
-    if (a == "--help" || a == "-h") { std::fputs(kHelp, stdout); return 0; }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
   Args args(argv, {"graph"}, {});
   json graph = load_graph_file(args.required("graph"));
   if (!graph.is_object() || !graph.contains("blocks") || !graph["blocks"].is_array())
     throw UsageError("graph file has no 'blocks' array");
   std::ostringstream classes, decls, wires;
   std::vector<std::string> missing, approx;
-  struct Ports { std::string id, input; int inputs, outputs; std::vector<bool> in_used, out_used; };
+  struct Ports {
+    std::string id, input;
+    int inputs, outputs;
+    std::vector<bool> in_used, out_used;
+  };
   std::map<std::string, Ports> blocks;
   std::vector<std::string> order;
   for (const json& b : graph["blocks"]) {
@@ -456,7 +493,7 @@ int export_click(const std::vector<std::string>& argv) {
     Mapped m;
     try {
       m = map_block(type, id, cfg);
-    } catch (const std::exception& e) {   // Unexpressible, or a config the mapping cannot read
+    } catch (const std::exception& e) {  // Unexpressible, or a config the mapping cannot read
       missing.push_back(name + " (" + type + "): " + e.what());
       m = Mapped{};
       m.decl = id + " :: Null;   // NOT EXPRESSIBLE: " + type + "\n";
@@ -465,7 +502,11 @@ int export_click(const std::vector<std::string>& argv) {
     if (!m.approx.empty()) approx.push_back(name + " (" + type + "): " + m.approx);
     classes << m.classes;
     decls << m.decl;
-    blocks[name] = {id, m.input, m.inputs, m.outputs, std::vector<bool>(std::max(m.inputs, 0)),
+    blocks[name] = {id,
+                    m.input,
+                    m.inputs,
+                    m.outputs,
+                    std::vector<bool>(std::max(m.inputs, 0)),
                     std::vector<bool>(std::max(m.outputs, 0))};
     order.push_back(name);
   }
@@ -480,7 +521,10 @@ int export_click(const std::vector<std::string>& argv) {
                          std::to_string(dp) + "] " + (di != blocks.end() ? di->second.input : ident(d)) + ";";
       bool ok = si != blocks.end() && di != blocks.end() && sp >= 0 && sp < si->second.outputs && dp >= 0 &&
                 dp < di->second.inputs;
-      if (!ok) { wires << "// " << line << "   (port without a Click counterpart)\n"; continue; }
+      if (!ok) {
+        wires << "// " << line << "   (port without a Click counterpart)\n";
+        continue;
+      }
       si->second.out_used[sp] = true;
       di->second.in_used[dp] = true;
       wires << line << "\n";
@@ -491,7 +535,10 @@ int export_click(const std::vector<std::string>& argv) {
   for (const std::string& name : order) {
     Ports& p = blocks[name];
     for (int k = 0; k < p.outputs; ++k)
-      if (!p.out_used[k]) { fill << p.id << " [" << k << "] -> unconnected;\n"; any_unused = true; }
+      if (!p.out_used[k]) {
+        fill << p.id << " [" << k << "] -> unconnected;\n";
+        any_unused = true;
+      }
     for (int k = 0; k < p.inputs; ++k)
       if (!p.in_used[k]) fill << "Idle -> [" << k << "] " << p.input << ";\n";
   }

@@ -32,10 +32,12 @@ std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, con
   if (!any_file && !args.has("pki")) {
     // plain HTTP only when asked for: a forgotten flag must not open the control channel
     if (controller.rfind("https://", 0) == 0)
-      throw UsageError("--controller " + controller +
-                       " needs certificates: --pki DIR or --cert FILE --key FILE --ca FILE (or --insecure with http://)");
-    throw UsageError("no certificates given: --pki DIR or --cert FILE --key FILE --ca FILE for mutual TLS, or "
-                     "--insecure for plain HTTP (anyone who reaches the OBI's port can then drive it)");
+      throw UsageError(
+          "--controller " + controller +
+          " needs certificates: --pki DIR or --cert FILE --key FILE --ca FILE (or --insecure with http://)");
+    throw UsageError(
+        "no certificates given: --pki DIR or --cert FILE --key FILE --ca FILE for mutual TLS, or "
+        "--insecure for plain HTTP (anyone who reaches the OBI's port can then drive it)");
   }
   if (controller.rfind("http://", 0) == 0)
     throw UsageError("--controller " + controller + " is plain HTTP while TLS is on: use https:// (or --insecure)");
@@ -61,10 +63,30 @@ std::shared_ptr<const control::Tls> tls_arg(const Args& args, uint64_t dpid, con
 #endif
 
 int instance(const std::vector<std::string>& argv) {
-  Args args(argv, {"dpid", "listen", "controller", "workers", "dpdk", "device-map",
-                   "max-body-mib", "http-threads", "http-timeout-ms", "http-keepalive-ms", "cert", "key", "ca", "pki", "max-blocks",
-                   "max-depth", "max-rules", "max-patterns", "max-pattern-kib", "graph-budget-s", "send-queue-mib",
-                   "module-trust", "without-blocks"},
+  Args args(argv,
+            {"dpid",
+             "listen",
+             "controller",
+             "workers",
+             "dpdk",
+             "device-map",
+             "max-body-mib",
+             "http-threads",
+             "http-timeout-ms",
+             "http-keepalive-ms",
+             "cert",
+             "key",
+             "ca",
+             "pki",
+             "max-blocks",
+             "max-depth",
+             "max-rules",
+             "max-patterns",
+             "max-pattern-kib",
+             "graph-budget-s",
+             "send-queue-mib",
+             "module-trust",
+             "without-blocks"},
             {"quiet", "insecure", "allow-unsigned-modules", "busy-poll"});
 #ifdef OBI_HAVE_CONTROL
   InstanceOptions o;
@@ -102,7 +124,8 @@ int instance(const std::vector<std::string>& argv) {
   // Block types this OBI does not run: left out of its Hello, refused in its graphs.
   if (args.has("without-blocks")) {
     std::string list = args.get("without-blocks");
-    for (char& c : list) if (c == ',') c = ' ';
+    for (char& c : list)
+      if (c == ',') c = ' ';
     const std::vector<std::string> types = split_words(list);
     if (types.empty()) throw UsageError("--without-blocks needs block types, e.g. HtmlNormalizer,JsNormalizer");
     for (const std::string& t : types)
@@ -110,8 +133,9 @@ int instance(const std::vector<std::string>& argv) {
   }
   o.allow_unsigned_modules = args.has("allow-unsigned-modules");
   if (o.allow_unsigned_modules)
-    std::fprintf(stderr, "obi: WARN: --allow-unsigned-modules: custom modules without a valid signature are "
-                         "loaded and run with this OBI's rights; use it for development only\n");
+    std::fprintf(stderr,
+                 "obi: WARN: --allow-unsigned-modules: custom modules without a valid signature are "
+                 "loaded and run with this OBI's rights; use it for development only\n");
   return run_instance(o);
 #else
   std::fprintf(stderr, "obi: this build has no control plane (src/control); use 'obi run --graph G.json'\n");

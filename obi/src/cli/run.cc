@@ -1,6 +1,6 @@
 // obi run: one graph, no controller, until its sources end or SIGINT; then a summary.
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -44,13 +44,19 @@ nlohmann::json load_graph_file(const std::string& path) {
   if (!f) throw UsageError("cannot read graph file " + path);
   nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
   if (j.is_discarded()) throw UsageError("graph file " + path + " is not valid JSON");
-  if (j.is_object()) { j.erase("type"); j.erase("xid"); }
+  if (j.is_object()) {
+    j.erase("type");
+    j.erase("xid");
+  }
   return j;
 }
 
 int run_graph(const std::vector<std::string>& argv) {
   for (const auto& a : argv)
-    if (a == "--help" || a == "-h") { std::fputs(kRunHelp, stdout); return 0; }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kRunHelp, stdout);
+      return 0;
+    }
   Args args(argv, {"graph", "workers", "dpdk", "device-map"}, {"busy-poll"});
   nlohmann::json graph = load_graph_file(args.required("graph"));
   RuntimeOptions o;
@@ -73,9 +79,9 @@ int run_graph(const std::vector<std::string>& argv) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RuntimeStats s = rt.stats();
   std::printf("%s after %.3f s on %u worker(s)\n", g_interrupted ? "interrupted" : "sources done", secs, rt.workers());
-  std::printf("packets in %llu (%llu bytes), out %llu (%llu bytes), dropped %llu\n",
-              (unsigned long long)s.packets_in, (unsigned long long)s.bytes_in, (unsigned long long)s.packets_out,
-              (unsigned long long)s.bytes_out, (unsigned long long)s.packets_dropped);
+  std::printf("packets in %llu (%llu bytes), out %llu (%llu bytes), dropped %llu\n", (unsigned long long)s.packets_in,
+              (unsigned long long)s.bytes_in, (unsigned long long)s.packets_out, (unsigned long long)s.bytes_out,
+              (unsigned long long)s.packets_dropped);
   // Every block's counters that its descriptor lists.
   for (const auto& b : graph["blocks"]) {
     std::string name = b.value("name", ""), type = b.value("type", "");
@@ -85,13 +91,12 @@ int run_graph(const std::vector<std::string>& argv) {
     for (const auto& h : d->read_handles)
       if (!h.indexed && (h.name == "count" || h.name == "byte_count" || h.name == "drops" || h.name == "offloads"))
         handles.push_back(h.name);
-    if (type == "ToDevice") handles = {"count", "drops", "send_calls"};   // outside the spec, so not in the catalogue
+    if (type == "ToDevice") handles = {"count", "drops", "send_calls"};  // outside the spec, so not in the catalogue
     std::string line;
     for (const auto& h : handles) {
       try {
         line += " " + h + "=" + rt.read(name, h).dump();
-      } catch (const std::exception&) {
-      }
+      } catch (const std::exception&) {}
     }
     if (!line.empty()) std::printf("  %-20s %-24s%s\n", name.c_str(), type.c_str(), line.c_str());
   }

@@ -42,7 +42,8 @@ std::string slurp(const std::string& path, std::size_t limit, const char* what) 
 int verify_module(const std::vector<std::string>& argv) {
   // MODULE.so is the last argument, the options come before it.
   if (argv.empty() || argv.back().rfind("--", 0) == 0)
-    throw UsageError("usage: obi verify-module --module-trust FILE|DIR --sig MODULE.sig [--name N] [--version V] MODULE.so");
+    throw UsageError(
+        "usage: obi verify-module --module-trust FILE|DIR --sig MODULE.sig [--name N] [--version V] MODULE.so");
   Args args(std::vector<std::string>(argv.begin(), argv.end() - 1), {"module-trust", "sig", "name", "version"}, {});
 #ifdef OBI_HAVE_CONTROL
   const std::string module_path = argv.back();
@@ -68,13 +69,13 @@ int verify_module(const std::vector<std::string>& argv) {
   };
   const std::string name = args.has("name") ? args.get("name") : field("module_name").value_or("");
   if (name.empty()) throw UsageError(sig_path + ": no module_name (give --name)");
-  control::ModuleSignature s{args.has("version") ? std::optional<std::string>(args.get("version"))
-                                                 : field("module_version"),
-                             field("signature"), field("key_id")};
+  control::ModuleSignature s{
+      args.has("version") ? std::optional<std::string>(args.get("version")) : field("module_version"),
+      field("signature"), field("key_id")};
   const std::string so = slurp(module_path, kMaxModuleBytes, "module");
-  trust.verify(name, so, s);   // ProtocolError: main prints it, exit 1
-  std::printf("%s: good signature by key %s for module \"%s\" version \"%s\"\n", module_path.c_str(),
-              s.key_id->c_str(), name.c_str(), s.version.value_or("").c_str());
+  trust.verify(name, so, s);  // ProtocolError: main prints it, exit 1
+  std::printf("%s: good signature by key %s for module \"%s\" version \"%s\"\n", module_path.c_str(), s.key_id->c_str(),
+              name.c_str(), s.version.value_or("").c_str());
   return 0;
 #else
   std::fprintf(stderr, "obi: this build has no control plane (src/control)\n");

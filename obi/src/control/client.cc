@@ -58,13 +58,13 @@ void Instance::Impl::client_loop() {
   // metrics: the subscription last attached for (held, so compared by identity) and when it is due next
   std::shared_ptr<const control::MetricsSubscription> metrics_for;
   Clock::time_point metrics_due = Clock::now();
-  control::Poster poster(opt.tls.get());   // with TLS: one connection for Hello and KeepAlives
+  control::Poster poster(opt.tls.get());  // with TLS: one connection for Hello and KeepAlives
   while (true) {
     if (!connected) {
       if (poster.post(controller_base, hello(), 2000)) {
         connected = true;
         backoff = first_backoff;
-        keepalive_due = true;   // KeepAlive starts at once (spec 3.3)
+        keepalive_due = true;  // KeepAlive starts at once (spec 3.3)
         metrics_for = nullptr;
         if (!opt.quiet) std::fprintf(stderr, "obi: connected to controller %s\n", controller_base.c_str());
         continue;
@@ -75,18 +75,19 @@ void Instance::Impl::client_loop() {
     }
     // The interval is read every round, so a new keepalive_interval applies at once.
     const control::ParameterValues values = params.values();
-    const auto interval = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(values.keepalive_interval));
+    const auto interval =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(values.keepalive_interval));
     if (keepalive_due || Clock::now() >= last_keepalive + interval) {
       openbox::KeepAlive k;
       k.dpid = opt.dpid;
       const auto& sub = values.metrics_subscription;
       if (sub && (sub != metrics_for || Clock::now() >= metrics_due)) {
         // a new subscription is answered at once, then once per its interval
-        k.metrics = control::collect_metrics(*sub, global_stats(),
-                                             [this](const std::string& b, const std::string& h) { return rt.read(b, h); });
+        k.metrics = control::collect_metrics(
+            *sub, global_stats(), [this](const std::string& b, const std::string& h) { return rt.read(b, h); });
         metrics_for = sub;
-        metrics_due = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(sub->interval));
+        metrics_due =
+            Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(sub->interval));
       }
       bool ok = false;
       for (int attempt = 0; attempt < 3 && !ok; ++attempt) {
@@ -96,8 +97,8 @@ void Instance::Impl::client_loop() {
       }
       if (!ok) {
         connected = false;
-        if (!opt.quiet) std::fprintf(stderr, "obi: controller %s stopped answering; sending Hello again\n",
-                                     controller_base.c_str());
+        if (!opt.quiet)
+          std::fprintf(stderr, "obi: controller %s stopped answering; sending Hello again\n", controller_base.c_str());
         continue;
       }
       last_keepalive = Clock::now();
@@ -114,7 +115,7 @@ void Instance::Impl::events_loop() {
     std::deque<openbox::EventEntry> entries;
     Clock::time_point oldest;
   } alerts, logs;
-  constexpr size_t kMaxPending = 100000;   // while the controller is away; oldest dropped first
+  constexpr size_t kMaxPending = 100000;  // while the controller is away; oldest dropped first
   std::vector<Event> drained;
   Clock::time_point next_sample = Clock::now();
 

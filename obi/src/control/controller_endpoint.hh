@@ -39,8 +39,8 @@ class ControllerEndpoint {
 
   struct Received {
     json message;
-    Clock::time_point arrived;    // the handler saw the whole request
-    Clock::time_point answered;   // the handler returned its 200 (the write follows)
+    Clock::time_point arrived;   // the handler saw the whole request
+    Clock::time_point answered;  // the handler returned its 200 (the write follows)
   };
 
   using TlsSetup = std::function<bool(SSL_CTX&)>;
@@ -114,21 +114,24 @@ class ControllerEndpoint {
                                         size_t from = 0) {
     std::unique_lock<std::mutex> lock(mu_);
     std::optional<Received> found;
-    size_t scanned = from;   // messages are only appended: scan each one once
+    size_t scanned = from;  // messages are only appended: scan each one once
     cv_.wait_for(lock, timeout, [&] {
       for (; scanned < messages_.size(); ++scanned)
-        if (pred(messages_[scanned].message)) { found = messages_[scanned]; return true; }
+        if (pred(messages_[scanned].message)) {
+          found = messages_[scanned];
+          return true;
+        }
       return false;
     });
     return found;
   }
   std::optional<json> wait_for(const std::function<bool(const json&)>& pred,
-                               std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
-                               size_t from = 0) {
+                               std::chrono::milliseconds timeout = std::chrono::milliseconds(5000), size_t from = 0) {
     auto r = wait_received(pred, timeout, from);
     return r ? std::optional<json>(r->message) : std::nullopt;
   }
-  std::optional<json> wait_type(const std::string& type, std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
+  std::optional<json> wait_type(const std::string& type,
+                                std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
     return wait_for([&](const json& m) { return m["type"] == type; }, timeout);
   }
   // The answer to a request: the first message with this xid that is not one the OBI

@@ -72,27 +72,32 @@ const std::string& CustomModules::dir() {
 void CustomModules::check_signature(const std::string& name, const std::string& so, const ModuleSignature& sig) const {
   if (!policy_.trust.empty()) {
     if (!sig.signature && policy_.allow_unsigned) {
-      std::fprintf(stderr, "obi: WARN: loading unsigned custom module \"%s\" (--allow-unsigned-modules)\n", name.c_str());
+      std::fprintf(stderr, "obi: WARN: loading unsigned custom module \"%s\" (--allow-unsigned-modules)\n",
+                   name.c_str());
       return;
     }
-    policy_.trust.verify(name, so, sig);   // throws ADD_MODULE_FAILED with the reason
+    policy_.trust.verify(name, so, sig);  // throws ADD_MODULE_FAILED with the reason
     return;
   }
   if (policy_.allow_unsigned) {
-    std::fprintf(stderr, "obi: WARN: loading custom module \"%s\" without checking its signature "
-                 "(--allow-unsigned-modules, no --module-trust)\n", name.c_str());
+    std::fprintf(stderr,
+                 "obi: WARN: loading custom module \"%s\" without checking its signature "
+                 "(--allow-unsigned-modules, no --module-trust)\n",
+                 name.c_str());
     return;
   }
   throw ProtocolError(ErrorSubtype::ADD_MODULE_FAILED,
-                      "custom module \"" + name + "\" refused: this OBI has no module trust list; start it with "
-                      "--module-trust FILE|DIR (the controller's module signing public key, e.g. "
-                      "build/pki/module-signing.pub) to accept signed modules");
+                      "custom module \"" + name +
+                          "\" refused: this OBI has no module trust list; start it with "
+                          "--module-trust FILE|DIR (the controller's module signing public key, e.g. "
+                          "build/pki/module-signing.pub) to accept signed modules");
 }
 
 void CustomModules::add(const std::string& name, const std::string& so, const json& translation,
                         const ModuleSignature& signature) {
   if (name.empty()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "module_name is empty");
-  if (has(name)) throw ProtocolError(ErrorSubtype::ILLEGAL_STATE, "custom module \"" + name + "\" is already installed");
+  if (has(name))
+    throw ProtocolError(ErrorSubtype::ILLEGAL_STATE, "custom module \"" + name + "\" is already installed");
   // Before anything of the module is written or loaded: dlopen() runs its constructors.
   check_signature(name, so, signature);
   std::vector<BlockDescriptor> descs;
@@ -103,7 +108,9 @@ void CustomModules::add(const std::string& name, const std::string& so, const js
       throw ProtocolError(ErrorSubtype::ADD_MODULE_FAILED, "custom module \"" + name + "\": " + e.what());
     }
   }
-  if (so.size() < 4 || so.compare(0, 4, "\x7f" "ELF") != 0)
+  if (so.size() < 4 || so.compare(0, 4,
+                                  "\x7f"
+                                  "ELF") != 0)
     throw ProtocolError(ErrorSubtype::BAD_FILE, "custom module \"" + name + "\" is not an ELF shared object");
 
   Module m;
@@ -153,7 +160,7 @@ void CustomModules::add(const std::string& name, const std::string& so, const js
 
   for (auto& d : descs) {
     m.descriptors.push_back(d.name);
-    d.obi = true;   // its implementation was just registered (checked above)
+    d.obi = true;  // its implementation was just registered (checked above)
     Catalogue::builtin().add(std::move(d));
   }
   modules_.emplace(name, std::move(m));

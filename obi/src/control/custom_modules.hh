@@ -37,8 +37,8 @@ namespace obi::control {
 
 // What add() accepts (obi --module-trust FILE|DIR, --allow-unsigned-modules).
 struct ModulePolicy {
-  ModuleTrust trust;             // empty: no trust list configured
-  bool allow_unsigned = false;   // load modules without a signature (or without a trust list to check one)
+  ModuleTrust trust;            // empty: no trust list configured
+  bool allow_unsigned = false;  // load modules without a signature (or without a trust list to check one)
 
   // The trust list read from `trust_path` (a PEM file or directory; empty: none). Throws
   // std::runtime_error naming the file when it cannot be used.
@@ -63,8 +63,8 @@ class CustomModules {
   struct Module {
     std::string path;
     void* handle = nullptr;
-    std::vector<std::string> registered;     // factories the module added
-    std::vector<std::string> descriptors;    // catalogue entries it added
+    std::vector<std::string> registered;   // factories the module added
+    std::vector<std::string> descriptors;  // catalogue entries it added
   };
   const std::string& dir();
   void check_signature(const std::string& name, const std::string& shared_object, const ModuleSignature& sig) const;

@@ -29,9 +29,12 @@ double round3(double v) { return std::round(v * 1000) / 1000; }
 json swap_timing(const SwapTiming& st, Clock::time_point received, double parse_ms, double queued_ms) {
   const double live_ms = std::chrono::duration<double, std::milli>(st.live_at - received).count();
   const double live_at = std::chrono::duration<double>(st.live_wall.time_since_epoch()).count();
-  return json{{"live_ms", round3(live_ms)},           {"parse_ms", round3(parse_ms)},
-              {"queued_ms", round3(queued_ms)},       {"compile_ms", round3(st.compile_ms)},
-              {"activate_ms", round3(st.activate_ms)}, {"switch_ms", round3(st.switch_ms)},
+  return json{{"live_ms", round3(live_ms)},
+              {"parse_ms", round3(parse_ms)},
+              {"queued_ms", round3(queued_ms)},
+              {"compile_ms", round3(st.compile_ms)},
+              {"activate_ms", round3(st.activate_ms)},
+              {"switch_ms", round3(st.switch_ms)},
               {"live_at", std::round(live_at * 1e6) / 1e6}};
 }
 
@@ -86,9 +89,9 @@ json Instance::Impl::global_stats() {
           {"bytes_out", since(s.bytes_out, base.bytes_out)},
           {"packets_dropped", since(s.packets_dropped, base.packets_dropped)},
           {"events_dropped", since(s.events_dropped, base.events_dropped)},
-          {"events_unsent", sender.events_dropped()},       // dropped from the full send queue
-          {"events_retried", sender.events_retried()},      // sent again after a failed send
-          {"events_dropped_offline", events_dropped_offline.load()},   // over the hold limit
+          {"events_unsent", sender.events_dropped()},                 // dropped from the full send queue
+          {"events_retried", sender.events_retried()},                // sent again after a failed send
+          {"events_dropped_offline", events_dropped_offline.load()},  // over the hold limit
           {"messages_unsent", sender.messages_dropped()},
           {"send_queue", sender.queued()}};
 }
@@ -119,7 +122,7 @@ void Instance::Impl::worker_loop() {
     }
     const uint64_t xid = openbox::xid_of(w.msg);
     try {
-      execute(w);   // w (for a graph, two large trees) is freed after the reply is queued
+      execute(w);  // w (for a graph, two large trees) is freed after the reply is queued
     } catch (const ProtocolError& e) {
       sender.send(openbox::encode(openbox::make_error(xid, e)));
     } catch (const std::exception& e) {
@@ -139,12 +142,13 @@ void Instance::Impl::expire_graph_locked() {
   g_job->answered = true;
   char budget[32];
   std::snprintf(budget, sizeof budget, "%.3g", opt.graph_budget_ms / 1000.0);
-  sender.send(openbox::encode(openbox::make_error(
-      g_job->xid, ErrorSubtype::BAD_GRAPH,
-      std::string("compiling the graph exceeded the compile budget (--graph-budget-s ") + budget +
-          " s); the running graph is kept")));
-  if (!opt.quiet) std::fprintf(stderr, "obi: graph (xid %llu) refused: compile budget of %s s exceeded\n",
-                               static_cast<unsigned long long>(g_job->xid), budget);
+  sender.send(openbox::encode(
+      openbox::make_error(g_job->xid, ErrorSubtype::BAD_GRAPH,
+                          std::string("compiling the graph exceeded the compile budget (--graph-budget-s ") + budget +
+                              " s); the running graph is kept")));
+  if (!opt.quiet)
+    std::fprintf(stderr, "obi: graph (xid %llu) refused: compile budget of %s s exceeded\n",
+                 static_cast<unsigned long long>(g_job->xid), budget);
 }
 
 // Until no graph is compiling (answering one that outlasts its budget meanwhile).
@@ -195,7 +199,8 @@ void Instance::Impl::graph_loop() {
       rt.set_graph(std::move(graph), hooks);
       if (report_back) {
         json g = rt.graph();
-        reply = json{{"type", "SetProcessingGraphResponse"}, {"xid", xid},
+        reply = json{{"type", "SetProcessingGraphResponse"},
+                     {"xid", xid},
                      {"blocks", g.value("blocks", json::array())},
                      {"connectors", g.value("connectors", json::array())}};
       } else {
@@ -206,11 +211,12 @@ void Instance::Impl::graph_loop() {
       (*reply)["timing"] = swap_timing(rt.last_swap(), received, parse_ms, queued_ms);
       if (!opt.quiet) {
         const json& t = (*reply)["timing"];
-        std::fprintf(stderr, "obi: graph (xid %llu) live at %.6f, %.1f ms after its request: parse %.1f, "
-                             "queued %.1f, compile %.1f, activate %.1f, switch %.1f ms\n",
+        std::fprintf(stderr,
+                     "obi: graph (xid %llu) live at %.6f, %.1f ms after its request: parse %.1f, "
+                     "queued %.1f, compile %.1f, activate %.1f, switch %.1f ms\n",
                      static_cast<unsigned long long>(xid), t["live_at"].get<double>(), t["live_ms"].get<double>(),
-                     parse_ms, queued_ms,
-                     t["compile_ms"].get<double>(), t["activate_ms"].get<double>(), t["switch_ms"].get<double>());
+                     parse_ms, queued_ms, t["compile_ms"].get<double>(), t["activate_ms"].get<double>(),
+                     t["switch_ms"].get<double>());
       }
     } catch (const ProtocolError& e) {
       reply = openbox::encode(openbox::make_error(xid, e));
@@ -220,7 +226,7 @@ void Instance::Impl::graph_loop() {
     {
       std::lock_guard<std::mutex> lock(g_mu);
       if (!g_job->answered) sender.send(std::move(*reply));
-      g_job->answered = true;   // no budget Error after this answer
+      g_job->answered = true;  // no budget Error after this answer
     }
     // The replaced graph is freed once the swap is answered, before the job ends, so a
     // message that waits for the graph (a module's removal) also waits for this.
@@ -237,12 +243,12 @@ void Instance::Impl::execute(Work& w) {
   const uint64_t xid = openbox::xid_of(msg);
   auto reply = [&](openbox::Message out) { sender.send(openbox::encode(out)); };
 
-  const bool needs_graph = !(std::holds_alternative<openbox::ReadRequest>(msg) ||
-                              std::holds_alternative<openbox::GlobalStatsRequest>(msg) ||
-                              std::holds_alternative<openbox::GlobalStatsReset>(msg) ||
-                              std::holds_alternative<openbox::SetParametersRequest>(msg) ||
-                              std::holds_alternative<openbox::GetParametersRequest>(msg) ||
-                              std::holds_alternative<openbox::ListCapabilitiesRequest>(msg));
+  const bool needs_graph =
+      !(std::holds_alternative<openbox::ReadRequest>(msg) || std::holds_alternative<openbox::GlobalStatsRequest>(msg) ||
+        std::holds_alternative<openbox::GlobalStatsReset>(msg) ||
+        std::holds_alternative<openbox::SetParametersRequest>(msg) ||
+        std::holds_alternative<openbox::GetParametersRequest>(msg) ||
+        std::holds_alternative<openbox::ListCapabilitiesRequest>(msg));
   if (needs_graph) wait_graph_done();
 
   if (auto* r = std::get_if<openbox::SetProcessingGraphRequest>(&msg)) {

@@ -54,15 +54,19 @@ json graph_of(openbox::SetProcessingGraphRequest& r, json& body) {
 
 bool is_down_message(MessageType t) {
   switch (t) {
-    case MessageType::ListCapabilitiesRequest: case MessageType::SetParametersRequest:
-    case MessageType::GetParametersRequest: case MessageType::GlobalStatsRequest:
-    case MessageType::GlobalStatsReset: case MessageType::ReadRequest: case MessageType::WriteRequest:
-    case MessageType::SetProcessingGraphRequest: case MessageType::BarrierRequest:
-    case MessageType::AddCustomModuleRequest: case MessageType::RemoveCustomModuleRequest:
-    case MessageType::Error:
-      return true;
-    default:
-      return false;
+    case MessageType::ListCapabilitiesRequest:
+    case MessageType::SetParametersRequest:
+    case MessageType::GetParametersRequest:
+    case MessageType::GlobalStatsRequest:
+    case MessageType::GlobalStatsReset:
+    case MessageType::ReadRequest:
+    case MessageType::WriteRequest:
+    case MessageType::SetProcessingGraphRequest:
+    case MessageType::BarrierRequest:
+    case MessageType::AddCustomModuleRequest:
+    case MessageType::RemoveCustomModuleRequest:
+    case MessageType::Error: return true;
+    default: return false;
   }
 }
 
@@ -118,7 +122,9 @@ RuntimeOptions runtime_options(const InstanceOptions& o) {
 }  // namespace
 
 Instance::Impl::Impl(InstanceOptions o)
-    : opt(std::move(o)), controller_base(base_of(opt.controller, opt.tls != nullptr)), rt(runtime_options(opt)),
+    : opt(std::move(o)),
+      controller_base(base_of(opt.controller, opt.tls != nullptr)),
+      rt(runtime_options(opt)),
       modules(control::ModulePolicy::load(opt.module_trust, opt.allow_unsigned_modules)),
       sender(controller_base, opt.tls, opt.quiet, {opt.send_queue_messages, opt.send_queue_bytes}),
       server(make_server(opt.tls)) {
@@ -178,8 +184,8 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
       if (!opt.quiet)
         std::fprintf(stderr, "obi: controller reports %s/%s (xid %llu): %s\n",
                      std::string(openbox::to_string(e.error_type)).c_str(),
-                     std::string(openbox::to_string(e.error_subtype)).c_str(),
-                     static_cast<unsigned long long>(e.xid), e.message.value_or("").c_str());
+                     std::string(openbox::to_string(e.error_subtype)).c_str(), static_cast<unsigned long long>(e.xid),
+                     e.message.value_or("").c_str());
       return;
     }
     Work w;
@@ -211,7 +217,7 @@ void Instance::start() {
   Impl& m = *impl_;
   if (m.running.exchange(true)) return;
   m.server->set_payload_max_length(m.opt.max_body_bytes);
-  m.server->set_tcp_nodelay(true);   // the 200 goes out at once, not after the peer's ACK
+  m.server->set_tcp_nodelay(true);  // the 200 goes out at once, not after the peer's ACK
   // The listening socket is this OBI's alone: SO_REUSEADDR (restart over TIME_WAIT) but
   // not httplib's default SO_REUSEPORT, with which a second process could bind the same
   // address and take the controller's requests.
@@ -229,15 +235,15 @@ void Instance::start() {
   m.server->set_keep_alive_max_count(1000);
   const unsigned threads = std::max(1u, m.opt.http_threads);
   m.server->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  m.server->Post(R"(/message/([^/]*))", [&m](const httplib::Request& req, httplib::Response& res) {
-    m.handle_post(req, res);
-  });
+  m.server->Post(R"(/message/([^/]*))",
+                 [&m](const httplib::Request& req, httplib::Response& res) { m.handle_post(req, res); });
   // A client that is not the controller (TLS), or a Content-Length over the limit, is
   // answered before the body is read, and the connection is closed (its body is never read).
   m.server->set_pre_routing_handler([&m](const httplib::Request& req, httplib::Response& res) {
     if (!m.authorised(req, res)) return httplib::Server::HandlerResponse::Handled;
     const std::string len = req.get_header_value("Content-Length");
-    if (len.empty() || len.find_first_not_of("0123456789") != std::string::npos) return httplib::Server::HandlerResponse::Unhandled;
+    if (len.empty() || len.find_first_not_of("0123456789") != std::string::npos)
+      return httplib::Server::HandlerResponse::Unhandled;
     if (len.size() < 20 && std::stoull(len) <= m.opt.max_body_bytes) return httplib::Server::HandlerResponse::Unhandled;
     m.reject(ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT,
                            "message body larger than " + std::to_string(m.opt.max_body_bytes) + " bytes"),
@@ -260,13 +266,17 @@ void Instance::start() {
   });
   if (m.listen_port == 0) {
     m.listen_port = m.server->bind_to_any_port(m.listen_host.c_str());
-    if (m.listen_port <= 0) { m.running = false; throw std::runtime_error("cannot listen on " + m.opt.listen); }
+    if (m.listen_port <= 0) {
+      m.running = false;
+      throw std::runtime_error("cannot listen on " + m.opt.listen);
+    }
   } else if (!m.server->bind_to_port(m.listen_host.c_str(), m.listen_port)) {
     const int err = errno;
     m.running = false;
     throw std::runtime_error("cannot listen on " + m.opt.listen + ": " +
                              (err == EADDRINUSE ? std::string("address already in use")
-                                                : err ? std::strerror(err) : std::string("bind failed")));
+                              : err             ? std::strerror(err)
+                                                : std::string("bind failed")));
   }
   {
     std::lock_guard<std::mutex> lock(m.stop_mu);
@@ -335,8 +345,9 @@ int run_instance(const InstanceOptions& options) {
     return 1;
   }
   if (!options.tls)
-    std::fprintf(stderr, "obi: WARNING: plain HTTP: messages to and from the controller are neither encrypted "
-                         "nor authenticated (--pki DIR or --cert/--key/--ca for mutual TLS)\n");
+    std::fprintf(stderr,
+                 "obi: WARNING: plain HTTP: messages to and from the controller are neither encrypted "
+                 "nor authenticated (--pki DIR or --cert/--key/--ca for mutual TLS)\n");
   int sig = 0;
   sigwait(&set, &sig);
   if (!options.quiet) std::fprintf(stderr, "obi: signal %d, stopping\n", sig);

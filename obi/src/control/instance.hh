@@ -24,24 +24,26 @@
 namespace obi {
 
 class Runtime;
-namespace control { class Tls; }
+namespace control {
+class Tls;
+}
 
 struct InstanceOptions {
   uint64_t dpid = 1;
-  std::string listen = "127.0.0.1:3636";            // HOST:PORT (port 0: any free port)
-  std::string controller = "http://127.0.0.1:3637"; // base URL of the controller
-  std::shared_ptr<const control::Tls> tls;          // null: plain HTTP both ways
-  unsigned workers = 0;                             // 0: one per core
-  std::vector<std::string> eal_args;                // DPDK EAL arguments (--dpdk)
-  bool busy_poll = false;                           // idle workers never sleep (--busy-poll)
-  std::map<std::string, std::string> devices;       // graph device names -> this OBI's devices
-                                                    // (--device-map; see obi::DeviceMap)
+  std::string listen = "127.0.0.1:3636";             // HOST:PORT (port 0: any free port)
+  std::string controller = "http://127.0.0.1:3637";  // base URL of the controller
+  std::shared_ptr<const control::Tls> tls;           // null: plain HTTP both ways
+  unsigned workers = 0;                              // 0: one per core
+  std::vector<std::string> eal_args;                 // DPDK EAL arguments (--dpdk)
+  bool busy_poll = false;                            // idle workers never sleep (--busy-poll)
+  std::map<std::string, std::string> devices;        // graph device names -> this OBI's devices
+                                                     // (--device-map; see obi::DeviceMap)
   // Hard limits of the REST server (untrusted input). A body nesting arrays/objects deeper
   // than openbox::kMaxJsonDepth is refused before it is parsed.
   std::size_t max_body_bytes = std::size_t{64} << 20;  // larger: ILLEGAL_ARGUMENT from the
                                                        // Content-Length, the body is not read
-  unsigned http_threads = 32;                       // connections served at once (fixed pool)
-  unsigned http_timeout_ms = 5000;                  // per read/write of a request and its answer
+  unsigned http_threads = 32;                          // connections served at once (fixed pool)
+  unsigned http_timeout_ms = 5000;                     // per read/write of a request and its answer
   // Wait for the next request on a kept-alive connection (and for the first one on a new
   // connection). Longer than the controller's collection interval (10 s), so its pooled
   // connection (kept 12 s idle) carries every round instead of a new connect per round; an
@@ -50,7 +52,7 @@ struct InstanceOptions {
   // A graph whose compile takes longer is refused with an Error (BAD_GRAPH) at this budget,
   // and the running graph stays; below the controller's graph timeout (60 s by default).
   unsigned graph_budget_ms = 50000;
-  GraphLimits limits;                               // hard caps of a graph (engine/limits.hh)
+  GraphLimits limits;  // hard caps of a graph (engine/limits.hh)
   // Messages waiting for the controller (control::SenderLimits): over either limit the
   // oldest alerts and logs are dropped (GlobalStats "events_unsent").
   std::size_t send_queue_bytes = std::size_t{64} << 20;
@@ -61,8 +63,8 @@ struct InstanceOptions {
   std::string module_trust;
   bool allow_unsigned_modules = false;
   // Tuning, mostly for tests.
-  unsigned hello_retry_max_ms = 2000;               // back-off cap between Hello attempts
-  bool quiet = false;                               // no progress lines on stderr
+  unsigned hello_retry_max_ms = 2000;  // back-off cap between Hello attempts
+  bool quiet = false;                  // no progress lines on stderr
 };
 
 // Runs an OBI until SIGINT or SIGTERM. Returns the process exit code (1 when the
@@ -76,7 +78,7 @@ class Instance {
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
 
-  void start();            // binds the listen address (throws std::runtime_error) and starts
+  void start();  // binds the listen address (throws std::runtime_error) and starts
   void stop();
   uint16_t port() const;   // the bound REST port
   bool connected() const;  // the controller has accepted our Hello and answers KeepAlive

@@ -27,14 +27,14 @@ struct Instance::Impl {
   explicit Impl(InstanceOptions o);
 
   InstanceOptions opt;
-  std::string controller_base;     // scheme://host:port of the controller
+  std::string controller_base;  // scheme://host:port of the controller
   std::string listen_host;
   int listen_port = 0;
   Runtime rt;
   control::Parameters params;
   control::CustomModules modules;
   control::Sender sender;
-  std::unique_ptr<httplib::Server> server;   // an httplib::SSLServer with opt.tls
+  std::unique_ptr<httplib::Server> server;  // an httplib::SSLServer with opt.tls
   const Clock::time_point started = Clock::now();
   std::atomic<Clock::rep> last_refusal_log{0};
 
@@ -58,8 +58,8 @@ struct Instance::Impl {
   struct Work {
     openbox::Message msg;
     nlohmann::json graph;
-    Clock::time_point received;   // the handler got the request (its body read)
-    double parse_ms = 0;          // JSON parse + decode of the body
+    Clock::time_point received;  // the handler got the request (its body read)
+    double parse_ms = 0;         // JSON parse + decode of the body
   };
   std::mutex q_mu;
   std::condition_variable q_cv;
@@ -80,15 +80,15 @@ struct Instance::Impl {
     double parse_ms = 0;
     Clock::time_point deadline;
     bool started = false;
-    bool answered = false;     // an Error went out at the budget: never publish
-    bool committing = false;   // passed its last check: being published
+    bool answered = false;    // an Error went out at the budget: never publish
+    bool committing = false;  // passed its last check: being published
   };
   std::mutex g_mu;
   std::condition_variable g_cv;
-  std::optional<GraphJob> g_job;   // set until graph_thread is done with it
+  std::optional<GraphJob> g_job;  // set until graph_thread is done with it
   bool g_stop = false;
-  Clock::time_point graph_deadline();   // of the running job, if it can still expire
-  void expire_graph_locked();           // g_mu held
+  Clock::time_point graph_deadline();  // of the running job, if it can still expire
+  void expire_graph_locked();          // g_mu held
   void wait_graph_done();
   void graph_loop();
 

@@ -53,7 +53,8 @@ MetricsSubscription MetricsSubscription::parse(const json& v) {
       s.global_stats = x.get<bool>();
     } else if (key == "max_bytes") {
       if (!non_negative_integer(x) || x.get<uint64_t>() < kMinBytes || x.get<uint64_t>() > kMaxBytes)
-        bad("max_bytes", "must be an integer in [" + std::to_string(kMinBytes) + ", " + std::to_string(kMaxBytes) + "]");
+        bad("max_bytes",
+            "must be an integer in [" + std::to_string(kMinBytes) + ", " + std::to_string(kMaxBytes) + "]");
       s.max_bytes = x.get<size_t>();
     } else if (key == "reads") {
       if (!x.is_array()) bad("reads", "must be an array");
@@ -73,7 +74,8 @@ MetricsSubscription MetricsSubscription::parse(const json& v) {
           } else if (k == "read_handles") {
             if (!y.is_array() || y.empty()) bad(at + ".read_handles", "must be a non-empty array of strings");
             handles += y.size();
-            if (handles > kMaxHandles) bad(at + ".read_handles", "passes " + std::to_string(kMaxHandles) + " handles in all");
+            if (handles > kMaxHandles)
+              bad(at + ".read_handles", "passes " + std::to_string(kMaxHandles) + " handles in all");
             std::set<std::string> seen;
             for (size_t j = 0; j < y.size(); ++j) {
               std::string h = name(y[j], at + ".read_handles[" + std::to_string(j) + "]");
@@ -101,10 +103,8 @@ json MetricsSubscription::to_json() const {
   json r = json::array();
   for (const Read& x : reads) r.push_back({{"block_id", x.block_id}, {"read_handles", x.read_handles}});
   json out = {{"id", id}, {"global_stats", global_stats}, {"max_bytes", max_bytes}, {"reads", std::move(r)}};
-  if (interval == static_cast<double>(static_cast<int64_t>(interval)))
-    out["interval"] = static_cast<int64_t>(interval);
-  else
-    out["interval"] = interval;
+  if (interval == static_cast<double>(static_cast<int64_t>(interval))) out["interval"] = static_cast<int64_t>(interval);
+  else out["interval"] = interval;
   return out;
 }
 
@@ -123,27 +123,29 @@ json collect_metrics(const MetricsSubscription& s, const json& stats, const Hand
       } catch (const ProtocolError& e) {
         std::string msg = e.what();
         if (msg.size() > 200) msg.resize(200);
-        error = {{"block_id", r.block_id}, {"read_handle", h},
-                 {"error_subtype", std::string(openbox::to_string(e.subtype()))}, {"message", msg}};
+        error = {{"block_id", r.block_id},
+                 {"read_handle", h},
+                 {"error_subtype", std::string(openbox::to_string(e.subtype()))},
+                 {"message", msg}};
       } catch (const std::exception& e) {
         std::string msg = e.what();
         if (msg.size() > 200) msg.resize(200);
-        error = {{"block_id", r.block_id}, {"read_handle", h},
-                 {"error_subtype", std::string(openbox::to_string(ErrorSubtype::INTERNAL_ERROR))}, {"message", msg}};
+        error = {{"block_id", r.block_id},
+                 {"read_handle", h},
+                 {"error_subtype", std::string(openbox::to_string(ErrorSubtype::INTERNAL_ERROR))},
+                 {"message", msg}};
       }
       // what this entry adds: the block's key when it is new, the handle's key and value
-      const size_t add = error.is_null()
-          ? (reads.contains(r.block_id) ? 0 : key_bytes(r.block_id) + 3) + key_bytes(h) + value.dump().size()
-          : error.dump().size() + 1;
+      const size_t add = error.is_null() ? (reads.contains(r.block_id) ? 0 : key_bytes(r.block_id) + 3) + key_bytes(h) +
+                                               value.dump().size()
+                                         : error.dump().size() + 1;
       if (size + add > s.max_bytes) {
         ++omitted;
         continue;
       }
       size += add;
-      if (error.is_null())
-        reads[r.block_id][h] = std::move(value);
-      else
-        errors.push_back(std::move(error));
+      if (error.is_null()) reads[r.block_id][h] = std::move(value);
+      else errors.push_back(std::move(error));
     }
   }
   out["reads"] = std::move(reads);

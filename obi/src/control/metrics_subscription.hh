@@ -40,9 +40,9 @@ struct MetricsSubscription {
     std::vector<std::string> read_handles;
   };
 
-  uint64_t id = 0;             // echoed in every attachment, so the controller knows what it answers
-  double interval = 10;        // seconds between attachments
-  bool global_stats = true;    // attach the GlobalStats figures
+  uint64_t id = 0;           // echoed in every attachment, so the controller knows what it answers
+  double interval = 10;      // seconds between attachments
+  bool global_stats = true;  // attach the GlobalStats figures
   size_t max_bytes = kDefaultMaxBytes;
   std::vector<Read> reads;
 

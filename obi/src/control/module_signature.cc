@@ -27,9 +27,15 @@ constexpr std::string_view kDomain = "openbox-module-v1";
 constexpr std::size_t kRawKeyBytes = 32;
 constexpr std::size_t kSignatureBytes = 64;
 
-struct PkeyFree { void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); } };
-struct BioFree { void operator()(BIO* b) const { BIO_free(b); } };
-struct MdCtxFree { void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); } };
+struct PkeyFree {
+  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
+};
+struct BioFree {
+  void operator()(BIO* b) const { BIO_free(b); }
+};
+struct MdCtxFree {
+  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
+};
 using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
 
 std::string sha256(std::string_view bytes) {
@@ -112,7 +118,7 @@ void ModuleTrust::add_pem(std::string_view pem, const std::string& origin) {
   for (;;) {
     Pkey key(PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr));
     if (!key) {
-      ERR_clear_error();   // the end of the text (or a block of another kind) is not an error here
+      ERR_clear_error();  // the end of the text (or a block of another kind) is not an error here
       break;
     }
     ++found;
@@ -144,8 +150,9 @@ std::vector<std::string> ModuleTrust::key_ids() const {
 
 void ModuleTrust::verify(const std::string& name, std::string_view content, const ModuleSignature& sig) const {
   if (!sig.signature)
-    refuse(name, "it is not signed (no \"signature\"); the controller signs modules with "
-                 "openbox.modules.signing-key, operators with ./openbox sign-module");
+    refuse(name,
+           "it is not signed (no \"signature\"); the controller signs modules with "
+           "openbox.modules.signing-key, operators with ./openbox sign-module");
   if (!sig.key_id) refuse(name, "the signature names no signing key (no \"key_id\")");
   const std::string version = sig.version.value_or("");
   if (name.find('\0') != std::string::npos || version.find('\0') != std::string::npos)
@@ -154,16 +161,15 @@ void ModuleTrust::verify(const std::string& name, std::string_view content, cons
   if (key == keys_.end()) {
     std::string trusted;
     for (const auto& [id, k] : keys_) trusted += (trusted.empty() ? "" : ", ") + id;
-    refuse(name, "signed by key " + sig.key_id->substr(0, 64) + ", which this OBI does not trust (trusted: " +
-                     trusted + ")");
+    refuse(name,
+           "signed by key " + sig.key_id->substr(0, 64) + ", which this OBI does not trust (trusted: " + trusted + ")");
   }
   std::string raw_sig;
   if (!openbox::base64_decode(*sig.signature, raw_sig) || raw_sig.size() != kSignatureBytes)
     refuse(name, "\"signature\" is not the base64 of a 64-byte Ed25519 signature");
 
-  Pkey pkey(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr,
-                                        reinterpret_cast<const unsigned char*>(key->second.data()),
-                                        key->second.size()));
+  Pkey pkey(EVP_PKEY_new_raw_public_key(
+      EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(key->second.data()), key->second.size()));
   std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
   if (!pkey || !ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, pkey.get()) != 1)
     refuse(name, "the signature cannot be checked (OpenSSL has no Ed25519)");
@@ -172,8 +178,10 @@ void ModuleTrust::verify(const std::string& name, std::string_view content, cons
                                   reinterpret_cast<const unsigned char*>(input.data()), input.size());
   ERR_clear_error();
   if (ok != 1)
-    refuse(name, "the signature does not match its name, version and content (changed after signing, or "
-                 "signed with another key than " + *sig.key_id + ")");
+    refuse(name,
+           "the signature does not match its name, version and content (changed after signing, or "
+           "signed with another key than " +
+               *sig.key_id + ")");
 }
 
 }  // namespace obi::control

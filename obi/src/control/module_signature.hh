@@ -29,9 +29,9 @@ namespace obi::control {
 
 // The signature fields of an AddCustomModuleRequest.
 struct ModuleSignature {
-  std::optional<std::string> version;     // module_version
-  std::optional<std::string> signature;   // base64 of the 64-byte Ed25519 signature
-  std::optional<std::string> key_id;      // hex, 16 digits
+  std::optional<std::string> version;    // module_version
+  std::optional<std::string> signature;  // base64 of the 64-byte Ed25519 signature
+  std::optional<std::string> key_id;     // hex, 16 digits
 };
 
 // The bytes an Ed25519 module signature covers.
@@ -41,8 +41,8 @@ std::string module_key_id(std::string_view raw_public_key);
 
 class ModuleTrust {
  public:
-  static constexpr std::size_t kMaxKeys = 1024;               // per trust list
-  static constexpr std::size_t kMaxFileBytes = 1 << 20;       // per key file
+  static constexpr std::size_t kMaxKeys = 1024;          // per trust list
+  static constexpr std::size_t kMaxFileBytes = 1 << 20;  // per key file
 
   ModuleTrust() = default;
   // Reads a PEM file or a directory of them. Throws std::runtime_error naming the file and
@@ -62,7 +62,7 @@ class ModuleTrust {
   void verify(const std::string& name, std::string_view content, const ModuleSignature& sig) const;
 
  private:
-  std::map<std::string, std::string> keys_;   // key id -> raw public key
+  std::map<std::string, std::string> keys_;  // key id -> raw public key
 };
 
 }  // namespace obi::control

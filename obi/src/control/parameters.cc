@@ -29,9 +29,10 @@ std::string as_string(const std::string& key, const json& v) {
 
 const std::vector<std::string>& Parameters::names() {
   static const std::vector<std::string> kNames{
-      "keepalive_interval", "log_server_address", "log_server_port", "storage_server_address",
-      "storage_server_port", "log_messages_buffer_size", "log_messages_buffer_timeout",
-      "alert_messages_buffer_size", "alert_messages_buffer_timeout", "metrics_subscription"};
+      "keepalive_interval",          "log_server_address",         "log_server_port",
+      "storage_server_address",      "storage_server_port",        "log_messages_buffer_size",
+      "log_messages_buffer_timeout", "alert_messages_buffer_size", "alert_messages_buffer_timeout",
+      "metrics_subscription"};
   return kNames;
 }
 
@@ -41,7 +42,8 @@ void Parameters::set(const json& parameters) {
   ParameterValues n = v_;
   for (const auto& [key, v] : parameters.items()) {
     if (key == "keepalive_interval") {
-      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 86400) bad(key, "must be a number of seconds in (0, 86400]");
+      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 86400)
+        bad(key, "must be a number of seconds in (0, 86400]");
       n.keepalive_interval = v.get<double>();
     } else if (key == "log_server_address") {
       n.log_server_address = as_string(key, v);
@@ -60,8 +62,8 @@ void Parameters::set(const json& parameters) {
     } else if (key == "alert_messages_buffer_timeout") {
       n.alert_messages_buffer_timeout = as_uint(key, v, 0, 3'600'000);
     } else if (key == "metrics_subscription") {
-      n.metrics_subscription = v.is_null() ? nullptr
-                                           : std::make_shared<const MetricsSubscription>(MetricsSubscription::parse(v));
+      n.metrics_subscription =
+          v.is_null() ? nullptr : std::make_shared<const MetricsSubscription>(MetricsSubscription::parse(v));
     } else {
       bad(key, "is unknown");
     }
@@ -84,7 +86,8 @@ json to_json(const ParameterValues& v) {
 
 json Parameters::get(const std::vector<std::string>& wanted) const {
   json all = to_json(values());
-  if (all["keepalive_interval"].get<double>() == static_cast<double>(static_cast<int64_t>(all["keepalive_interval"].get<double>())))
+  if (all["keepalive_interval"].get<double>() ==
+      static_cast<double>(static_cast<int64_t>(all["keepalive_interval"].get<double>())))
     all["keepalive_interval"] = static_cast<int64_t>(all["keepalive_interval"].get<double>());
   if (wanted.empty()) return all;
   json out = json::object();

@@ -19,13 +19,13 @@
 namespace obi::control {
 
 struct ParameterValues {
-  double keepalive_interval = 10;           // seconds
-  std::string log_server_address;           // "" : Log messages go to the controller
+  double keepalive_interval = 10;  // seconds
+  std::string log_server_address;  // "" : Log messages go to the controller
   uint32_t log_server_port = 0;
   std::string storage_server_address;
   uint32_t storage_server_port = 0;
   uint32_t log_messages_buffer_size = 64;
-  uint32_t log_messages_buffer_timeout = 500;    // ms
+  uint32_t log_messages_buffer_timeout = 500;  // ms
   uint32_t alert_messages_buffer_size = 32;
   uint32_t alert_messages_buffer_timeout = 100;  // ms
   // shared and immutable: values() stays cheap to copy

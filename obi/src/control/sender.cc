@@ -24,10 +24,9 @@ bool Poster::post(const std::string& base, const std::string& type, const std::s
   return status >= 200 && status < 300;
 }
 
-int Poster::post_status(const std::string& base, const std::string& type, const std::string& body,
-                        int timeout_ms) {
+int Poster::post_status(const std::string& base, const std::string& type, const std::string& body, int timeout_ms) {
   const bool https = base.rfind("https://", 0) == 0;
-  if (!https || base != base_) cli_.reset();   // plain HTTP: a new connection every time
+  if (!https || base != base_) cli_.reset();  // plain HTTP: a new connection every time
   if (!cli_) {
     cli_ = std::make_unique<httplib::Client>(base);
     base_ = base;
@@ -42,14 +41,14 @@ int Poster::post_status(const std::string& base, const std::string& type, const 
       cli_->enable_server_certificate_verification(false);
       cli_->set_keep_alive(true);
     }
-    cli_->set_tcp_nodelay(true);   // headers and body are two writes: do not hold the body back
+    cli_->set_tcp_nodelay(true);  // headers and body are two writes: do not hold the body back
   }
   cli_->set_connection_timeout(std::chrono::milliseconds(std::min(timeout_ms, 1000)));
   cli_->set_read_timeout(std::chrono::milliseconds(timeout_ms));
   cli_->set_write_timeout(std::chrono::milliseconds(timeout_ms));
   auto res = cli_->Post(("/message/" + type).c_str(), body, "application/json");
   if (!res) {
-    cli_.reset();   // a broken connection is not reused
+    cli_.reset();  // a broken connection is not reused
     return 0;
   }
   return res->status;
@@ -101,7 +100,7 @@ void Sender::send(nlohmann::json message, std::string base) {
 void Sender::trim() {
   while (queue_.size() + retry_.size() > limits_.max_messages ||
          (bytes_ > limits_.max_bytes && queue_.size() + retry_.size() > 1)) {
-    if (!retry_.empty()) {   // the oldest events are the ones waiting for a retry
+    if (!retry_.empty()) {  // the oldest events are the ones waiting for a retry
       bytes_ -= retry_.front().body.size();
       retry_.pop_front();
       ++events_dropped_;
@@ -153,7 +152,7 @@ std::size_t Sender::queued_bytes() const {
 bool Sender::next(Item& item, bool& from_retry) {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    if (stopping_ && !retry_.empty()) {   // no more tries once stopping
+    if (stopping_ && !retry_.empty()) {  // no more tries once stopping
       events_dropped_ += retry_.size();
       for (const Item& i : retry_) bytes_ -= i.body.size();
       retry_.clear();
@@ -168,7 +167,7 @@ bool Sender::next(Item& item, bool& from_retry) {
     };
     if (!retry_.empty() && Clock::now() >= retry_at_) return take(retry_, retry_.begin());
     if (retry_.empty() && !queue_.empty()) return take(queue_, queue_.begin());
-    if (!retry_.empty()) {   // events wait behind the retry; responses and Errors do not
+    if (!retry_.empty()) {  // events wait behind the retry; responses and Errors do not
       auto it = std::find_if(queue_.begin(), queue_.end(), [](const Item& i) { return !i.event; });
       if (it != queue_.end()) return take(queue_, it);
       cv_.wait_until(lock, retry_at_);
@@ -210,7 +209,7 @@ void Sender::run() {
           else retry_.push_back(std::move(item));
           trim();
         } else if (item.event && transient) {
-          ++events_dropped_;   // stopping: no more tries
+          ++events_dropped_;  // stopping: no more tries
         }
       }
     }

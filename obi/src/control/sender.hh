@@ -35,7 +35,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace httplib { class Client; }
+namespace httplib {
+class Client;
+}
 
 namespace obi::control {
 
@@ -51,8 +53,7 @@ class Poster {
   bool post(const std::string& base, const nlohmann::json& message, int timeout_ms = 3000);
   bool post(const std::string& base, const std::string& type, const std::string& body, int timeout_ms = 3000);
   // the answer's HTTP status, 0 when there was none (no connection, a timeout)
-  int post_status(const std::string& base, const std::string& type, const std::string& body,
-                  int timeout_ms = 3000);
+  int post_status(const std::string& base, const std::string& type, const std::string& body, int timeout_ms = 3000);
 
  private:
   const Tls* tls_;
@@ -67,8 +68,8 @@ bool post_message(const std::string& base, const nlohmann::json& message, int ti
                   const Tls* tls = nullptr);
 
 struct SenderLimits {
-  std::size_t max_messages = 4096;                 // queued messages
-  std::size_t max_bytes = std::size_t{64} << 20;   // queued message bodies, bytes
+  std::size_t max_messages = 4096;                // queued messages
+  std::size_t max_bytes = std::size_t{64} << 20;  // queued message bodies, bytes
 };
 
 class Sender {
@@ -76,26 +77,26 @@ class Sender {
   Sender(std::string controller_base, std::shared_ptr<const Tls> tls, bool quiet, SenderLimits limits = {});
   ~Sender();
   void start();
-  void stop();                                   // sends what is queued, then stops (the
-                                                 // retry lane gets no more tries: counted)
+  void stop();  // sends what is queued, then stops (the
+                // retry lane gets no more tries: counted)
   // base empty: the controller.
   void send(nlohmann::json message, std::string base = "");
   uint64_t failures() const;
-  uint64_t events_dropped() const;               // Alert / Log messages dropped unsent
-  uint64_t events_retried() const;               // Alert / Log sends repeated after a failure
-  uint64_t messages_dropped() const;             // other messages dropped unsent
-  std::size_t queued() const;                    // messages waiting
+  uint64_t events_dropped() const;    // Alert / Log messages dropped unsent
+  uint64_t events_retried() const;    // Alert / Log sends repeated after a failure
+  uint64_t messages_dropped() const;  // other messages dropped unsent
+  std::size_t queued() const;         // messages waiting
   std::size_t queued_bytes() const;
 
  private:
   struct Item {
     std::string type, body, base;
-    bool event = false;                          // Alert or Log: dropped first, retried
+    bool event = false;  // Alert or Log: dropped first, retried
   };
   using Clock = std::chrono::steady_clock;
   void run();
-  bool next(Item& item, bool& from_retry);       // waits for the next item to send
-  void trim();                                   // mu_ held
+  bool next(Item& item, bool& from_retry);  // waits for the next item to send
+  void trim();                              // mu_ held
 
   std::string controller_;
   std::shared_ptr<const Tls> tls_;
@@ -104,11 +105,11 @@ class Sender {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Item> queue_;
-  std::deque<Item> retry_;                       // failed events, oldest first
-  Clock::time_point retry_at_{};                 // when retry_.front() may go again
+  std::deque<Item> retry_;        // failed events, oldest first
+  Clock::time_point retry_at_{};  // when retry_.front() may go again
   Clock::duration backoff_{};
-  std::size_t bytes_ = 0;                        // bodies in queue_ and retry_
-  std::size_t events_ = 0;                       // Alert / Log messages in queue_
+  std::size_t bytes_ = 0;   // bodies in queue_ and retry_
+  std::size_t events_ = 0;  // Alert / Log messages in queue_
   bool stopping_ = false;
   uint64_t failures_ = 0, events_dropped_ = 0, messages_dropped_ = 0, events_retried_ = 0;
   std::thread thread_;

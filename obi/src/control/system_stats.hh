@@ -7,9 +7,9 @@
 namespace obi::control {
 
 struct MemoryFigures {
-  uint64_t rss = 0;       // bytes
-  uint64_t vms = 0;       // bytes
-  double usage = 0;       // rss as a percentage of MemTotal, 0..100
+  uint64_t rss = 0;  // bytes
+  uint64_t vms = 0;  // bytes
+  double usage = 0;  // rss as a percentage of MemTotal, 0..100
 };
 
 MemoryFigures read_memory();

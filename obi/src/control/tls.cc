@@ -65,14 +65,14 @@ int verify_controller(int preverified, X509_STORE_CTX* x) {
   return 0;
 }
 
-bool use_credentials(SSL_CTX& ctx, X509* cert, STACK_OF(X509)* chain, EVP_PKEY* key, X509_STORE* store) {
+bool use_credentials(SSL_CTX& ctx, X509* cert, STACK_OF(X509) * chain, EVP_PKEY* key, X509_STORE* store) {
   if (SSL_CTX_set_min_proto_version(&ctx, TLS1_2_VERSION) != 1) return false;
   if (SSL_CTX_use_certificate(&ctx, cert) != 1) return false;
   for (int i = 0; i < sk_X509_num(chain); ++i)
     if (SSL_CTX_add1_chain_cert(&ctx, sk_X509_value(chain, i)) != 1) return false;
   if (SSL_CTX_use_PrivateKey(&ctx, key) != 1 || SSL_CTX_check_private_key(&ctx) != 1) return false;
   if (X509_STORE_up_ref(store) != 1) return false;
-  SSL_CTX_set_cert_store(&ctx, store);   // takes the reference just added
+  SSL_CTX_set_cert_store(&ctx, store);  // takes the reference just added
   return true;
 }
 
@@ -89,7 +89,7 @@ std::string common_name(const X509* cert) {
   if (n < 0) return "";
   std::string out(reinterpret_cast<char*>(utf8), static_cast<std::size_t>(n));
   OPENSSL_free(utf8);
-  if (out.find('\0') != std::string::npos) return "";   // an embedded NUL is never a name
+  if (out.find('\0') != std::string::npos) return "";  // an embedded NUL is never a name
   return out;
 }
 
@@ -99,8 +99,7 @@ std::string controller_identity_error(const SSL* ssl) {
   if (!peer) return "no client certificate";
   if (SSL_get_verify_result(ssl) != X509_V_OK) return "client certificate not verified";
   const std::string cn = common_name(peer);
-  if (cn != kControllerName)
-    return "client certificate CN \"" + cn + "\" is not " + kControllerName;
+  if (cn != kControllerName) return "client certificate CN \"" + cn + "\" is not " + kControllerName;
   return "";
 }
 

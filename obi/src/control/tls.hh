@@ -25,9 +25,9 @@ namespace obi::control {
 inline constexpr const char* kControllerName = "openbox-controller";
 
 struct TlsFiles {
-  std::string cert;   // PEM: the OBI's certificate (intermediates may follow)
-  std::string key;    // PEM: its private key
-  std::string ca;     // PEM: the CA certificate(s) peers must chain to
+  std::string cert;  // PEM: the OBI's certificate (intermediates may follow)
+  std::string key;   // PEM: its private key
+  std::string ca;    // PEM: the CA certificate(s) peers must chain to
 };
 
 class Tls {
@@ -45,14 +45,14 @@ class Tls {
   bool setup_client(SSL_CTX& ctx) const;
 
   const TlsFiles& files() const { return files_; }
-  std::string subject_name() const;   // CN of the OBI's own certificate
+  std::string subject_name() const;  // CN of the OBI's own certificate
 
  private:
   void release();
 
   TlsFiles files_;
   X509* cert_ = nullptr;
-  STACK_OF(X509)* chain_ = nullptr;   // certificates after the first in the cert file
+  STACK_OF(X509) * chain_ = nullptr;  // certificates after the first in the cert file
   EVP_PKEY* key_ = nullptr;
   X509_STORE* store_ = nullptr;
 };

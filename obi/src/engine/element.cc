@@ -35,7 +35,10 @@ void Context::drop(Batch& b) {
 }
 
 void Context::defer(Node* node, uint16_t port, Batch& b) {
-  if (!pool->defer(node, port, b)) { drop(b); return; }   // cannot happen: see PacketPool::defer
+  if (!pool->defer(node, port, b)) {
+    drop(b);
+    return;
+  }  // cannot happen: see PacketPool::defer
   ++pending;
   b.n = 0;
 }
@@ -54,15 +57,13 @@ void Context::run_pending() {
 
 nlohmann::json Element::read(std::string_view handle) const {
   throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT,
-                               "block '" + name() + "' (" + type() + "): unknown handle '" +
-                                   std::string(handle) + "'");
+                               "block '" + name() + "' (" + type() + "): unknown handle '" + std::string(handle) + "'");
 }
 
 void Element::write(std::string_view handle, const nlohmann::json& value) {
   (void)value;
   throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT,
-                               "block '" + name() + "' (" + type() + "): unknown handle '" +
-                                   std::string(handle) + "'");
+                               "block '" + name() + "' (" + type() + "): unknown handle '" + std::string(handle) + "'");
 }
 
 void register_element(std::string_view type, ElementFactory factory) {

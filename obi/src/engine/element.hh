@@ -29,7 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/module_abi.hh"   // generated: OBI_MODULE_ABI
+#include "engine/module_abi.hh"  // generated: OBI_MODULE_ABI
 #include "engine/packet.hh"
 #include "openbox/error.hh"
 
@@ -44,25 +44,28 @@ struct Node;
 
 // Everything a worker hands to the elements it runs.
 struct Context {
-  unsigned worker = 0;        // 0 .. workers-1
-  PacketPool* pool = nullptr; // this worker's packet buffers
+  unsigned worker = 0;         // 0 .. workers-1
+  PacketPool* pool = nullptr;  // this worker's packet buffers
   EventSink* events = nullptr;
-  uint64_t now_ns = 0;        // monotonic clock, refreshed once per batch
-  int64_t wall_offset_ns = 0; // wall clock minus monotonic clock, refreshed about once a second
-  uint64_t drops = 0;         // packets dropped by ctx.drop() (unconnected outputs, no-match, ...)
-  uint64_t sent = 0;          // packets that left the OBI (ToDevice, ToDump): count_out()
+  uint64_t now_ns = 0;         // monotonic clock, refreshed once per batch
+  int64_t wall_offset_ns = 0;  // wall clock minus monotonic clock, refreshed about once a second
+  uint64_t drops = 0;          // packets dropped by ctx.drop() (unconnected outputs, no-match, ...)
+  uint64_t sent = 0;           // packets that left the OBI (ToDevice, ToDump): count_out()
   uint64_t sent_bytes = 0;
-  uint32_t depth = 0;         // pushes nested on this thread's stack right now (Outputs::emit)
-  uint32_t pending = 0;       // batches waiting in pool's pending stack
+  uint32_t depth = 0;    // pushes nested on this thread's stack right now (Outputs::emit)
+  uint32_t pending = 0;  // batches waiting in pool's pending stack
 
-  void drop(Packet* p);       // return one packet to the pool
-  void drop(Batch& b);        // return all packets of a batch; leaves b empty
+  void drop(Packet* p);  // return one packet to the pool
+  void drop(Batch& b);   // return all packets of a batch; leaves b empty
   // Outputs::emit past kMaxPushDepth: keep the batch for later (leaves b empty) / run what
   // waits, each push starting at depth 1, until nothing does.
   void defer(Node* node, uint16_t port, Batch& b);
   void run_pending();
   // Output terminals call this for packets they hand to a device or file (before freeing).
-  void count_out(uint64_t packets, uint64_t bytes) { sent += packets; sent_bytes += bytes; }
+  void count_out(uint64_t packets, uint64_t bytes) {
+    sent += packets;
+    sent_bytes += bytes;
+  }
 };
 
 // A pass-through static's pass() in a form that runs from a few bytes copied out of the
@@ -82,11 +85,11 @@ using StaticSiteFn = void (*)(const void* site, Batch& batch, Context& ctx);
 // Alert object per rule hit).
 struct alignas(64) Link {
   static constexpr std::size_t kSiteBytes = 96;
-  Node* node = nullptr;       // nullptr: output not connected, packets are dropped
-  uint16_t port = 0;          // input port of the destination
-  uint16_t inlined = 0;       // statics applied, in order, before the packets reach `node`
+  Node* node = nullptr;  // nullptr: output not connected, packets are dropped
+  uint16_t port = 0;     // input port of the destination
+  uint16_t inlined = 0;  // statics applied, in order, before the packets reach `node`
   Element* const* statics = nullptr;
-  StaticSiteFn site_fn = nullptr;   // set: the one inlined static runs as site_fn(site, ...)
+  StaticSiteFn site_fn = nullptr;  // set: the one inlined static runs as site_fn(site, ...)
   alignas(8) unsigned char site[kSiteBytes] = {};
   inline void pass_statics(Batch& batch, Context& ctx) const;
 };
@@ -119,9 +122,8 @@ class EventSink {
   // (Context::now_ns, read once per batch), 0 to have the sink read the clock itself.
   // An alert also carries the packet's header fields and timestamp (PacketFields), so
   // `p` is parsed here when no block before has done it.
-  virtual void post(Kind kind, std::string_view origin_block, std::string_view app_id,
-                    std::string_view message, int severity, Packet& p,
-                    int packet_size, unsigned worker, uint64_t now_ns) = 0;
+  virtual void post(Kind kind, std::string_view origin_block, std::string_view app_id, std::string_view message,
+                    int severity, Packet& p, int packet_size, unsigned worker, uint64_t now_ns) = 0;
 };
 
 class Element {
@@ -138,12 +140,19 @@ class Element {
   // Sources (FromDump, FromDevice) produce packets: fill `batch` with up to kBatchSize
   // packets from ctx.pool for this worker; return false once the source is exhausted.
   virtual bool is_source() const { return false; }
-  virtual bool poll(Batch& batch, Context& ctx) { (void)batch; (void)ctx; return false; }
+  virtual bool poll(Batch& batch, Context& ctx) {
+    (void)batch;
+    (void)ctx;
+    return false;
+  }
 
   // Elements that hold packets (queues, shapers) or buffer output get a task slot:
   // the worker calls run_task between polls so they can release packets on time.
   virtual bool has_task() const { return false; }
-  virtual void run_task(Context& ctx, const Outputs& out) { (void)ctx; (void)out; }
+  virtual void run_task(Context& ctx, const Outputs& out) {
+    (void)ctx;
+    (void)out;
+  }
 
   // Elements that hold packets (queues, shapers) hand them all on here, at once and in
   // order, ignoring rates and timers: emit them through `out` (the element's outputs in
@@ -154,7 +163,10 @@ class Element {
   //     left the old graph and before deactivate() (carried elements keep their packets);
   //   * at Runtime::stop(), for every element of the running graph, so that at shutdown
   //     packets in = packets out + packets dropped (by rules or by a full queue).
-  virtual void release(Context& ctx, const Outputs& out) { (void)ctx; (void)out; }
+  virtual void release(Context& ctx, const Outputs& out) {
+    (void)ctx;
+    (void)out;
+  }
   // Packets held right now, summed over workers (control thread; 0 for most elements).
   virtual uint64_t held_packets() const { return 0; }
 
@@ -165,7 +177,10 @@ class Element {
   // constructed (HeaderClassifier's rte_acl lookup). Waits at most `timeout` for that to
   // settle; returns the name of what answers then ("" for elements without one). obi
   // bench calls it so that it measures what the element serves with in steady state.
-  virtual std::string settle(std::chrono::milliseconds timeout) const { (void)timeout; return {}; }
+  virtual std::string settle(std::chrono::milliseconds timeout) const {
+    (void)timeout;
+    return {};
+  }
 
   virtual void activate() {}
   virtual void deactivate() {}
@@ -182,11 +197,18 @@ class Element {
   // reorders packets and whose only effect is its own (events, counters): Alert, Log.
   // Such a block implements pass(); its push must be pass() followed by emit(0).
   virtual bool passes_through() const { return false; }
-  virtual void pass(Batch& batch, Context& ctx) { (void)batch; (void)ctx; }
+  virtual void pass(Batch& batch, Context& ctx) {
+    (void)batch;
+    (void)ctx;
+  }
   // Optionally, pass() as a site (see Link): writes at most `capacity` bytes to `site` and
   // returns the function that runs pass() from them, or nullptr (no site: the link calls
   // pass() on the element). Control thread, when a graph is compiled.
-  virtual StaticSiteFn static_site(void* site, std::size_t capacity) const { (void)site; (void)capacity; return nullptr; }
+  virtual StaticSiteFn static_site(void* site, std::size_t capacity) const {
+    (void)site;
+    (void)capacity;
+    return nullptr;
+  }
 
   // --- fusion (engine/fusion.hh): the roles this element can take, nullptr when none ---
   virtual HeaderLookups* header_lookups() { return nullptr; }
@@ -199,7 +221,10 @@ class Element {
 
   const std::string& name() const { return name_; }
   const std::string& type() const { return type_; }
-  void set_identity(std::string name, std::string type) { name_ = std::move(name); type_ = std::move(type); }
+  void set_identity(std::string name, std::string type) {
+    name_ = std::move(name);
+    type_ = std::move(type);
+  }
 
  private:
   std::string name_;
@@ -207,20 +232,33 @@ class Element {
 };
 
 inline void Link::pass_statics(Batch& batch, Context& ctx) const {
-  if (site_fn) { site_fn(site, batch, ctx); return; }
+  if (site_fn) {
+    site_fn(site, batch, ctx);
+    return;
+  }
   for (uint16_t k = 0; k < inlined; ++k) statics[k]->pass(batch, ctx);
 }
 
 inline void Outputs::emit(uint16_t output, Batch& batch, Context& ctx) const {
   if (batch.n == 0) return;
-  if (output >= count) { ctx.drop(batch); return; }
+  if (output >= count) {
+    ctx.drop(batch);
+    return;
+  }
   const Link& l = links[output];
   l.pass_statics(batch, ctx);
-  if (l.node == nullptr) { ctx.drop(batch); return; }
-  if (ctx.depth >= kMaxPushDepth) [[unlikely]] { ctx.defer(l.node, l.port, batch); return; }
+  if (l.node == nullptr) {
+    ctx.drop(batch);
+    return;
+  }
+  if (ctx.depth >= kMaxPushDepth) [[unlikely]] {
+    ctx.defer(l.node, l.port, batch);
+    return;
+  }
   ++ctx.depth;
   l.node->element->push(l.port, batch, ctx, l.node->outputs);
-  if (--ctx.depth == 0 && ctx.pending != 0) [[unlikely]] ctx.run_pending();
+  if (--ctx.depth == 0 && ctx.pending != 0) [[unlikely]]
+    ctx.run_pending();
 }
 
 // Per-worker slots, each on its own cache line.
@@ -231,10 +269,15 @@ class PerWorker {
   T& operator[](unsigned w) { return slots_[w].v; }
   const T& operator[](unsigned w) const { return slots_[w].v; }
   unsigned size() const { return static_cast<unsigned>(slots_.size()); }
-  template <typename F> void for_each(F f) const { for (const auto& s : slots_) f(s.v); }
+  template <typename F>
+  void for_each(F f) const {
+    for (const auto& s : slots_) f(s.v);
+  }
 
  private:
-  struct alignas(64) Slot { T v{}; };
+  struct alignas(64) Slot {
+    T v{};
+  };
   std::vector<Slot> slots_;
 };
 
@@ -251,8 +294,8 @@ struct Counter {
 struct ElementArgs {
   std::string name;
   std::string type;
-  const nlohmann::json& config;   // the block's "config" object (may be empty)
-  unsigned workers;               // number of workers that will run the element
+  const nlohmann::json& config;  // the block's "config" object (may be empty)
+  unsigned workers;              // number of workers that will run the element
 };
 
 // Factories register by block type name. A factory validates the config and throws
@@ -261,7 +304,7 @@ struct ElementArgs {
 using ElementFactory = std::unique_ptr<Element> (*)(const ElementArgs&);
 
 void register_element(std::string_view type, ElementFactory factory);
-ElementFactory find_element(std::string_view type);   // nullptr when not built
+ElementFactory find_element(std::string_view type);  // nullptr when not built
 // Removes the factory of `type` (an OBI started with --without-blocks: its Hello leaves the
 // type out and its graphs may not use it); false when the type has none.
 bool unregister_element(std::string_view type);
@@ -273,12 +316,12 @@ struct ElementRegistrar {
 
 // In a block's .cc file:  OBI_REGISTER_ELEMENT(HeaderClassifier, HeaderClassifierElement)
 // The block library is linked whole (an OBJECT library), so registrations are never dropped.
-#define OBI_REGISTER_ELEMENT(TYPE, CLASS)                                                  \
-  static ::obi::ElementRegistrar obi_registrar_##TYPE(                                    \
-      #TYPE, [](const ::obi::ElementArgs& a) -> std::unique_ptr<::obi::Element> {         \
-        auto e = std::make_unique<CLASS>(a);                                               \
-        e->set_identity(a.name, a.type);                                                   \
-        return e;                                                                          \
+#define OBI_REGISTER_ELEMENT(TYPE, CLASS)                                         \
+  static ::obi::ElementRegistrar obi_registrar_##TYPE(                            \
+      #TYPE, [](const ::obi::ElementArgs& a) -> std::unique_ptr<::obi::Element> { \
+        auto e = std::make_unique<CLASS>(a);                                      \
+        e->set_identity(a.name, a.type);                                          \
+        return e;                                                                 \
       })
 
 // A custom module states, once, the engine ABI it was compiled against; the loader refuses

@@ -32,9 +32,8 @@ char* RingEventSink::bytes_of(Ring& r, Slot& s, uint64_t index) const {
   return total <= sizeof(s.bytes) ? s.bytes : r.large.get() + index * kLarge;
 }
 
-void RingEventSink::post(Kind kind, std::string_view origin_block, std::string_view app_id,
-                         std::string_view message, int severity, Packet& p,
-                         int packet_size, unsigned worker, uint64_t now_ns) {
+void RingEventSink::post(Kind kind, std::string_view origin_block, std::string_view app_id, std::string_view message,
+                         int severity, Packet& p, int packet_size, unsigned worker, uint64_t now_ns) {
   Ring& r = rings_[worker < rings_.size() ? worker : 0];
   uint64_t head = r.head.load(std::memory_order_relaxed);
   if (head - r.tail.load(std::memory_order_acquire) >= size_) {

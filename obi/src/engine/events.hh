@@ -32,9 +32,8 @@ class RingEventSink final : public EventSink {
   RingEventSink(unsigned workers, uint32_t slots_per_worker);
   ~RingEventSink() override;
 
-  void post(Kind kind, std::string_view origin_block, std::string_view app_id,
-            std::string_view message, int severity, Packet& p, int packet_size,
-            unsigned worker, uint64_t now_ns) override;
+  void post(Kind kind, std::string_view origin_block, std::string_view app_id, std::string_view message, int severity,
+            Packet& p, int packet_size, unsigned worker, uint64_t now_ns) override;
 
   // Moves up to `max` events (oldest first per worker) into `out`; returns how many.
   std::size_t drain(std::vector<Event>& out, std::size_t max);
@@ -43,25 +42,25 @@ class RingEventSink final : public EventSink {
  private:
   // 256-byte slots hold the packed strings and excerpt when they fit (the usual alert or
   // log); longer ones go to the slot's share of a larger area the ring keeps beside it.
-  static constexpr uint32_t kInline = 256 - 26 - sizeof(PacketFields);   // what is left after the header
+  static constexpr uint32_t kInline = 256 - 26 - sizeof(PacketFields);  // what is left after the header
   static constexpr uint32_t kLarge = kMaxName * 2 + kMaxMessage + kMaxPacket;
   struct alignas(256) Slot {
     uint64_t mono_ns;
-    uint64_t packet_ns;                      // Packet::timestamp_ns (alerts)
+    uint64_t packet_ns;  // Packet::timestamp_ns (alerts)
     uint8_t kind;
     uint8_t severity;
     uint16_t origin_len, app_len, msg_len;
     uint16_t pkt_len;
-    PacketFields fields;                     // alerts only
-    char bytes[kInline];                     // origin, app, message, packet, packed
+    PacketFields fields;  // alerts only
+    char bytes[kInline];  // origin, app, message, packet, packed
   };
   static_assert(sizeof(Slot) == 256, "one slot, four cache lines");
   struct alignas(64) Ring {
-    std::atomic<uint64_t> head{0};   // written by the worker
-    alignas(64) std::atomic<uint64_t> tail{0};   // written by the drainer
+    std::atomic<uint64_t> head{0};              // written by the worker
+    alignas(64) std::atomic<uint64_t> tail{0};  // written by the drainer
     alignas(64) std::atomic<uint64_t> dropped{0};
     std::unique_ptr<Slot[]> slots;
-    std::unique_ptr<char[]> large;   // kLarge bytes per slot, touched only when used
+    std::unique_ptr<char[]> large;  // kLarge bytes per slot, touched only when used
   };
   // Where slot `index`'s strings and excerpt are (its lengths set): in the slot, or its
   // share of the large area.

@@ -34,13 +34,13 @@ class HeaderLookups {
 
 struct FusedTarget {
   std::string name;
-  const Element* element = nullptr;        // the results are tagged for this element
+  const Element* element = nullptr;  // the results are tagged for this element
   const HeaderLookups* lookups = nullptr;
 };
 
 struct FusionPlan {
-  std::vector<FusedTarget> targets;        // in the order of the `fuse` list
-  std::vector<int32_t> leads;              // per output of the fusing block: target index, or -1
+  std::vector<FusedTarget> targets;  // in the order of the `fuse` list
+  std::vector<int32_t> leads;        // per output of the fusing block: target index, or -1
 
   // Same targets (same element objects) reached from the same outputs.
   bool same_as(const FusionPlan& o) const {

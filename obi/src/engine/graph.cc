@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <stdexcept>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "catalogue/catalogue.hh"
@@ -25,7 +25,7 @@ void bind_device(BlockSpec& b, const DeviceMap& devices) {
   const bool from = b.type == "FromDevice";
   if (!from && b.type != "ToDevice") return;
   auto dn = b.config.find("devname");
-  if (dn == b.config.end() || !dn->is_string()) return;   // the catalogue check reports it
+  if (dn == b.config.end() || !dn->is_string()) return;  // the catalogue check reports it
   auto it = devices.find(dn->get<std::string>() + (from ? "/rx" : "/tx"));
   if (it == devices.end()) it = devices.find(dn->get<std::string>());
   if (it == devices.end()) return;
@@ -39,14 +39,15 @@ void bind_device(BlockSpec& b, const DeviceMap& devices) {
   }
 }
 
-BlockSpec parse_block(nlohmann::json& j, std::size_t index) {   // moves name, type and config out of j
+BlockSpec parse_block(nlohmann::json& j, std::size_t index) {  // moves name, type and config out of j
   if (!j.is_object()) fail(ErrorSubtype::BAD_BLOCK, "blocks[" + std::to_string(index) + "]: a block must be an object");
   auto name = j.find("name");
   auto type = j.find("type");
   if (name == j.end() || !name->is_string() || name->get_ref<const std::string&>().empty())
     fail(ErrorSubtype::BAD_BLOCK, "blocks[" + std::to_string(index) + "]: missing or empty string field 'name'");
   if (type == j.end() || !type->is_string() || type->get_ref<const std::string&>().empty())
-    fail(ErrorSubtype::BAD_BLOCK, "block '" + name->get_ref<const std::string&>() + "': missing or empty string field 'type'");
+    fail(ErrorSubtype::BAD_BLOCK,
+         "block '" + name->get_ref<const std::string&>() + "': missing or empty string field 'type'");
   BlockSpec b{std::move(name->get_ref<std::string&>()), std::move(type->get_ref<std::string&>()),
               nlohmann::json::object(), nlohmann::json(), false};
   auto cfg = j.find("config");
@@ -104,7 +105,7 @@ void check_block_limits(const BlockSpec& b, const BlockDescriptor& d, const Grap
 }
 
 struct Conn {
-  std::string_view src, dst;   // views of the graph's strings
+  std::string_view src, dst;  // views of the graph's strings
   long src_port = 0, dst_port = 0;
   // How errors name the connector (made only for an error).
   std::string label() const {
@@ -115,7 +116,7 @@ struct Conn {
 
 long port_field(const nlohmann::json& c, const char* key, std::size_t index) {
   auto it = c.find(key);
-  if (it == c.end()) return 0;   // ports default to 0
+  if (it == c.end()) return 0;  // ports default to 0
   if (!it->is_number_integer())
     fail(ErrorSubtype::BAD_CONNECTOR, "connectors[" + std::to_string(index) + "]: '" + key + "' must be an integer");
   return it->get<long>();
@@ -201,7 +202,10 @@ void fold_statics(CompiledGraph& g) {
   // The links as wired: read here, rewritten only below, once every span is known.
   const std::vector<std::vector<Link>>& wired = g.links;
   auto index = [&g](const Node* node) { return static_cast<std::size_t>(node - g.nodes.data()); };
-  struct Span { std::size_t node, output, begin, count; Link to; };
+  struct Span {
+    std::size_t node, output, begin, count;
+    Link to;
+  };
   std::vector<Span> spans;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t o = 0; o < wired[i].size(); ++o) {
@@ -215,7 +219,7 @@ void fold_statics(CompiledGraph& g) {
       if (g.folded.size() > begin) spans.push_back({i, o, begin, g.folded.size() - begin, to});
     }
   }
-  for (const Span& sp : spans) {   // pointers into `folded` only once it has stopped growing
+  for (const Span& sp : spans) {  // pointers into `folded` only once it has stopped growing
     Link& l = g.links[sp.node][sp.output];
     l.node = sp.to.node;
     l.port = sp.to.port;
@@ -240,7 +244,8 @@ nlohmann::json CompiledGraph::to_json() const {
 }
 
 std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& opt) {
-  if (!graph.is_object()) fail(ErrorSubtype::BAD_GRAPH, "the graph must be a JSON object with 'blocks' and 'connectors'");
+  if (!graph.is_object())
+    fail(ErrorSubtype::BAD_GRAPH, "the graph must be a JSON object with 'blocks' and 'connectors'");
   auto blocks = graph.find("blocks");
   if (blocks == graph.end() || !blocks->is_array()) fail(ErrorSubtype::BAD_GRAPH, "the graph needs a 'blocks' array");
   auto connectors = graph.find("connectors");
@@ -258,7 +263,7 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
   g->specs.reserve(blocks->size());
   g->by_name.reserve(blocks->size());
   for (std::size_t i = 0; i < blocks->size(); ++i) {
-    BlockSpec b = parse_block((*blocks)[i], i);   // moves the block's config
+    BlockSpec b = parse_block((*blocks)[i], i);  // moves the block's config
     if (opt.devices) bind_device(b, *opt.devices);
     if (!g->by_name.emplace(b.name, static_cast<uint32_t>(g->specs.size())).second)
       fail(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + b.name + "'");
@@ -269,7 +274,8 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
     const BlockDescriptor* d = cat.find(b.type);
     if (!d) fail(ErrorSubtype::UNSUPPORTED_BLOCK, block_label(b) + ": unknown block type '" + b.type + "'");
     if (!find_element(b.type))
-      fail(ErrorSubtype::UNSUPPORTED_BLOCK, block_label(b) + ": block type '" + b.type + "' is not implemented by this OBI");
+      fail(ErrorSubtype::UNSUPPORTED_BLOCK,
+           block_label(b) + ": block type '" + b.type + "' is not implemented by this OBI");
     cat.check_config(*d, b.name, b.config);
     check_block_limits(b, *d, opt.limits, pattern_bytes);
   }
@@ -316,7 +322,7 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       std::atomic<std::size_t> next{0};
       auto run = [&] {
         for (std::size_t k; (k = next.fetch_add(1)) < heavy.size();) {
-          if (opt.cancelled && opt.cancelled()) return;   // the loop below reports it
+          if (opt.cancelled && opt.cancelled()) return;  // the loop below reports it
           Prebuilt& p = prebuilt[heavy[k]];
           try {
             p.element = build(g->specs[heavy[k]]);
@@ -342,7 +348,10 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       // runs, so obi bench does not open the graph's files or devices.
       const BlockDescriptor* d = cat.find(b.type);
       if (d->inputs.kind == PortSpec::Kind::kFixed && d->inputs.count == 0) {
-        if (auto r = opt.replace_source(b)) { e = std::move(r); e->set_identity(b.name, b.type); }
+        if (auto r = opt.replace_source(b)) {
+          e = std::move(r);
+          e->set_identity(b.name, b.type);
+        }
       }
     }
     if (!e) {
@@ -367,8 +376,10 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       Conn c = parse_connector((*connectors)[i], i);
       auto s = g->by_name.find(c.src);
       auto d = g->by_name.find(c.dst);
-      if (s == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.src) + "'");
-      if (d == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.dst) + "'");
+      if (s == g->by_name.end())
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.src) + "'");
+      if (d == g->by_name.end())
+        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.dst) + "'");
       const Element& se = *g->elements[s->second];
       const Element& de = *g->elements[d->second];
       if (c.src_port < 0 || c.src_port >= se.output_count())
@@ -408,12 +419,15 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       if (k < succ[v].size()) {
         uint32_t w = succ[v][k++];
         if (colour[w] == 1)
-          fail(ErrorSubtype::BAD_GRAPH, "the graph has a cycle through block '" + g->specs[w].name + "' (from '" +
-                                            g->specs[v].name + "')");
-        if (colour[w] == 0) { colour[w] = 1; stack.push_back({w, 0}); }
+          fail(ErrorSubtype::BAD_GRAPH,
+               "the graph has a cycle through block '" + g->specs[w].name + "' (from '" + g->specs[v].name + "')");
+        if (colour[w] == 0) {
+          colour[w] = 1;
+          stack.push_back({w, 0});
+        }
       } else {
         colour[v] = 2;
-        g->order.push_back(v);   // post-order; reversed below
+        g->order.push_back(v);  // post-order; reversed below
         stack.pop_back();
       }
     }

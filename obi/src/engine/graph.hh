@@ -50,9 +50,9 @@ DeviceMap parse_device_map(const std::string& text);
 
 struct BlockSpec {
   std::string name, type;
-  nlohmann::json config;     // always an object (after device binding)
-  nlohmann::json given;      // {"type", "config"} as the graph gave them, when binding changed them; else null
-  bool has_config = false;   // the graph gave a "config" (to_json gives it back the same way)
+  nlohmann::json config;    // always an object (after device binding)
+  nlohmann::json given;     // {"type", "config"} as the graph gave them, when binding changed them; else null
+  bool has_config = false;  // the graph gave a "config" (to_json gives it back the same way)
 };
 
 // Hash of block names for maps that are searched with std::string_view too.
@@ -62,17 +62,17 @@ struct NameHash {
 };
 
 struct CompiledGraph {
-  std::vector<BlockSpec> specs;                    // index = node index
-  nlohmann::json connectors = nlohmann::json::array();   // as given
+  std::vector<BlockSpec> specs;                         // index = node index
+  nlohmann::json connectors = nlohmann::json::array();  // as given
   std::vector<std::shared_ptr<Element>> elements;
-  std::vector<bool> carried;                       // element shared with the previous graph
+  std::vector<bool> carried;  // element shared with the previous graph
   std::vector<Node> nodes;
-  std::vector<std::vector<Link>> links;            // backing store of nodes[i].outputs
-  std::vector<Element*> folded;                    // backing store of the links' statics
-  std::vector<uint32_t> sources;                   // nodes whose element is_source()
-  std::vector<uint32_t> tasks;                     // nodes whose element has_task()
-  std::vector<uint32_t> order;                     // every node, upstream before downstream
-  std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> by_name;   // finds string_views too
+  std::vector<std::vector<Link>> links;  // backing store of nodes[i].outputs
+  std::vector<Element*> folded;          // backing store of the links' statics
+  std::vector<uint32_t> sources;         // nodes whose element is_source()
+  std::vector<uint32_t> tasks;           // nodes whose element has_task()
+  std::vector<uint32_t> order;           // every node, upstream before downstream
+  std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> by_name;  // finds string_views too
 
   // The graph as it was given ({"blocks", "connectors"}), rebuilt on request: the
   // configurations live once, in `specs`.

@@ -11,11 +11,11 @@
 namespace obi {
 
 struct GraphLimits {
-  std::size_t max_blocks = 100000;                      // blocks in a graph
-  std::size_t max_depth = 50000;                        // blocks on the longest path
-  std::size_t max_rules = 100000;                       // rules (outputs) of one classifier
-  std::size_t max_patterns = 50000;                     // payload patterns of one block
-  std::size_t max_pattern_bytes = std::size_t{16} << 20;   // payload pattern bytes of a graph
+  std::size_t max_blocks = 100000;                        // blocks in a graph
+  std::size_t max_depth = 50000;                          // blocks on the longest path
+  std::size_t max_rules = 100000;                         // rules (outputs) of one classifier
+  std::size_t max_patterns = 50000;                       // payload patterns of one block
+  std::size_t max_pattern_bytes = std::size_t{16} << 20;  // payload pattern bytes of a graph
 };
 
 }  // namespace obi

@@ -21,11 +21,15 @@ inline constexpr unsigned kMetaTextMax = 22;
 struct MetaValue {
   enum Kind : uint8_t { kInteger = 0, kString = 1 };
   Kind kind = kInteger;
-  uint8_t len = 0;                 // bytes of text (kString)
+  uint8_t len = 0;  // bytes of text (kString)
   char text[kMetaTextMax] = {};
-  int64_t integer = 0;             // kInteger
+  int64_t integer = 0;  // kInteger
 
-  static MetaValue of(int64_t v) { MetaValue m; m.integer = v; return m; }
+  static MetaValue of(int64_t v) {
+    MetaValue m;
+    m.integer = v;
+    return m;
+  }
   // Caller guarantees s.size() <= kMetaTextMax.
   static MetaValue of(std::string_view s) {
     MetaValue m;
@@ -63,7 +67,10 @@ struct MetaStore {
   // key is new and every entry is taken.
   bool set(std::string_view key, const MetaValue& v) {
     for (unsigned i = 0; i < n; ++i)
-      if (entries[i].name() == key) { entries[i].value = v; return true; }
+      if (entries[i].name() == key) {
+        entries[i].value = v;
+        return true;
+      }
     if (n == kMetaEntries || key.size() > kMetaKeyMax) return false;
     MetaEntry& e = entries[n++];
     e.key_len = static_cast<uint8_t>(key.size());

@@ -9,7 +9,7 @@
 #include <new>
 
 #include "engine/pool.hh"
-#include "lib/bytes.hh"   // byte order, EtherTypes and IP protocol numbers shared with the blocks
+#include "lib/bytes.hh"  // byte order, EtherTypes and IP protocol numbers shared with the blocks
 
 namespace obi {
 namespace {
@@ -29,13 +29,16 @@ inline uint32_t l4_min(uint8_t proto) {
 // Sets l4/payload for protocol `proto` whose header starts at `off`.
 inline void parse_l4(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
   uint32_t need = l4_min(h.ip_proto);
-  if (need == 0) { h.payload = off <= len ? off : kNoOffset; return; }
-  if (off + need > len) return;          // truncated L4 header: no l4, no payload
+  if (need == 0) {
+    h.payload = off <= len ? off : kNoOffset;
+    return;
+  }
+  if (off + need > len) return;  // truncated L4 header: no l4, no payload
   h.l4 = static_cast<uint16_t>(off);
   uint32_t hl = need;
   if (h.ip_proto == kIpProtoTcp) {
     hl = (d[off + 12] >> 4) * 4u;
-    if (hl < 20) return;                 // malformed data offset: ports usable, payload not
+    if (hl < 20) return;  // malformed data offset: ports usable, payload not
   }
   if (off + hl <= len) h.payload = static_cast<uint16_t>(off + hl);
 }
@@ -47,7 +50,7 @@ void parse_ipv4(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
   h.l3 = static_cast<uint16_t>(off);
   h.ip_proto = d[off + 9];
   uint16_t frag = load_be16(d + off + 6);
-  if ((frag & 0x1fff) != 0) {            // non-first fragment: no L4 header here
+  if ((frag & 0x1fff) != 0) {  // non-first fragment: no L4 header here
     h.fragment = true;
     h.payload = static_cast<uint16_t>(off + ihl);
     return;
@@ -61,20 +64,29 @@ void parse_ipv6(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
   uint8_t next = d[off + 6];
   uint32_t p = off + 40;
   bool first_fragment = true;
-  for (int i = 0; i < 8; ++i) {          // bounded walk over extension headers
-    if (next == 0 || next == 43 || next == 60 || next == 135) {   // hop-by-hop, routing, dst opts, mobility
-      if (p + 8 > len) { h.ip_proto = next; return; }
+  for (int i = 0; i < 8; ++i) {                                  // bounded walk over extension headers
+    if (next == 0 || next == 43 || next == 60 || next == 135) {  // hop-by-hop, routing, dst opts, mobility
+      if (p + 8 > len) {
+        h.ip_proto = next;
+        return;
+      }
       uint8_t nn = d[p];
       p += (d[p + 1] + 1u) * 8u;
       next = nn;
-    } else if (next == 44) {             // fragment header
-      if (p + 8 > len) { h.ip_proto = next; return; }
+    } else if (next == 44) {  // fragment header
+      if (p + 8 > len) {
+        h.ip_proto = next;
+        return;
+      }
       h.fragment = true;
       if ((load_be16(d + p + 2) & 0xfff8) != 0) first_fragment = false;
       next = d[p];
       p += 8;
-    } else if (next == 51) {             // authentication header
-      if (p + 8 > len) { h.ip_proto = next; return; }
+    } else if (next == 51) {  // authentication header
+      if (p + 8 > len) {
+        h.ip_proto = next;
+        return;
+      }
       uint8_t nn = d[p];
       p += (d[p + 1] + 2u) * 4u;
       next = nn;
@@ -84,7 +96,10 @@ void parse_ipv6(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
   }
   h.ip_proto = next;
   if (p > len) return;
-  if (!first_fragment || next == 59) { h.payload = static_cast<uint16_t>(p); return; }
+  if (!first_fragment || next == 59) {
+    h.payload = static_cast<uint16_t>(p);
+    return;
+  }
   parse_l4(h, d, len, p);
 }
 
@@ -96,8 +111,10 @@ void parse_arp(Headers& h, const uint8_t* d, uint32_t len, uint32_t off) {
 }
 
 inline uint64_t mix64(uint64_t x) {
-  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
   x ^= x >> 33;
   return x;
 }
@@ -169,7 +186,7 @@ PacketPool::PacketPool(uint32_t packets)
     p.buf = base + stride * i;
     p.buf_size = static_cast<uint32_t>(stride);
     p.data = p.buf + kHeadroom;
-    free_[packets - 1 - i] = &p;       // hand out low addresses first
+    free_[packets - 1 - i] = &p;  // hand out low addresses first
   }
   top_ = packets;
 }
@@ -178,7 +195,7 @@ Packet* PacketPool::alloc_copy(const uint8_t* bytes, uint32_t len) {
   Packet* p = alloc();
   if (!p) return nullptr;
   if (len > kMaxFrame) len = kMaxFrame;
-  if (len) std::memcpy(p->data, bytes, len);   // an empty frame may come without a buffer
+  if (len) std::memcpy(p->data, bytes, len);  // an empty frame may come without a buffer
   p->len = len;
   return p;
 }

@@ -9,7 +9,6 @@
 
 namespace obi {
 
-
 void PacketFields::capture(Packet& p) {
   present = 0;
   if (p.len < 14) return;
@@ -30,7 +29,7 @@ void PacketFields::capture(Packet& p) {
     std::memcpy(src_ip, l3 + 8, 16);
     std::memcpy(dst_ip, l3 + 24, 16);
   } else {
-    return;   // ARP and other L3: the Ethernet fields only
+    return;  // ARP and other L3: the Ethernet fields only
   }
   ip_proto = h.ip_proto;
   if (h.l4 == kNoOffset) return;

@@ -17,12 +17,12 @@ namespace obi {
 
 struct PacketFields {
   enum : uint8_t { kEth = 1, kIpv4 = 2, kIpv6 = 4, kPorts = 8, kIcmp = 16 };
-  uint8_t present = 0;           // kEth | kIpv4 | ... : which of the fields below are set
+  uint8_t present = 0;  // kEth | kIpv4 | ... : which of the fields below are set
   uint8_t ip_proto = 0;
-  uint16_t eth_type = 0;         // after VLAN tags
-  uint16_t src_port = 0, dst_port = 0;   // kIcmp: type and code
+  uint16_t eth_type = 0;                // after VLAN tags
+  uint16_t src_port = 0, dst_port = 0;  // kIcmp: type and code
   uint8_t eth_src[6] = {}, eth_dst[6] = {};
-  uint8_t src_ip[16] = {}, dst_ip[16] = {};   // IPv4 in the first 4 bytes
+  uint8_t src_ip[16] = {}, dst_ip[16] = {};  // IPv4 in the first 4 bytes
 
   // Fills every field from `p` (parsing its headers first if nobody has).
   void capture(Packet& p);

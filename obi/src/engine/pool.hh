@@ -77,15 +77,13 @@ class PacketPool {
 
   uint32_t available() const { return top_; }
   uint32_t capacity() const { return static_cast<uint32_t>(packets_.size()); }
-  bool owns(const Packet* p) const {
-    return p >= packets_.data() && p < packets_.data() + packets_.size();
-  }
+  bool owns(const Packet* p) const { return p >= packets_.data() && p < packets_.data() + packets_.size(); }
 
  private:
   std::vector<Packet> packets_;
   std::vector<Packet*> free_;
   uint32_t top_ = 0;
-  std::unique_ptr<uint8_t[]> memory_;   // not zeroed: untouched pages cost no RSS
+  std::unique_ptr<uint8_t[]> memory_;  // not zeroed: untouched pages cost no RSS
   struct Pending {
     Node* node;
     uint16_t port;

@@ -51,13 +51,13 @@ bool ReplaySource::poll(Batch& batch, Context& ctx) {
     if (++s.next == n) s.next = 0;
     std::memcpy(p->data, t.bytes.data() + r.offset, r.len);
     p->len = r.len;
-    p->timestamp_ns = ctx.now_ns + uint64_t(ctx.wall_offset_ns);   // wall time, as a capture would
+    p->timestamp_ns = ctx.now_ns + uint64_t(ctx.wall_offset_ns);  // wall time, as a capture would
     if (preparsed_) {
       p->flow_hash = r.hash;
       p->hdr = r.hdr;
       p->parsed = true;
     } else {
-      p->flow_hash = flow_hash(*p);   // parses the headers, as a real source does
+      p->flow_hash = flow_hash(*p);  // parses the headers, as a real source does
     }
     batch.add(p);
   }

@@ -42,7 +42,7 @@ class ReplaySource final : public Element {
 
  private:
   struct Share {
-    std::vector<uint32_t> index;   // records of this worker
+    std::vector<uint32_t> index;  // records of this worker
     std::size_t next = 0;
   };
   std::shared_ptr<const Trace> trace_;

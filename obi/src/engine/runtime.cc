@@ -29,7 +29,7 @@ namespace {
 
 struct Live {
   std::unique_ptr<CompiledGraph> g;
-  std::unique_ptr<uint8_t[]> done;      // [worker * sources + k]
+  std::unique_ptr<uint8_t[]> done;  // [worker * sources + k]
   // Elements of the previous graph that this one does not keep, in that graph's
   // topological order, with their outputs there: every worker hands on their held packets
   // through the previous graph's wiring when it moves to this graph. The previous graph
@@ -40,7 +40,7 @@ struct Live {
     const Outputs* outputs;
   };
   std::vector<Removed> removed;
-  uint64_t generation = 0;              // 1, 2, ... in publication order
+  uint64_t generation = 0;  // 1, 2, ... in publication order
   unsigned workers = 0;
   bool all_done() const {
     std::size_t n = std::size_t(workers) * g->sources.size();
@@ -56,7 +56,7 @@ struct alignas(64) Worker {
   Context ctx;
   std::thread thread;
   std::atomic<Live*> epoch{nullptr};
-  std::atomic<uint64_t> acked{0};       // generation whose removed elements this worker released
+  std::atomic<uint64_t> acked{0};  // generation whose removed elements this worker released
   uint64_t seen = 0;
   // Published copies of the Context counters (the control thread reads these).
   std::atomic<uint64_t> in{0}, in_bytes{0}, out{0}, out_bytes{0}, drops{0}, busy_ns{0};
@@ -82,8 +82,8 @@ struct Runtime::Impl {
   std::atomic<bool> stopping{false};
   uint64_t generation = 0;
   bool running = false;
-  std::mutex swap;                     // serialises set_graph (held while a graph compiles)
-  mutable std::mutex control;          // serialises the swap itself, read, write, start, stop
+  std::mutex swap;             // serialises set_graph (held while a graph compiles)
+  mutable std::mutex control;  // serialises the swap itself, read, write, start, stop
   std::chrono::steady_clock::time_point started;
   mutable uint64_t load_busy = 0;
   mutable std::chrono::steady_clock::time_point load_at;
@@ -115,7 +115,10 @@ void Runtime::Impl::worker_main(Worker& w) {
     Live* g = current.load();
     w.epoch.store(g);
     if (current.load() != g) continue;
-    if (!g) { std::this_thread::sleep_for(std::chrono::microseconds(200)); continue; }
+    if (!g) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      continue;
+    }
     if (g->generation != w.seen) {
       w.ctx.now_ns = monotonic_ns();
       for (const auto& r : g->removed) r.element->release(w.ctx, *r.outputs);
@@ -124,7 +127,7 @@ void Runtime::Impl::worker_main(Worker& w) {
     }
     uint64_t t0 = monotonic_ns();
     w.ctx.now_ns = t0;
-    if (t0 - offset_at >= 1000000000ull || offset_at == 0) {   // follow wall-clock steps (NTP)
+    if (t0 - offset_at >= 1000000000ull || offset_at == 0) {  // follow wall-clock steps (NTP)
       w.ctx.wall_offset_ns = wall_offset_ns();
       offset_at = t0;
     }
@@ -204,7 +207,7 @@ void Runtime::release_retired() {
     m.retired.clear();
     m.retired_elements.clear();
   }
-  elements.clear();   // elements first: their Removed entries point into the graphs' wiring
+  elements.clear();  // elements first: their Removed entries point into the graphs' wiring
   graphs.clear();
 }
 
@@ -220,8 +223,7 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   co.devices = &m.opt.devices;
   co.limits = m.opt.limits;
   co.cancelled = hooks.cancelled;
-  if (m.opt.replace_source)
-    co.replace_source = [&m](const BlockSpec& b) { return m.opt.replace_source(b.type); };
+  if (m.opt.replace_source) co.replace_source = [&m](const BlockSpec& b) { return m.opt.replace_source(b.type); };
   auto live = std::make_unique<Live>();
   const uint64_t t0 = monotonic_ns();
   live->g = compile_graph(std::move(graph), co);
@@ -230,7 +232,8 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   live->done.reset(new uint8_t[std::size_t(m.nworkers) * live->g->sources.size() + 1]());
   std::lock_guard<std::mutex> lock(m.control);
   if (hooks.commit && !hooks.commit())
-    throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_GRAPH, "the compiled graph was abandoned before it was installed");
+    throw openbox::ProtocolError(openbox::ErrorSubtype::BAD_GRAPH,
+                                 "the compiled graph was abandoned before it was installed");
   // Open files and devices before publishing; on failure undo and keep the old graph.
   std::vector<Element*> activated;
   try {
@@ -273,7 +276,8 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   const auto live_wall = std::chrono::system_clock::now();
   std::unique_ptr<Live> retired = m.retire(old, next);
   const uint64_t t4 = monotonic_ns();
-  m.last_swap = {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6, live_at, live_wall};
+  m.last_swap = {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6,
+                 (t4 - t0) / 1e6, live_at,         live_wall};
   // Every worker has released the removed elements and runs `next` only: the old graph and
   // what only it held are freed by release_retired(), off the path to live and to the answer.
   // At most one retired graph is kept: one an earlier swap left unreleased goes now.
@@ -331,7 +335,7 @@ void Runtime::stop() {
 }
 
 bool Runtime::sources_done() const {
-  std::lock_guard<std::mutex> lock(impl_->control);   // the graph cannot be retired meanwhile
+  std::lock_guard<std::mutex> lock(impl_->control);  // the graph cannot be retired meanwhile
   Live* g = impl_->current.load();
   return g && g->all_done();
 }

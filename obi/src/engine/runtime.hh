@@ -29,10 +29,10 @@ namespace obi {
 class Element;
 
 struct RuntimeOptions {
-  unsigned workers = 0;                 // 0: one per online core
-  std::vector<std::string> eal_args;    // DPDK EAL arguments; empty: DPDK not initialised
-  uint32_t pool_packets = 4096;         // packet buffers per worker
-  uint32_t event_ring = 4096;           // alert/log slots per worker
+  unsigned workers = 0;               // 0: one per online core
+  std::vector<std::string> eal_args;  // DPDK EAL arguments; empty: DPDK not initialised
+  uint32_t pool_packets = 4096;       // packet buffers per worker
+  uint32_t event_ring = 4096;         // alert/log slots per worker
   // An idle worker (64 empty rounds) sleeps 50 us per round, 1 ms after 1024, leaving
   // shared cores to others at the price of up to that much latency for the next frame;
   // busy_poll: it never sleeps (lowest latency, one core per worker at 100 %).
@@ -40,21 +40,21 @@ struct RuntimeOptions {
   // Device names of graphs bound to this OBI's devices: "in" -> "veth1", "dpdk:0" or
   // "pcap:FILE" (FromDevice reads / ToDevice writes that pcap file).
   std::map<std::string, std::string> devices;
-  GraphLimits limits;                   // hard caps of every graph set_graph takes
+  GraphLimits limits;  // hard caps of every graph set_graph takes
   // Benchmarks only: called for every new source block (by block type); a non-null element
   // replaces it (e.g. a ReplaySource looping over packets preloaded in memory).
   std::function<std::unique_ptr<Element>(const std::string& type)> replace_source;
 };
 
-struct Event {                          // one alert or log entry, as the protocol sends it
+struct Event {  // one alert or log entry, as the protocol sends it
   bool alert = true;
   uint64_t id = 0;
-  double timestamp = 0;                 // seconds since the epoch, when the block raised it
-  double packet_timestamp = 0;          // the packet's capture / arrival time (0: unknown)
-  PacketFields fields;                  // the packet's header fields
+  double timestamp = 0;         // seconds since the epoch, when the block raised it
+  double packet_timestamp = 0;  // the packet's capture / arrival time (0: unknown)
+  PacketFields fields;          // the packet's header fields
   std::string message;
   int severity = 1;
-  std::string packet;                   // raw bytes of the excerpt (the codec base64-encodes)
+  std::string packet;  // raw bytes of the excerpt (the codec base64-encodes)
   std::string origin_block;
   std::string app_id;
 };
@@ -64,15 +64,15 @@ struct RuntimeStats {
   uint64_t packets_out = 0, bytes_out = 0;
   uint64_t packets_dropped = 0;
   uint64_t events_dropped = 0;
-  double current_load = 0;              // fraction of worker time spent on packets, [0,1]
+  double current_load = 0;  // fraction of worker time spent on packets, [0,1]
 };
 
 // Where the time of the last successful set_graph went (milliseconds).
 struct SwapTiming {
-  double compile_ms = 0;     // validate + build the elements (compile_graph)
-  double activate_ms = 0;    // open the new elements' files and devices
-  double switch_ms = 0;      // publish until every worker runs the new graph
-  double retire_ms = 0;      // deactivate what the old graph does not share (freed later: release_retired)
+  double compile_ms = 0;   // validate + build the elements (compile_graph)
+  double activate_ms = 0;  // open the new elements' files and devices
+  double switch_ms = 0;    // publish until every worker runs the new graph
+  double retire_ms = 0;    // deactivate what the old graph does not share (freed later: release_retired)
   double total_ms = 0;
   std::chrono::steady_clock::time_point live_at;    // every worker runs the new graph
   std::chrono::system_clock::time_point live_wall;  // the same moment on the wall clock
@@ -104,12 +104,12 @@ class Runtime {
   // (after its own graph is live).
   void set_graph(nlohmann::json graph, const GraphHooks& hooks = {});
   void release_retired();
-  nlohmann::json graph() const;         // the running graph as given ({} when none)
+  nlohmann::json graph() const;  // the running graph as given ({} when none)
   SwapTiming last_swap() const;
 
   void start();
   void stop();
-  bool sources_done() const;            // every source of the running graph is exhausted
+  bool sources_done() const;  // every source of the running graph is exhausted
 
   nlohmann::json read(const std::string& block, const std::string& handle) const;
   void write(const std::string& block, const std::string& handle, const nlohmann::json& value);

@@ -35,20 +35,26 @@ using Bytes = std::vector<uint8_t>;
 // ---------------------------------------------------------------- frame builder
 struct Frame {
   std::string src_mac = "02:00:00:00:00:01", dst_mac = "02:00:00:00:00:02";
-  std::vector<uint16_t> vlans;           // TCIs, outer first (TPID 0x8100)
-  uint16_t eth_type = 0;                 // 0: from the IP version
+  std::vector<uint16_t> vlans;  // TCIs, outer first (TPID 0x8100)
+  uint16_t eth_type = 0;        // 0: from the IP version
   bool ipv6 = false;
   std::string src_ip = "10.0.0.1", dst_ip = "10.0.0.2";
-  uint8_t proto = 17;                    // 6 TCP, 17 UDP, 132 SCTP, 1 ICMP, 58 ICMPv6, other: raw
+  uint8_t proto = 17;  // 6 TCP, 17 UDP, 132 SCTP, 1 ICMP, 58 ICMPv6, other: raw
   uint8_t ttl = 64, tos = 0;
   uint16_t src_port = 1234, dst_port = 80;
-  uint8_t tcp_flags = 0x02;              // SYN
+  uint8_t tcp_flags = 0x02;  // SYN
   uint8_t icmp_type = 8, icmp_code = 0;
   std::string payload;
 };
 
-inline void put16(Bytes& b, uint16_t v) { b.push_back(v >> 8); b.push_back(v & 0xff); }
-inline void put32(Bytes& b, uint32_t v) { put16(b, v >> 16); put16(b, v & 0xffff); }
+inline void put16(Bytes& b, uint16_t v) {
+  b.push_back(v >> 8);
+  b.push_back(v & 0xff);
+}
+inline void put32(Bytes& b, uint32_t v) {
+  put16(b, v >> 16);
+  put16(b, v & 0xffff);
+}
 
 inline void put_mac(Bytes& b, const std::string& mac) {
   unsigned m[6] = {0};
@@ -69,23 +75,42 @@ inline Bytes build(const Frame& f) {
   Bytes b;
   put_mac(b, f.dst_mac);
   put_mac(b, f.src_mac);
-  for (uint16_t tci : f.vlans) { put16(b, 0x8100); put16(b, tci); }
+  for (uint16_t tci : f.vlans) {
+    put16(b, 0x8100);
+    put16(b, tci);
+  }
   put16(b, f.eth_type ? f.eth_type : (f.ipv6 ? 0x86dd : 0x0800));
   Bytes l4;
   switch (f.proto) {
     case 6:
-      put16(l4, f.src_port); put16(l4, f.dst_port); put32(l4, 1); put32(l4, 0);
-      l4.push_back(5 << 4); l4.push_back(f.tcp_flags); put16(l4, 65535); put16(l4, 0); put16(l4, 0);
+      put16(l4, f.src_port);
+      put16(l4, f.dst_port);
+      put32(l4, 1);
+      put32(l4, 0);
+      l4.push_back(5 << 4);
+      l4.push_back(f.tcp_flags);
+      put16(l4, 65535);
+      put16(l4, 0);
+      put16(l4, 0);
       break;
     case 17:
-      put16(l4, f.src_port); put16(l4, f.dst_port);
-      put16(l4, static_cast<uint16_t>(8 + f.payload.size())); put16(l4, 0);
+      put16(l4, f.src_port);
+      put16(l4, f.dst_port);
+      put16(l4, static_cast<uint16_t>(8 + f.payload.size()));
+      put16(l4, 0);
       break;
     case 132:
-      put16(l4, f.src_port); put16(l4, f.dst_port); put32(l4, 0); put32(l4, 0);
+      put16(l4, f.src_port);
+      put16(l4, f.dst_port);
+      put32(l4, 0);
+      put32(l4, 0);
       break;
-    case 1: case 58:
-      l4.push_back(f.icmp_type); l4.push_back(f.icmp_code); put16(l4, 0); put32(l4, 0);
+    case 1:
+    case 58:
+      l4.push_back(f.icmp_type);
+      l4.push_back(f.icmp_code);
+      put16(l4, 0);
+      put32(l4, 0);
       break;
     default: break;
   }
@@ -95,35 +120,56 @@ inline Bytes build(const Frame& f) {
     in_addr s{}, d{};
     if (inet_pton(AF_INET, f.src_ip.c_str(), &s) != 1 || inet_pton(AF_INET, f.dst_ip.c_str(), &d) != 1)
       throw std::invalid_argument("bad IPv4 address " + f.src_ip + " / " + f.dst_ip);
-    ip.push_back(0x45); ip.push_back(f.tos); put16(ip, static_cast<uint16_t>(20 + l4.size()));
-    put16(ip, 0); put16(ip, 0x4000); ip.push_back(f.ttl); ip.push_back(f.proto); put16(ip, 0);
-    put32(ip, ntohl(s.s_addr)); put32(ip, ntohl(d.s_addr));
+    ip.push_back(0x45);
+    ip.push_back(f.tos);
+    put16(ip, static_cast<uint16_t>(20 + l4.size()));
+    put16(ip, 0);
+    put16(ip, 0x4000);
+    ip.push_back(f.ttl);
+    ip.push_back(f.proto);
+    put16(ip, 0);
+    put32(ip, ntohl(s.s_addr));
+    put32(ip, ntohl(d.s_addr));
     uint16_t c = ip_checksum(ip.data(), ip.size());
-    ip[10] = c >> 8; ip[11] = c & 0xff;
+    ip[10] = c >> 8;
+    ip[11] = c & 0xff;
     b.insert(b.end(), ip.begin(), ip.end());
   } else {
     in6_addr s{}, d{};
     if (inet_pton(AF_INET6, f.src_ip.c_str(), &s) != 1 || inet_pton(AF_INET6, f.dst_ip.c_str(), &d) != 1)
       throw std::invalid_argument("bad IPv6 address " + f.src_ip + " / " + f.dst_ip);
     put32(b, 0x60000000u | uint32_t(f.tos) << 20);
-    put16(b, static_cast<uint16_t>(l4.size())); b.push_back(f.proto); b.push_back(f.ttl);
+    put16(b, static_cast<uint16_t>(l4.size()));
+    b.push_back(f.proto);
+    b.push_back(f.ttl);
     b.insert(b.end(), s.s6_addr, s.s6_addr + 16);
     b.insert(b.end(), d.s6_addr, d.s6_addr + 16);
   }
   b.insert(b.end(), l4.begin(), l4.end());
-  while (b.size() < 60) b.push_back(0);   // Ethernet minimum (without FCS)
+  while (b.size() < 60) b.push_back(0);  // Ethernet minimum (without FCS)
   return b;
 }
 
 inline Bytes udp4(std::string src, std::string dst, uint16_t sport, uint16_t dport, std::string payload = "") {
-  Frame f; f.src_ip = std::move(src); f.dst_ip = std::move(dst); f.proto = 17;
-  f.src_port = sport; f.dst_port = dport; f.payload = std::move(payload);
+  Frame f;
+  f.src_ip = std::move(src);
+  f.dst_ip = std::move(dst);
+  f.proto = 17;
+  f.src_port = sport;
+  f.dst_port = dport;
+  f.payload = std::move(payload);
   return build(f);
 }
 inline Bytes tcp4(std::string src, std::string dst, uint16_t sport, uint16_t dport, std::string payload = "",
                   uint8_t flags = 0x18) {
-  Frame f; f.src_ip = std::move(src); f.dst_ip = std::move(dst); f.proto = 6;
-  f.src_port = sport; f.dst_port = dport; f.payload = std::move(payload); f.tcp_flags = flags;
+  Frame f;
+  f.src_ip = std::move(src);
+  f.dst_ip = std::move(dst);
+  f.proto = 6;
+  f.src_port = sport;
+  f.dst_port = dport;
+  f.payload = std::move(payload);
+  f.tcp_flags = flags;
   return build(f);
 }
 
@@ -154,21 +200,26 @@ class CaptureElement final : public Element {
     for (uint32_t i = 0; i < batch.n; ++i) {
       Packet* p = batch.pkts[i];
       sink_->emplace_back(p->data, p->data + p->len);
-      meta_->push_back(*p);            // metadata only; data pointers are stale after free
+      meta_->push_back(*p);  // metadata only; data pointers are stale after free
       ctx.pool->free(p);
     }
     batch.n = 0;
   }
+
  private:
   std::vector<Bytes>* sink_;
   std::vector<Packet>* meta_;
 };
 
 struct Result {
-  std::vector<std::vector<Bytes>> out;   // frames per output port, in order
-  std::vector<std::vector<Packet>> meta; // their Packet fields (flow_hash, timestamp, ...)
-  uint64_t dropped = 0;                  // ctx.drop() calls during the run
-  std::size_t total() const { std::size_t n = 0; for (auto& o : out) n += o.size(); return n; }
+  std::vector<std::vector<Bytes>> out;    // frames per output port, in order
+  std::vector<std::vector<Packet>> meta;  // their Packet fields (flow_hash, timestamp, ...)
+  uint64_t dropped = 0;                   // ctx.drop() calls during the run
+  std::size_t total() const {
+    std::size_t n = 0;
+    for (auto& o : out) n += o.size();
+    return n;
+  }
 };
 
 class ElementHarness {
@@ -211,9 +262,15 @@ class ElementHarness {
     Batch b;
     for (const Bytes& f : frames) {
       b.add(make_packet(pool_, f));
-      if (b.full()) { element_->push(input, b, ctx_, node_.outputs); b.clear(); }
+      if (b.full()) {
+        element_->push(input, b, ctx_, node_.outputs);
+        b.clear();
+      }
     }
-    if (b.n) { element_->push(input, b, ctx_, node_.outputs); b.clear(); }
+    if (b.n) {
+      element_->push(input, b, ctx_, node_.outputs);
+      b.clear();
+    }
     return finish();
   }
   // Pushes already-built packets (e.g. with metadata set by the test) as one batch.

@@ -27,9 +27,7 @@ namespace {
 // single writer: no locked instruction on the worker's path
 void bump(std::atomic<uint64_t>& c) { c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
 
-[[noreturn]] void sys_fail(const std::string& what) {
-  throw std::runtime_error(what + ": " + std::strerror(errno));
-}
+[[noreturn]] void sys_fail(const std::string& what) { throw std::runtime_error(what + ": " + std::strerror(errno)); }
 
 }  // namespace
 
@@ -82,7 +80,7 @@ void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group,
       req.tp_block_nr = block_nr_;
       req.tp_frame_size = 2048;
       req.tp_frame_nr = block_size_ / 2048 * block_nr_;
-      req.tp_retire_blk_tov = 1;   // ms: hand a partly filled block over quickly
+      req.tp_retire_blk_tov = 1;  // ms: hand a partly filled block over quickly
       if (setsockopt(fd_, SOL_PACKET, PACKET_RX_RING, &req, sizeof req) < 0) sys_fail("RX ring on " + ifname);
       ring_size_ = std::size_t(block_size_) * block_nr_;
     }
@@ -90,7 +88,7 @@ void AfPacketRx::open(const std::string& ifname, bool promisc, int fanout_group,
     if (m == MAP_FAILED) m = mmap(nullptr, ring_size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (m == MAP_FAILED) sys_fail("mapping the RX ring of " + ifname);
     ring_ = static_cast<uint8_t*>(m);
-    setsockopt(fd_, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);   // best effort (Linux >= 4.20)
+    setsockopt(fd_, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);  // best effort (Linux >= 4.20)
     sockaddr_ll sll{};
     sll.sll_family = AF_PACKET;
     sll.sll_protocol = htons(ETH_P_ALL);
@@ -138,10 +136,10 @@ void AfPacketRx::close() {
 bool AfPacketRx::take(const uint8_t* frame, uint32_t snaplen, uint32_t len, uint64_t ts, Batch& batch, Context& ctx) {
   OffloadInfo info = read_vnet_hdr(frame - kVnetHdrLen);
   if (snaplen < len) {
-    bump(unfinished_);   // cut by the ring: cannot be forwarded whole
+    bump(unfinished_);  // cut by the ring: cannot be forwarded whole
   } else if (!info.needs_csum && info.gso_type == 0 && len <= kMaxFrame) {
     Packet* p = ctx.pool->alloc();
-    if (!p) return false;   // pool empty: keep the frame for the next poll
+    if (!p) return false;  // pool empty: keep the frame for the next poll
     std::memcpy(p->data, frame, len);
     p->len = len;
     p->timestamp_ns = ts;
@@ -162,7 +160,7 @@ bool AfPacketRx::take(const uint8_t* frame, uint32_t snaplen, uint32_t len, uint
         p->flow_hash = flow_hash(*p);
         batch.add(p);
       }
-      if (segment_ < f.segments()) return false;   // batch full
+      if (segment_ < f.segments()) return false;  // batch full
       bump(finished_);
     }
     segment_ = 0;
@@ -189,14 +187,15 @@ void AfPacketRx::poll(Batch& batch, Context& ctx) {
       if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER)) return;
       left_ = bd->hdr.bh1.num_pkts;
       next_ = reinterpret_cast<uint8_t*>(bd) + bd->hdr.bh1.offset_to_first_pkt;
-      if (left_ == 0) {   // empty block retired by timeout
+      if (left_ == 0) {  // empty block retired by timeout
         __atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
         block_ = (block_ + 1) % block_nr_;
         continue;
       }
     }
     auto* h = reinterpret_cast<tpacket3_hdr*>(next_);
-    if (!take(next_ + h->tp_mac, h->tp_snaplen, h->tp_len, uint64_t(h->tp_sec) * 1000000000ull + h->tp_nsec, batch, ctx))
+    if (!take(next_ + h->tp_mac, h->tp_snaplen, h->tp_len, uint64_t(h->tp_sec) * 1000000000ull + h->tp_nsec, batch,
+              ctx))
       return;
     next_ += h->tp_next_offset;
     if (--left_ == 0) {
@@ -219,13 +218,13 @@ AfPacketTx::~AfPacketTx() { close(); }
 
 void AfPacketTx::open(const std::string& ifname, Mode mode) {
   ifindex_ = interface_index(ifname);
-  fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);   // protocol 0: send only, receive nothing
+  fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);  // protocol 0: send only, receive nothing
   if (fd_ < 0) sys_fail("AF_PACKET socket on " + ifname);
   if (mode == Mode::kRing) {
     // The ring is an optimisation: a kernel or a limit that refuses it leaves sendmmsg.
     int v = TPACKET_V2, one = 1;
     tpacket_req req{};
-    req.tp_frame_size = 1u << 14;   // TPACKET2 header (32 bytes) + a jumbo frame
+    req.tp_frame_size = 1u << 14;  // TPACKET2 header (32 bytes) + a jumbo frame
     req.tp_block_size = 1u << 16;
     req.tp_block_nr = 128;
     req.tp_frame_nr = req.tp_block_size / req.tp_frame_size * req.tp_block_nr;
@@ -235,7 +234,7 @@ void AfPacketTx::open(const std::string& ifname, Mode mode) {
     // reference and a pull of its headers at the receiver instead of one short copy.
     vnet_ = setsockopt(fd_, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof one) == 0;
     if (setsockopt(fd_, SOL_PACKET, PACKET_VERSION, &v, sizeof v) == 0 &&
-        setsockopt(fd_, SOL_PACKET, PACKET_LOSS, &one, sizeof one) == 0 &&   // skip a refused frame, do not stall
+        setsockopt(fd_, SOL_PACKET, PACKET_LOSS, &one, sizeof one) == 0 &&  // skip a refused frame, do not stall
         setsockopt(fd_, SOL_PACKET, PACKET_TX_RING, &req, sizeof req) == 0) {
       std::size_t size = std::size_t(req.tp_block_size) * req.tp_block_nr;
       void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
@@ -247,7 +246,7 @@ void AfPacketTx::open(const std::string& ifname, Mode mode) {
         head_ = 0;
       }
     }
-    if (!ring_) {   // start again on a plain socket
+    if (!ring_) {  // start again on a plain socket
       vnet_ = false;
       ::close(fd_);
       fd_ = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -264,7 +263,7 @@ void AfPacketTx::open(const std::string& ifname, Mode mode) {
     sys_fail("binding to " + ifname);
   }
   int one = 1;
-  setsockopt(fd_, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one);   // best effort
+  setsockopt(fd_, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one);  // best effort
   max_frame_ = kMaxFrame;
   refresh_mtu(0);
 }
@@ -283,15 +282,15 @@ uint32_t AfPacketTx::send(Batch& batch, uint32_t n) {
 }
 
 uint32_t AfPacketTx::send_ring(Batch& batch, uint32_t n) {
-  constexpr uint32_t kData = TPACKET_ALIGN(sizeof(tpacket2_hdr));   // where the kernel reads the frame
-  if ((calls_.load(std::memory_order_relaxed) & 1023) == 0) refresh_mtu(0);   // follow MTU changes
+  constexpr uint32_t kData = TPACKET_ALIGN(sizeof(tpacket2_hdr));            // where the kernel reads the frame
+  if ((calls_.load(std::memory_order_relaxed) & 1023) == 0) refresh_mtu(0);  // follow MTU changes
   uint32_t queued = 0;
   for (int round = 0; round < 4 && queued < n; ++round) {
     uint32_t before = queued;
     while (queued < n) {
       auto* h = reinterpret_cast<tpacket2_hdr*>(ring_ + std::size_t(head_) * slot_size_);
       uint32_t st = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
-      if (st != TP_STATUS_AVAILABLE && st != TP_STATUS_WRONG_FORMAT) break;   // ring full
+      if (st != TP_STATUS_AVAILABLE && st != TP_STATUS_WRONG_FORMAT) break;  // ring full
       const Packet* p = batch.pkts[queued];
       if (p->len > max_frame_ && !refresh_mtu(p->len)) {
         // longer than the device takes: to the end of the batch, not sent (the kernel
@@ -318,7 +317,7 @@ uint32_t AfPacketTx::send_ring(Batch& batch, uint32_t n) {
       head_ = head_ + 1 == slots_ ? 0 : head_ + 1;
       ++queued;
     }
-    if (queued == before && round > 0) break;   // the kernel freed nothing since the last call
+    if (queued == before && round > 0) break;  // the kernel freed nothing since the last call
     // one call hands every queued slot to the driver (it does not wait: MSG_DONTWAIT)
     long r = sendto(fd_, nullptr, 0, MSG_DONTWAIT, nullptr, 0);
     bump(calls_);
@@ -344,7 +343,7 @@ uint32_t AfPacketTx::send_ring(Batch& batch, uint32_t n) {
 bool AfPacketTx::refresh_mtu(uint32_t len) {
   ifreq ifr{};
   if (if_indextoname(static_cast<unsigned>(ifindex_), ifr.ifr_name) && ioctl(fd_, SIOCGIFMTU, &ifr) == 0)
-    max_frame_ = uint32_t(ifr.ifr_mtu) + 18;   // + Ethernet header and one VLAN tag, as veth allows
+    max_frame_ = uint32_t(ifr.ifr_mtu) + 18;  // + Ethernet header and one VLAN tag, as veth allows
   return len <= max_frame_;
 }
 

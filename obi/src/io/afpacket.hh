@@ -77,14 +77,14 @@ class AfPacketRx {
   std::size_t ring_size_ = 0;
   uint32_t block_size_ = 0, block_nr_ = 0;
   RxRing ring_kind_ = RxRing::kBlock;
-  uint32_t frame_size_ = 0, frame_nr_ = 0;   // kFrame: slot size and count
-  uint32_t block_ = 0;          // current block (kFrame: current slot)
-  uint32_t left_ = 0;           // packets left in the current block (0: not started)
-  uint8_t* next_ = nullptr;     // next packet header in the current block
+  uint32_t frame_size_ = 0, frame_nr_ = 0;  // kFrame: slot size and count
+  uint32_t block_ = 0;                      // current block (kFrame: current slot)
+  uint32_t left_ = 0;                       // packets left in the current block (0: not started)
+  uint8_t* next_ = nullptr;                 // next packet header in the current block
   uint64_t drops_ = 0;
-  uint32_t segment_ = 0;        // next segment of the current frame (a super-frame spans polls)
+  uint32_t segment_ = 0;  // next segment of the current frame (a super-frame spans polls)
   // written by the worker only, read by the control thread
-  std::atomic<uint64_t> unfinished_{0};   // frames dropped because they could not be finished
+  std::atomic<uint64_t> unfinished_{0};  // frames dropped because they could not be finished
   std::atomic<uint64_t> finished_{0};
 };
 
@@ -120,9 +120,9 @@ class AfPacketTx {
   uint8_t* ring_ = nullptr;
   std::size_t ring_size_ = 0;
   uint32_t slot_size_ = 0, slots_ = 0;
-  uint32_t head_ = 0;           // next slot to fill
-  bool vnet_ = false;           // slots start with a virtio_net_hdr (PACKET_VNET_HDR)
-  uint32_t max_frame_ = kMaxFrame;   // longest frame the device takes (its MTU + 18)
+  uint32_t head_ = 0;               // next slot to fill
+  bool vnet_ = false;               // slots start with a virtio_net_hdr (PACKET_VNET_HDR)
+  uint32_t max_frame_ = kMaxFrame;  // longest frame the device takes (its MTU + 18)
   // frame bytes the kernel copies into an outgoing buffer's head (headers of the usual
   // stacks; all of a small frame), the rest it attaches from the ring's pages
   static constexpr uint32_t kCopiedHead = 128;

@@ -2,10 +2,10 @@
 
 #include <pthread.h>
 #include <rte_eal.h>
-#include <rte_log.h>
-#include <sched.h>
 #include <rte_ethdev.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
+#include <sched.h>
 
 #include <map>
 #include <memory>
@@ -41,24 +41,31 @@ void dpdk_init(const std::vector<std::string>& args) {
 bool dpdk_ensure_light(std::string& why) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_ready) return true;
-  if (g_light_failed) { why = g_light_why; return false; }
+  if (g_light_failed) {
+    why = g_light_why;
+    return false;
+  }
   cpu_set_t saved;
   CPU_ZERO(&saved);
   bool have_affinity = pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0;
   int lcore = 0;
   if (have_affinity)
-    for (int c = 0; c < CPU_SETSIZE; ++c) if (CPU_ISSET(c, &saved)) { lcore = c; break; }
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &saved)) {
+        lcore = c;
+        break;
+      }
   // -m: memory for rte_malloc (tries of large rule sets); without hugepages it is
   // anonymous memory, committed only when touched.
-  std::vector<std::string> owned{"obi", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf", "--no-telemetry",
-                                 "-l", std::to_string(lcore), "--log-level=4",
+  std::vector<std::string> owned{"obi", "--no-huge", "-m", "1024", "--no-pci", "--no-shconf", "--no-telemetry", "-l",
+                                 std::to_string(lcore), "--log-level=4",
                                  // let rte_acl use AVX-512 where the CPU has it (EAL caps SIMD at 256 bits)
                                  "--force-max-simd-bitwidth=512"};
   std::vector<char*> argv;
   for (auto& s : owned) argv.push_back(s.data());
   argv.push_back(nullptr);
   int rc = rte_eal_init(static_cast<int>(owned.size()), argv.data());
-  if (have_affinity) pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);   // EAL pinned this thread
+  if (have_affinity) pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);  // EAL pinned this thread
   if (rc < 0) {
     g_light_failed = true;
     g_light_why = std::string("DPDK EAL initialisation failed: ") + rte_strerror(rte_errno);
@@ -93,13 +100,16 @@ DpdkPort& dpdk_port(uint16_t port, unsigned queues, const std::string& block) {
   auto it = g_ports.find(port);
   if (it != g_ports.end()) return it->second;
   auto fail = [&](const std::string& why) {
-    throw ProtocolError(ErrorSubtype::BAD_BLOCK, "block '" + block + "': DPDK port " + std::to_string(port) + ": " + why);
+    throw ProtocolError(ErrorSubtype::BAD_BLOCK,
+                        "block '" + block + "': DPDK port " + std::to_string(port) + ": " + why);
   };
   if (!g_ready) fail("DPDK is not initialised (start the OBI with --dpdk 'EAL ARGS')");
-  if (!rte_eth_dev_is_valid_port(port)) fail("no such ethdev port (" + std::to_string(rte_eth_dev_count_avail()) + " available)");
+  if (!rte_eth_dev_is_valid_port(port))
+    fail("no such ethdev port (" + std::to_string(rte_eth_dev_count_avail()) + " available)");
   rte_eth_dev_info info{};
   if (rte_eth_dev_info_get(port, &info) != 0) fail("cannot read device info");
-  uint16_t q = static_cast<uint16_t>(std::max(1u, std::min<unsigned>(queues, std::min(info.max_rx_queues, info.max_tx_queues))));
+  uint16_t q =
+      static_cast<uint16_t>(std::max(1u, std::min<unsigned>(queues, std::min(info.max_rx_queues, info.max_tx_queues))));
   std::string pool_name = "obi_pool_" + std::to_string(port);
   rte_mempool* mp = rte_pktmbuf_pool_create(pool_name.c_str(), 8191, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
                                             rte_eth_dev_socket_id(port) < 0 ? 0 : rte_eth_dev_socket_id(port));
@@ -107,7 +117,8 @@ DpdkPort& dpdk_port(uint16_t port, unsigned queues, const std::string& block) {
   rte_eth_conf conf{};
   if (q > 1 && info.flow_type_rss_offloads) {
     conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-    conf.rx_adv_conf.rss_conf.rss_hf = (RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
+    conf.rx_adv_conf.rss_conf.rss_hf =
+        (RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
   }
   int rc = rte_eth_dev_configure(port, q, q, &conf);
   if (rc < 0) fail("configure failed: " + std::string(rte_strerror(-rc)));

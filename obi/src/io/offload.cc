@@ -21,7 +21,6 @@ constexpr uint8_t VIRTIO_NET_HDR_F_NEEDS_CSUM = 1;
 constexpr uint8_t VIRTIO_NET_HDR_GSO_NONE = 0, VIRTIO_NET_HDR_GSO_TCPV4 = 1, VIRTIO_NET_HDR_GSO_TCPV6 = 4,
                   VIRTIO_NET_HDR_GSO_UDP_L4 = 5, VIRTIO_NET_HDR_GSO_ECN = 0x80;
 
-
 }  // namespace
 
 OffloadInfo read_vnet_hdr(const uint8_t* p) {
@@ -40,7 +39,11 @@ uint32_t csum_add(uint32_t sum, const uint8_t* p, uint32_t n) {
   // 32-bit big-endian words summed in 64 bits fold to the same one's-complement 16-bit sum
   uint64_t s = sum;
   for (; n >= 4; p += 4, n -= 4) s += load_be32(p);
-  if (n >= 2) { s += load_be16(p); p += 2; n -= 2; }
+  if (n >= 2) {
+    s += load_be16(p);
+    p += 2;
+    n -= 2;
+  }
   if (n) s += uint32_t(p[0]) << 8;
   while (s >> 32) s = (s & 0xffffffffu) + (s >> 32);
   return static_cast<uint32_t>(s);
@@ -78,7 +81,10 @@ void OffloadedFrame::plan_segments(uint32_t max_len) {
   }
   l3_ = off + 2;
   switch (info_.gso_type) {
-    case VIRTIO_NET_HDR_GSO_TCPV4: ipv4_ = true; tcp_ = true; break;
+    case VIRTIO_NET_HDR_GSO_TCPV4:
+      ipv4_ = true;
+      tcp_ = true;
+      break;
     case VIRTIO_NET_HDR_GSO_TCPV6: tcp_ = true; break;
     case VIRTIO_NET_HDR_GSO_UDP_L4: ipv4_ = type == kEthIpv4; break;
     default: return fail("unsupported segmentation offload type (UDP fragmentation offload)");
@@ -94,9 +100,10 @@ void OffloadedFrame::plan_segments(uint32_t max_len) {
     proto = frame_[l3_ + 9];
   } else {
     if (len_ < l3_ + 40 || l4_ < l3_ + 40) return fail("truncated IPv6 header");
-    proto = tcp_ ? kIpProtoTcp : kIpProtoUdp;   // the kernel's csum_start skips any extension headers
+    proto = tcp_ ? kIpProtoTcp : kIpProtoUdp;  // the kernel's csum_start skips any extension headers
   }
-  if (proto != (tcp_ ? kIpProtoTcp : kIpProtoUdp)) return fail("segmentation offload type does not match the transport protocol");
+  if (proto != (tcp_ ? kIpProtoTcp : kIpProtoUdp))
+    return fail("segmentation offload type does not match the transport protocol");
   uint32_t l4_hdr = 8;
   if (tcp_) {
     if (len_ < l4_ + 20) return fail("truncated TCP header");
@@ -141,20 +148,20 @@ uint32_t OffloadedFrame::write_segment(uint32_t i, uint8_t* out) const {
   if (ipv4_) {
     uint32_t ihl = (ip[0] & 0x0f) * 4u;
     store_be16(ip + 2, static_cast<uint16_t>(total - l3_));
-    store_be16(ip + 4, static_cast<uint16_t>(load_be16(ip + 4) + i));   // each segment its own IP id
+    store_be16(ip + 4, static_cast<uint16_t>(load_be16(ip + 4) + i));  // each segment its own IP id
     store_be16(ip + 10, 0);
     store_be16(ip + 10, csum_fold(csum_add(0, ip, ihl)));
-    sum = csum_add(0, ip + 12, 8);   // source and destination
+    sum = csum_add(0, ip + 12, 8);  // source and destination
   } else {
     store_be16(ip + 4, static_cast<uint16_t>(total - l3_ - 40));
     sum = csum_add(0, ip + 8, 32);
   }
-  sum += (tcp_ ? kIpProtoTcp : kIpProtoUdp) + l4_len;   // rest of the pseudo header
+  sum += (tcp_ ? kIpProtoTcp : kIpProtoUdp) + l4_len;  // rest of the pseudo header
   uint8_t* field;
   if (tcp_) {
     store_be32(l4 + 4, load_be32(l4 + 4) + off);
-    if (i + 1 < segments_) l4[13] &= static_cast<uint8_t>(~0x09);   // FIN and PSH on the last only
-    if (i > 0) l4[13] &= static_cast<uint8_t>(~0x80);               // CWR on the first only
+    if (i + 1 < segments_) l4[13] &= static_cast<uint8_t>(~0x09);  // FIN and PSH on the last only
+    if (i > 0) l4[13] &= static_cast<uint8_t>(~0x80);              // CWR on the first only
     field = l4 + 16;
   } else {
     store_be16(l4 + 4, static_cast<uint16_t>(l4_len));

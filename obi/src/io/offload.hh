@@ -22,11 +22,11 @@ namespace obi::io {
 // The virtio_net_hdr fields, host order (the kernel writes them in host order for
 // AF_PACKET without VIRTIO_NET_F_* negotiation).
 struct OffloadInfo {
-  bool needs_csum = false;     // VIRTIO_NET_HDR_F_NEEDS_CSUM
-  uint16_t csum_start = 0;     // offset of the L4 header from the frame start
-  uint16_t csum_offset = 0;    // offset of the checksum field from csum_start
-  uint8_t gso_type = 0;        // VIRTIO_NET_HDR_GSO_* without the ECN bit
-  uint16_t gso_size = 0;       // payload bytes per segment
+  bool needs_csum = false;   // VIRTIO_NET_HDR_F_NEEDS_CSUM
+  uint16_t csum_start = 0;   // offset of the L4 header from the frame start
+  uint16_t csum_offset = 0;  // offset of the checksum field from csum_start
+  uint8_t gso_type = 0;      // VIRTIO_NET_HDR_GSO_* without the ECN bit
+  uint16_t gso_size = 0;     // payload bytes per segment
 };
 
 // Bytes of the struct virtio_net_hdr in front of each frame (PACKET_VNET_HDR).
@@ -61,15 +61,18 @@ class OffloadedFrame {
   const uint8_t* frame_;
   uint32_t len_;
   OffloadInfo info_;
-  uint32_t l3_ = 0;        // IP header
-  uint32_t l4_ = 0;        // TCP/UDP header
-  uint32_t hdr_len_ = 0;   // all headers: each segment starts with a copy of them
+  uint32_t l3_ = 0;       // IP header
+  uint32_t l4_ = 0;       // TCP/UDP header
+  uint32_t hdr_len_ = 0;  // all headers: each segment starts with a copy of them
   bool ipv4_ = false;
   bool tcp_ = false;
   uint32_t segments_ = 0;
   const char* why_ = nullptr;
 
-  void fail(const char* why) { why_ = why; segments_ = 0; }
+  void fail(const char* why) {
+    why_ = why;
+    segments_ = 0;
+  }
   void plan_segments(uint32_t max_len);
 };
 

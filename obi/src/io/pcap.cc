@@ -14,7 +14,7 @@ namespace obi::io {
 PcapReader::PcapReader(const std::string& path) : path_(path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-  struct stat st{};
+  struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     throw std::runtime_error(path + " is not a regular file");
@@ -38,10 +38,9 @@ PcapReader::PcapReader(const std::string& path) : path_(path) {
     case 0x4d3cb2a1: nanos_ = swapped_ = true; break;
     case 0x0a0d0d0a:
       munmap(m, size_);
-      throw std::runtime_error(path + " is a pcapng file; only classic pcap is supported (convert with editcap -F pcap)");
-    default:
-      munmap(m, size_);
-      throw std::runtime_error(path + " is not a pcap file (bad magic number)");
+      throw std::runtime_error(path +
+                               " is a pcapng file; only classic pcap is supported (convert with editcap -F pcap)");
+    default: munmap(m, size_); throw std::runtime_error(path + " is not a pcap file (bad magic number)");
   }
   snaplen_ = rd32(base_ + 16);
   linktype_ = rd32(base_ + 20) & 0x0fffffff;
@@ -59,7 +58,7 @@ PcapWriter::PcapWriter(const std::string& path, uint32_t snaplen) : path_(path) 
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
   std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
-  uint32_t hdr[6] = {0xa1b2c3d4, 0x00040002, 0, 0, snaplen, 1};   // version 2.4, LINKTYPE_ETHERNET
+  uint32_t hdr[6] = {0xa1b2c3d4, 0x00040002, 0, 0, snaplen, 1};  // version 2.4, LINKTYPE_ETHERNET
   std::fwrite(hdr, sizeof hdr, 1, f_);
 }
 

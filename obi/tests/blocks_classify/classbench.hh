@@ -36,9 +36,8 @@ inline std::vector<nlohmann::json> classbench_rules(const std::string& path) {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] != '@') continue;
     unsigned s[4], d[4], slen, dlen, sp_lo, sp_hi, dp_lo, dp_hi, proto, pmask;
-    if (std::sscanf(line.c_str() + 1, "%u.%u.%u.%u/%u %u.%u.%u.%u/%u %u : %u %u : %u %x/%x", &s[0], &s[1], &s[2],
-                    &s[3], &slen, &d[0], &d[1], &d[2], &d[3], &dlen, &sp_lo, &sp_hi, &dp_lo, &dp_hi, &proto,
-                    &pmask) != 16)
+    if (std::sscanf(line.c_str() + 1, "%u.%u.%u.%u/%u %u.%u.%u.%u/%u %u : %u %u : %u %x/%x", &s[0], &s[1], &s[2], &s[3],
+                    &slen, &d[0], &d[1], &d[2], &d[3], &dlen, &sp_lo, &sp_hi, &dp_lo, &dp_hi, &proto, &pmask) != 16)
       throw std::runtime_error("bad ClassBench line: " + line);
     nlohmann::json r = {{"ETH_TYPE", "0x0800"}};
     auto ip = [](unsigned* a, unsigned len) {
@@ -47,11 +46,14 @@ inline std::vector<nlohmann::json> classbench_rules(const std::string& path) {
     };
     if (slen) r["IPV4_SRC"] = ip(s, slen);
     if (dlen) r["IPV4_DST"] = ip(d, dlen);
-    if (pmask) r["IP_PROTO"] = pmask == 0xff ? std::to_string(proto) : std::to_string(proto) + "%" + std::to_string(pmask);
+    if (pmask)
+      r["IP_PROTO"] = pmask == 0xff ? std::to_string(proto) : std::to_string(proto) + "%" + std::to_string(pmask);
     if (pmask == 0xff && (proto == 6 || proto == 17)) {
       std::string p = proto == 6 ? "TCP" : "UDP";
       auto range = [](unsigned lo, unsigned hi) {
-        return lo == hi ? std::to_string(lo) : std::string("[").append(std::to_string(lo)).append(":").append(std::to_string(hi)).append("]");
+        return lo == hi
+                   ? std::to_string(lo)
+                   : std::string("[").append(std::to_string(lo)).append(":").append(std::to_string(hi)).append("]");
       };
       if (!(sp_lo == 0 && sp_hi == 65535)) r[p + "_SRC"] = range(sp_lo, sp_hi);
       if (!(dp_lo == 0 && dp_hi == 65535)) r[p + "_DST"] = range(dp_lo, dp_hi);

@@ -5,22 +5,25 @@
 
 #include <cstdlib>
 
-#include "classify/HeaderClassifier.hh"
 #include "classbench.hh"
-#include "lib/flow_cache.hh"
+#include "classify/HeaderClassifier.hh"
 #include "engine/pool.hh"
 #include "engine/testing.hh"
+#include "lib/flow_cache.hh"
 
 using namespace obi;
 using namespace obi::testing;
-using obi::blocks::FlowCache;
 using nlohmann::json;
+using obi::blocks::FlowCache;
 
 namespace {
 
 struct Key {
   alignas(16) uint8_t b[48] = {};
-  explicit Key(uint8_t first, uint8_t last = 0) { b[0] = first; b[47] = last; }
+  explicit Key(uint8_t first, uint8_t last = 0) {
+    b[0] = first;
+    b[47] = last;
+  }
 };
 
 std::string data_dir() {
@@ -39,7 +42,7 @@ TEST(FlowCache, SizeIsAPowerOfTwoOfTwoWayBuckets) {
 
 TEST(FlowCache, CollidingFlowsShareABucketAndTheOldestLeaves) {
   FlowCache c(16, 1, 64);
-  const uint32_t h = 0x1234;                  // one bucket, full hash equal: only the key tells them apart
+  const uint32_t h = 0x1234;  // one bucket, full hash equal: only the key tells them apart
   Key k1(1), k2(2), k3(3);
   const int32_t r1 = 10, r2 = 20, r3 = 30;
   EXPECT_EQ(c.find(h, k1.b, 0), nullptr);
@@ -49,7 +52,7 @@ TEST(FlowCache, CollidingFlowsShareABucketAndTheOldestLeaves) {
   ASSERT_NE(c.find(h, k2.b, 0), nullptr);
   EXPECT_EQ(*c.find(h, k1.b, 0), 10);
   EXPECT_EQ(*c.find(h, k2.b, 0), 20);
-  c.insert(h, k3.b, 0, &r3);                  // k1 was inserted first: it leaves
+  c.insert(h, k3.b, 0, &r3);  // k1 was inserted first: it leaves
   EXPECT_EQ(c.find(h, k1.b, 0), nullptr);
   EXPECT_EQ(*c.find(h, k2.b, 0), 20);
   EXPECT_EQ(*c.find(h, k3.b, 0), 30);
@@ -65,11 +68,11 @@ TEST(FlowCache, CollidingFlowsShareABucketAndTheOldestLeaves) {
 TEST(FlowCache, EveryKeyByteAndTheLayerTagCount) {
   FlowCache c(48, 1, 64);
   const uint32_t h = 7;
-  Key a(5, 1), b(5, 2);                      // differ in the last byte only
+  Key a(5, 1), b(5, 2);  // differ in the last byte only
   const int32_t ra = 1, rb = 2;
   c.insert(h, a.b, 0x3, &ra);
   EXPECT_EQ(c.find(h, b.b, 0x3), nullptr);
-  EXPECT_EQ(c.find(h, a.b, 0x1), nullptr);   // same key, other layers
+  EXPECT_EQ(c.find(h, a.b, 0x1), nullptr);  // same key, other layers
   ASSERT_NE(c.find(h, a.b, 0x3), nullptr);
   c.insert(h, b.b, 0x3, &rb);
   EXPECT_EQ(*c.find(h, a.b, 0x3), 1);
@@ -90,11 +93,11 @@ TEST(FlowCache, LowHitRateBypassesForAWhileThenProbesAgain) {
   FlowCache c(16, 1, 64);
   const uint32_t e = FlowCache::kEpoch;
   ASSERT_TRUE(c.active(32));
-  c.account(e - e / 16, e / 16);   // 15/16 hits: stays
+  c.account(e - e / 16, e / 16);  // 15/16 hits: stays
   EXPECT_TRUE(c.active(32));
-  c.account(e * 7 / 8, e / 8);     // exactly the bar: stays
+  c.account(e * 7 / 8, e / 8);  // exactly the bar: stays
   EXPECT_TRUE(c.active(32));
-  c.account(e * 3 / 4, e / 4);     // 3/4 hits: misses cost more than the hits save, bypass
+  c.account(e * 3 / 4, e / 4);  // 3/4 hits: misses cost more than the hits save, bypass
   uint64_t skipped = 0;
   while (!c.active(32)) {
     skipped += 32;
@@ -114,11 +117,12 @@ TEST(FlowCache, HeaderClassifierHandleOverTheFw4560Trace) {
   auto frames = obi::classbench::pcap_frames(data_dir() + "/fw-4560.trace.pcap");
   auto expected = obi::classbench::firstmatch(data_dir() + "/fw-4560.trace.firstmatch");
   ASSERT_EQ(frames.size(), expected.size());
-  frames.resize(256);   // 206 distinct flows: worker 0 hits far above the bypass bar
+  frames.resize(256);  // 206 distinct flows: worker 0 hits far above the bypass bar
   std::vector<Bytes> bytes;
   for (auto& f : frames) bytes.emplace_back(f.begin(), f.end());
-  ElementHarness h("HeaderClassifier", json{{"match", obi::classbench::classbench_rules(data_dir() + "/fw-4560.classbench")}},
-                   "fw", 2, 1024);
+  ElementHarness h("HeaderClassifier",
+                   json{{"match", obi::classbench::classbench_rules(data_dir() + "/fw-4560.classbench")}}, "fw", 2,
+                   1024);
   ASSERT_EQ(h.element().settle(std::chrono::seconds(60)), "acl");
   json c0 = h.read("flow_cache");
   EXPECT_EQ(c0["entries"], FlowCache::kDefaultEntries);

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <map>
 
-#include "classify/HeaderClassifier.hh"
 #include "classbench.hh"
-#include "lib/rule_classifier.hh"
+#include "classify/HeaderClassifier.hh"
 #include "engine/testing.hh"
+#include "lib/rule_classifier.hh"
 
 using namespace obi;
 using namespace obi::testing;
@@ -36,12 +36,18 @@ Bytes arp_frame(uint16_t op, const std::string& sha, const std::string& spa, con
   put_mac(b, "ff:ff:ff:ff:ff:ff");
   put_mac(b, sha);
   put16(b, 0x0806);
-  put16(b, 1); put16(b, 0x0800); b.push_back(6); b.push_back(4); put16(b, op);
+  put16(b, 1);
+  put16(b, 0x0800);
+  b.push_back(6);
+  b.push_back(4);
+  put16(b, op);
   put_mac(b, sha);
   in_addr a{};
-  inet_pton(AF_INET, spa.c_str(), &a); put32(b, ntohl(a.s_addr));
+  inet_pton(AF_INET, spa.c_str(), &a);
+  put32(b, ntohl(a.s_addr));
   put_mac(b, tha);
-  inet_pton(AF_INET, tpa.c_str(), &a); put32(b, ntohl(a.s_addr));
+  inet_pton(AF_INET, tpa.c_str(), &a);
+  put32(b, ntohl(a.s_addr));
   while (b.size() < 60) b.push_back(0);
   return b;
 }
@@ -51,7 +57,9 @@ int load_src_port(const Bytes& b) { return b[34] << 8 | b[35]; }
 }  // namespace
 
 TEST(HeaderClassifier, EthernetFields) {
-  Frame f; f.src_mac = "00:11:22:33:44:55"; f.dst_mac = "66:77:88:99:aa:bb";
+  Frame f;
+  f.src_mac = "00:11:22:33:44:55";
+  f.dst_mac = "66:77:88:99:aa:bb";
   Bytes b = build(f);
   EXPECT_EQ(hit({{"ETH_SRC", "00:11:22:33:44:55"}}, b), 0);
   EXPECT_EQ(hit({{"ETH_SRC", "00:11:22:33:44:56"}}, b), 1);
@@ -64,28 +72,38 @@ TEST(HeaderClassifier, EthernetFields) {
 }
 
 TEST(HeaderClassifier, VlanFields) {
-  Frame f; f.vlans = {static_cast<uint16_t>(5 << 13 | 100)};
+  Frame f;
+  f.vlans = {static_cast<uint16_t>(5 << 13 | 100)};
   Bytes tagged = build(f);
   Bytes untagged = build(Frame{});
   EXPECT_EQ(hit({{"VLAN_VID", 100}}, tagged), 0);
   EXPECT_EQ(hit({{"VLAN_VID", 101}}, tagged), 1);
   EXPECT_EQ(hit({{"VLAN_VID", "[90:110]"}, {"VLAN_PCP", 5}}, tagged), 0);
   EXPECT_EQ(hit({{"VLAN_VID", 100}, {"VLAN_PCP", 4}}, tagged), 1);
-  EXPECT_EQ(hit({{"VLAN_VID", "[0:4095]"}}, untagged), 1);   // absent layer never matches
-  EXPECT_EQ(hit({{"ETH_TYPE", "0x0800"}}, tagged), 0);         // type after the tag
+  EXPECT_EQ(hit({{"VLAN_VID", "[0:4095]"}}, untagged), 1);  // absent layer never matches
+  EXPECT_EQ(hit({{"ETH_TYPE", "0x0800"}}, tagged), 0);      // type after the tag
 }
 
 TEST(HeaderClassifier, Ipv4AndTransportFields) {
-  Frame f; f.src_ip = "10.1.2.3"; f.dst_ip = "192.168.7.9"; f.proto = 6; f.src_port = 40000; f.dst_port = 443;
-  f.tos = 0xb9;   // DSCP 46, ECN 1
+  Frame f;
+  f.src_ip = "10.1.2.3";
+  f.dst_ip = "192.168.7.9";
+  f.proto = 6;
+  f.src_port = 40000;
+  f.dst_port = 443;
+  f.tos = 0xb9;  // DSCP 46, ECN 1
   Bytes tcp = build(f);
   json ip = {{"ETH_TYPE", "0x0800"}};
-  auto with = [&](json extra) { json m = ip; for (auto& [k, v] : extra.items()) m[k] = v; return m; };
+  auto with = [&](json extra) {
+    json m = ip;
+    for (auto& [k, v] : extra.items()) m[k] = v;
+    return m;
+  };
   EXPECT_EQ(hit(with({{"IPV4_SRC", "10.1.2.3"}}), tcp), 0);
   EXPECT_EQ(hit(with({{"IPV4_SRC", "10.0.0.0/8"}}), tcp), 0);
   EXPECT_EQ(hit(with({{"IPV4_SRC", "10.1.0.0%255.255.0.0"}}), tcp), 0);
   EXPECT_EQ(hit(with({{"IPV4_SRC", "10.2.0.0/16"}}), tcp), 1);
-  EXPECT_EQ(hit(with({{"IPV4_SRC", "0.0.2.3%0.0.255.255"}}), tcp), 0);   // non-prefix mask
+  EXPECT_EQ(hit(with({{"IPV4_SRC", "0.0.2.3%0.0.255.255"}}), tcp), 0);  // non-prefix mask
   EXPECT_EQ(hit(with({{"IPV4_SRC", "0.0.2.4%0.0.255.255"}}), tcp), 1);
   EXPECT_EQ(hit(with({{"IPV4_DST", "[192.168.7.0:192.168.7.10]"}}), tcp), 0);
   EXPECT_EQ(hit(with({{"IPV4_DST", "[192.168.7.10:]"}}), tcp), 1);
@@ -95,34 +113,52 @@ TEST(HeaderClassifier, Ipv4AndTransportFields) {
   EXPECT_EQ(hit(with({{"IP_ECN", 1}}), tcp), 0);
   EXPECT_EQ(hit(with({{"IP_ECN", 2}}), tcp), 1);
   json t = with({{"IP_PROTO", 6}});
-  auto tw = [&](json extra) { json m = t; for (auto& [k, v] : extra.items()) m[k] = v; return m; };
+  auto tw = [&](json extra) {
+    json m = t;
+    for (auto& [k, v] : extra.items()) m[k] = v;
+    return m;
+  };
   EXPECT_EQ(hit(tw({{"TCP_DST", 443}}), tcp), 0);
   EXPECT_EQ(hit(tw({{"TCP_DST", "[80,8080,[400:500]]"}}), tcp), 0);
   EXPECT_EQ(hit(tw({{"TCP_DST", "[80,8080,[444:]]"}}), tcp), 1);
   EXPECT_EQ(hit(tw({{"TCP_SRC", "[:40000]"}}), tcp), 0);
   EXPECT_EQ(hit(tw({{"TCP_SRC", "[:39999]"}}), tcp), 1);
-  EXPECT_EQ(hit(tw({{"TCP_DST", "0x1bb%0xff"}}), tcp), 0);   // 443 & 0xff = 0xbb
+  EXPECT_EQ(hit(tw({{"TCP_DST", "0x1bb%0xff"}}), tcp), 0);  // 443 & 0xff = 0xbb
   EXPECT_EQ(hit(tw({{"TCP_DST", "0xbb%0xff"}}), tcp), 0);
   EXPECT_EQ(hit(tw({{"TCP_DST", "0xbc%0xff"}}), tcp), 1);
 
-  Frame u = f; u.proto = 17;
+  Frame u = f;
+  u.proto = 17;
   Bytes udp = build(u);
   EXPECT_EQ(hit(with({{"IP_PROTO", 17}, {"UDP_DST", 443}, {"UDP_SRC", 40000}}), udp), 0);
-  EXPECT_EQ(hit(tw({{"TCP_DST", 443}}), udp), 1);   // TCP field absent on UDP
-  Frame s = f; s.proto = 132;
+  EXPECT_EQ(hit(tw({{"TCP_DST", 443}}), udp), 1);  // TCP field absent on UDP
+  Frame s = f;
+  s.proto = 132;
   EXPECT_EQ(hit(with({{"IP_PROTO", 132}, {"SCTP_DST", 443}, {"SCTP_SRC", 40000}}), build(s)), 0);
-  Frame i = f; i.proto = 1; i.icmp_type = 3; i.icmp_code = 4;
+  Frame i = f;
+  i.proto = 1;
+  i.icmp_type = 3;
+  i.icmp_code = 4;
   Bytes icmp = build(i);
   EXPECT_EQ(hit(with({{"IP_PROTO", 1}, {"ICMPV4_TYPE", 3}, {"ICMPV4_CODE", 4}}), icmp), 0);
   EXPECT_EQ(hit(with({{"IP_PROTO", 1}, {"ICMPV4_TYPE", 8}}), icmp), 1);
 }
 
 TEST(HeaderClassifier, Ipv6Fields) {
-  Frame f; f.ipv6 = true; f.src_ip = "2001:db8::1"; f.dst_ip = "2001:db8:0:1::ff"; f.proto = 6; f.dst_port = 22;
-  f.tos = 0x29;   // traffic class: DSCP 10, ECN 1
+  Frame f;
+  f.ipv6 = true;
+  f.src_ip = "2001:db8::1";
+  f.dst_ip = "2001:db8:0:1::ff";
+  f.proto = 6;
+  f.dst_port = 22;
+  f.tos = 0x29;  // traffic class: DSCP 10, ECN 1
   Bytes b = build(f);
   json v6 = {{"ETH_TYPE", "0x86dd"}};
-  auto with = [&](json extra) { json m = v6; for (auto& [k, v] : extra.items()) m[k] = v; return m; };
+  auto with = [&](json extra) {
+    json m = v6;
+    for (auto& [k, v] : extra.items()) m[k] = v;
+    return m;
+  };
   EXPECT_EQ(hit(with({{"IPV6_SRC", "2001:db8::1"}}), b), 0);
   EXPECT_EQ(hit(with({{"IPV6_SRC", "2001:db8::2"}}), b), 1);
   EXPECT_EQ(hit(with({{"IPV6_DST", "2001:db8::/32"}}), b), 0);
@@ -135,7 +171,9 @@ TEST(HeaderClassifier, Ipv6Fields) {
   EXPECT_EQ(hit(with({{"IP_PROTO", 6}, {"TCP_DST", 22}}), b), 0);
   EXPECT_EQ(hit(with({{"IPV6_FLABEL", 0}}), b), 0);
   EXPECT_EQ(hit({{"ETH_TYPE", "0x0800"}, {"IPV4_SRC", "0.0.0.0/0"}}, b), 1);
-  Frame i = f; i.proto = 58; i.icmp_type = 128;
+  Frame i = f;
+  i.proto = 58;
+  i.icmp_type = 128;
   EXPECT_EQ(hit(with({{"IP_PROTO", 58}, {"ICMPV6_TYPE", 128}, {"ICMPV6_CODE", 0}}), build(i)), 0);
 }
 
@@ -155,7 +193,10 @@ TEST(HeaderClassifier, Ipv6RangesAreExact) {
   obi::blocks::RuleClassifier c({m, openbox::HeaderMatch{}});
   PacketPool pool(4);
   auto cls = [&](const char* dst) {
-    Frame f; f.ipv6 = true; f.src_ip = "::1"; f.dst_ip = dst;
+    Frame f;
+    f.ipv6 = true;
+    f.src_ip = "::1";
+    f.dst_ip = dst;
     Packet* p = make_packet(pool, build(f));
     int r = c.classify(*p);
     pool.free(p);
@@ -172,7 +213,11 @@ TEST(HeaderClassifier, Ipv6RangesAreExact) {
 TEST(HeaderClassifier, ArpFields) {
   Bytes b = arp_frame(1, "02:00:00:00:00:0a", "10.0.0.1", "00:00:00:00:00:00", "10.0.0.2");
   json arp = {{"ETH_TYPE", "0x0806"}};
-  auto with = [&](json extra) { json m = arp; for (auto& [k, v] : extra.items()) m[k] = v; return m; };
+  auto with = [&](json extra) {
+    json m = arp;
+    for (auto& [k, v] : extra.items()) m[k] = v;
+    return m;
+  };
   EXPECT_EQ(hit(with({{"ARP_OP", 1}}), b), 0);
   EXPECT_EQ(hit(with({{"ARP_OP", 2}}), b), 1);
   EXPECT_EQ(hit(with({{"ARP_SPA", "10.0.0.1"}, {"ARP_TPA", "10.0.0.0/30"}}), b), 0);
@@ -204,7 +249,7 @@ TEST(HeaderClassifier, FirstMatchWinsAndNoMatchDrops) {
   EXPECT_EQ(h.read("byte_rate").size(), 3u);
   h.write("reset_counts", nullptr);
   EXPECT_EQ(h.read("count"), json({0, 0, 0}));
-  EXPECT_EQ(h.pool().available(), h.pool().capacity());   // nothing leaked
+  EXPECT_EQ(h.pool().available(), h.pool().capacity());  // nothing leaked
   EXPECT_THROW(h.read("bogus"), openbox::ProtocolError);
 }
 
@@ -227,7 +272,9 @@ TEST(HeaderClassifier, RatesFollowTraffic) {
 
 TEST(HeaderClassifier, BadConfigsAreRejected) {
   auto err = [](json cfg) -> openbox::ErrorSubtype {
-    try { make_element("HeaderClassifier", cfg, "fw"); } catch (const openbox::ProtocolError& e) {
+    try {
+      make_element("HeaderClassifier", cfg, "fw");
+    } catch (const openbox::ProtocolError& e) {
       EXPECT_NE(std::string(e.what()).find("fw"), std::string::npos) << e.what();
       return e.subtype();
     }
@@ -238,7 +285,8 @@ TEST(HeaderClassifier, BadConfigsAreRejected) {
   EXPECT_EQ(err({{"match", "x"}}), openbox::ErrorSubtype::BAD_BLOCK);
   EXPECT_EQ(err({{"match", json::array()}}), openbox::ErrorSubtype::BAD_BLOCK);
   EXPECT_EQ(err({{"match", json::array({{{"NO_SUCH_FIELD", 1}}})}}), openbox::ErrorSubtype::BAD_HEADER_MATCH);
-  EXPECT_EQ(err({{"match", json::array({{{"TCP_DST", 80}}})}}), openbox::ErrorSubtype::BAD_HEADER_MATCH);   // prerequisite
+  EXPECT_EQ(err({{"match", json::array({{{"TCP_DST", 80}}})}}),
+            openbox::ErrorSubtype::BAD_HEADER_MATCH);  // prerequisite
   EXPECT_EQ(err({{"match", json::array({{{"ETH_TYPE", "0x0800"}, {"IPV4_SRC", "300.0.0.1"}}})}}),
             openbox::ErrorSubtype::BAD_HEADER_MATCH);
   EXPECT_EQ(err({{"match", json::array({json::object(), 5})}}), openbox::ErrorSubtype::BAD_HEADER_MATCH);
@@ -252,7 +300,12 @@ TEST(HeaderClassifier, TruncatedFramesNeverCrash) {
       {{"ETH_SRC", "02:00:00:00:00:01"}},
   });
   ElementHarness h("HeaderClassifier", json{{"match", rules}});
-  Frame v6; v6.ipv6 = true; v6.src_ip = "::1"; v6.dst_ip = "::2"; v6.proto = 58; v6.icmp_type = 135;
+  Frame v6;
+  v6.ipv6 = true;
+  v6.src_ip = "::1";
+  v6.dst_ip = "::2";
+  v6.proto = 58;
+  v6.icmp_type = 135;
   std::vector<Bytes> fulls = {tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /"), build(v6),
                               arp_frame(1, "02:00:00:00:00:01", "10.0.0.1", "00:00:00:00:00:00", "10.0.0.2")};
   std::vector<Bytes> cut;
@@ -270,7 +323,8 @@ TEST(HeaderClassifier, ManyOutputsInOneBatchKeepOrder) {
   for (int p = 0; p < 8; ++p) rules.push_back({{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}, {"UDP_DST", p}});
   ElementHarness h("HeaderClassifier", json{{"match", rules}});
   std::vector<Bytes> frames;
-  for (int i = 0; i < 32; ++i) frames.push_back(udp4("1.1.1.1", "2.2.2.2", static_cast<uint16_t>(i), static_cast<uint16_t>(i % 8)));
+  for (int i = 0; i < 32; ++i)
+    frames.push_back(udp4("1.1.1.1", "2.2.2.2", static_cast<uint16_t>(i), static_cast<uint16_t>(i % 8)));
   Result r = h.push(frames);
   for (int o = 0; o < 8; ++o) {
     ASSERT_EQ(r.out[o].size(), 4u);
@@ -298,8 +352,10 @@ void check_classbench(const std::string& set) {
     uint64_t s, d, sp, dp, pr, fl, gen;
     while (in >> s >> d >> sp >> dp >> pr >> fl >> gen) {
       Frame f;
-      f.src_ip = std::to_string(s >> 24) + "." + std::to_string(s >> 16 & 255) + "." + std::to_string(s >> 8 & 255) + "." + std::to_string(s & 255);
-      f.dst_ip = std::to_string(d >> 24) + "." + std::to_string(d >> 16 & 255) + "." + std::to_string(d >> 8 & 255) + "." + std::to_string(d & 255);
+      f.src_ip = std::to_string(s >> 24) + "." + std::to_string(s >> 16 & 255) + "." + std::to_string(s >> 8 & 255) +
+                 "." + std::to_string(s & 255);
+      f.dst_ip = std::to_string(d >> 24) + "." + std::to_string(d >> 16 & 255) + "." + std::to_string(d >> 8 & 255) +
+                 "." + std::to_string(d & 255);
       f.proto = static_cast<uint8_t>(pr);
       f.src_port = static_cast<uint16_t>(sp);
       f.dst_port = static_cast<uint16_t>(dp);
@@ -313,7 +369,8 @@ void check_classbench(const std::string& set) {
     Packet* p = make_packet(pool, frames[i]);
     int got = c.classify(*p);
     pool.free(p);
-    if (got != expect[i] && ++bad <= 5) ADD_FAILURE() << set << " line " << i + 1 << ": got " << got << ", expected " << expect[i];
+    if (got != expect[i] && ++bad <= 5)
+      ADD_FAILURE() << set << " line " << i + 1 << ": got " << got << ", expected " << expect[i];
   }
   EXPECT_EQ(bad, 0u) << set;
 }

@@ -11,11 +11,11 @@
 #include <random>
 
 #include "classbench.hh"
+#include "engine/pool.hh"
+#include "engine/testing.hh"
 #include "lib/flow_cache.hh"
 #include "lib/multi_classifier.hh"
 #include "lib/rule_classifier.hh"
-#include "engine/pool.hh"
-#include "engine/testing.hh"
 
 using namespace obi;
 using namespace obi::testing;
@@ -72,7 +72,10 @@ uint64_t expect_agree_cached(const MultiClassifier& mc, const std::vector<std::v
   EXPECT_EQ(ns, sets.size());
   std::vector<int32_t> want(pkts.size() * ns);
   for (size_t i = 0; i < pkts.size(); ++i)
-    for (unsigned k = 0; k < ns; ++k) { pkts[i]->parsed = false; want[i * ns + k] = ref[k].classify(*pkts[i]); }
+    for (unsigned k = 0; k < ns; ++k) {
+      pkts[i]->parsed = false;
+      want[i * ns + k] = ref[k].classify(*pkts[i]);
+    }
   std::vector<uint32_t> saved(pkts.size());
   for (size_t i = 0; i < pkts.size(); ++i) {
     saved[i] = pkts[i]->flow_hash;
@@ -89,8 +92,8 @@ uint64_t expect_agree_cached(const MultiClassifier& mc, const std::vector<std::v
       for (uint32_t j = 0; j < n; ++j)
         for (unsigned k = 0; k < ns; ++k)
           if (out[j * ns + k] != want[(i + j) * ns + k] && ++mismatches <= 10)
-            ADD_FAILURE() << "pass " << pass << " packet " << i + j << " set " << k << ": cached " << mc.engine() << " says "
-                          << out[j * ns + k] << ", bit vector says " << want[(i + j) * ns + k];
+            ADD_FAILURE() << "pass " << pass << " packet " << i + j << " set " << k << ": cached " << mc.engine()
+                          << " says " << out[j * ns + k] << ", bit vector says " << want[(i + j) * ns + k];
     }
   for (size_t i = 0; i < pkts.size(); ++i) pkts[i]->flow_hash = saved[i];
   EXPECT_EQ(mismatches, 0u);
@@ -110,59 +113,104 @@ struct Gen {
   std::mt19937_64 rng;
   explicit Gen(uint64_t seed) : rng(seed) {}
   uint64_t r(uint64_t n) { return rng() % n; }
-  std::string ip4() { static const char* a[] = {"10.0.0.1", "10.0.0.2", "10.1.2.3", "192.168.1.7", "172.16.5.4"}; return a[r(5)]; }
-  std::string ip6() { static const char* a[] = {"2001:db8::1", "2001:db8::2", "fe80::1", "2001:db8:1::ff", "::1"}; return a[r(5)]; }
-  std::string mac() { static const char* a[] = {"02:00:00:00:00:01", "02:00:00:00:00:02", "00:11:22:33:44:55"}; return a[r(3)]; }
-  uint16_t port() { static const uint16_t a[] = {22, 53, 80, 443, 1234, 8080, 65535}; return a[r(7)]; }
+  std::string ip4() {
+    static const char* a[] = {"10.0.0.1", "10.0.0.2", "10.1.2.3", "192.168.1.7", "172.16.5.4"};
+    return a[r(5)];
+  }
+  std::string ip6() {
+    static const char* a[] = {"2001:db8::1", "2001:db8::2", "fe80::1", "2001:db8:1::ff", "::1"};
+    return a[r(5)];
+  }
+  std::string mac() {
+    static const char* a[] = {"02:00:00:00:00:01", "02:00:00:00:00:02", "00:11:22:33:44:55"};
+    return a[r(3)];
+  }
+  uint16_t port() {
+    static const uint16_t a[] = {22, 53, 80, 443, 1234, 8080, 65535};
+    return a[r(7)];
+  }
 
   Bytes packet() {
     Frame f;
-    f.src_mac = mac(); f.dst_mac = mac();
-    for (uint64_t v = r(4) == 0 ? 1 + r(2) : 0; v > 0; --v) f.vlans.push_back(static_cast<uint16_t>(r(8) << 13 | r(3) * 100));
+    f.src_mac = mac();
+    f.dst_mac = mac();
+    for (uint64_t v = r(4) == 0 ? 1 + r(2) : 0; v > 0; --v)
+      f.vlans.push_back(static_cast<uint16_t>(r(8) << 13 | r(3) * 100));
     f.tos = static_cast<uint8_t>(r(256));
-    f.src_port = port(); f.dst_port = port();
+    f.src_port = port();
+    f.dst_port = port();
     Bytes b;
     switch (r(9)) {
-      case 0: case 1: case 2: {   // IPv4
+      case 0:
+      case 1:
+      case 2: {  // IPv4
         static const uint8_t protos[] = {6, 17, 132, 1, 47};
-        f.proto = protos[r(5)]; f.src_ip = ip4(); f.dst_ip = ip4();
-        f.icmp_type = static_cast<uint8_t>(r(3) * 4); f.icmp_code = static_cast<uint8_t>(r(2));
+        f.proto = protos[r(5)];
+        f.src_ip = ip4();
+        f.dst_ip = ip4();
+        f.icmp_type = static_cast<uint8_t>(r(3) * 4);
+        f.icmp_code = static_cast<uint8_t>(r(2));
         b = build(f);
-        if (r(8) == 0) { size_t ip = 14 + 4 * f.vlans.size(); b[ip + 6] = 0x00; b[ip + 7] = 0x10; }   // non-first fragment
+        if (r(8) == 0) {
+          size_t ip = 14 + 4 * f.vlans.size();
+          b[ip + 6] = 0x00;
+          b[ip + 7] = 0x10;
+        }  // non-first fragment
         break;
       }
-      case 3: case 4: {   // IPv6, ND included
+      case 3:
+      case 4: {  // IPv6, ND included
         static const uint8_t protos[] = {6, 17, 58, 58};
-        f.ipv6 = true; f.proto = protos[r(4)]; f.src_ip = ip6(); f.dst_ip = ip6();
+        f.ipv6 = true;
+        f.proto = protos[r(4)];
+        f.src_ip = ip6();
+        f.dst_ip = ip6();
         f.icmp_type = static_cast<uint8_t>(r(2) ? 135 + r(2) : 128);
         if (f.proto == 58 && f.icmp_type >= 135) {
           in6_addr t{};
           inet_pton(AF_INET6, ip6().c_str(), &t);
           f.payload.assign(reinterpret_cast<char*>(t.s6_addr), 16);
-          Bytes opt; opt.push_back(f.icmp_type == 135 ? 1 : 2); opt.push_back(1); put_mac(opt, mac());
+          Bytes opt;
+          opt.push_back(f.icmp_type == 135 ? 1 : 2);
+          opt.push_back(1);
+          put_mac(opt, mac());
           f.payload.append(opt.begin(), opt.end());
         }
         b = build(f);
         break;
       }
-      case 5: {   // ARP
-        put_mac(b, "ff:ff:ff:ff:ff:ff"); put_mac(b, f.src_mac); put16(b, 0x0806);
-        put16(b, 1); put16(b, 0x0800); b.push_back(6); b.push_back(4); put16(b, static_cast<uint16_t>(1 + r(2)));
-        put_mac(b, mac()); put32(b, 0x0a000001 + static_cast<uint32_t>(r(3)));
-        put_mac(b, mac()); put32(b, 0x0a000001 + static_cast<uint32_t>(r(3)));
+      case 5: {  // ARP
+        put_mac(b, "ff:ff:ff:ff:ff:ff");
+        put_mac(b, f.src_mac);
+        put16(b, 0x0806);
+        put16(b, 1);
+        put16(b, 0x0800);
+        b.push_back(6);
+        b.push_back(4);
+        put16(b, static_cast<uint16_t>(1 + r(2)));
+        put_mac(b, mac());
+        put32(b, 0x0a000001 + static_cast<uint32_t>(r(3)));
+        put_mac(b, mac());
+        put32(b, 0x0a000001 + static_cast<uint32_t>(r(3)));
         while (b.size() < 60) b.push_back(0);
         break;
       }
-      case 6: {   // MPLS / PBB
+      case 6: {  // MPLS / PBB
         f.eth_type = r(2) ? 0x8847 : 0x88e7;
         b = build(f);
         size_t at = 14 + 4 * f.vlans.size();
         uint32_t lse = static_cast<uint32_t>(r(4) * 1000 << 12 | r(8) << 9 | r(2) << 8 | 64);
-        b[at] = lse >> 24; b[at + 1] = lse >> 16; b[at + 2] = lse >> 8; b[at + 3] = lse;
+        b[at] = lse >> 24;
+        b[at + 1] = lse >> 16;
+        b[at + 2] = lse >> 8;
+        b[at + 3] = lse;
         break;
       }
-      default: {   // truncated anything
-        f.proto = 6; f.ipv6 = r(2); f.src_ip = f.ipv6 ? ip6() : ip4(); f.dst_ip = f.ipv6 ? ip6() : ip4();
+      default: {  // truncated anything
+        f.proto = 6;
+        f.ipv6 = r(2);
+        f.src_ip = f.ipv6 ? ip6() : ip4();
+        f.dst_ip = f.ipv6 ? ip6() : ip4();
         b = build(f);
         b.resize(10 + r(b.size() - 10));
         break;
@@ -176,10 +224,10 @@ struct Gen {
 struct RuleGen {
   Gen& g;
   std::vector<Packet*>& pkts;
-  bool ranges = true;          // range terms allowed
-  bool odd_masks = true;       // non-prefix masks allowed
+  bool ranges = true;     // range terms allowed
+  bool odd_masks = true;  // non-prefix masks allowed
   unsigned max_terms = 3;
-  std::vector<MatchField> fields;   // the fields rules draw from
+  std::vector<MatchField> fields;  // the fields rules draw from
 
   HeaderMatch rule() {
     HeaderMatch m;
@@ -200,8 +248,11 @@ struct RuleGen {
         if (!obi::blocks::extract_field(p, f, v) || g.r(5) == 0) v = (u128(g.rng()) << 64 | g.rng()) & all;
         MatchTerm term;
         switch (g.r(4)) {
-          case 0: term.mask = all; term.value = v; break;
-          case 1: {   // prefix
+          case 0:
+            term.mask = all;
+            term.value = v;
+            break;
+          case 1: {  // prefix
             unsigned len = static_cast<unsigned>(g.r(w + 1));
             term.mask = len == 0 ? 0 : all & ~((u128(1) << (w - len)) - 1);
             if (len == w) term.mask = all;
@@ -217,7 +268,11 @@ struct RuleGen {
             }
             [[fallthrough]];
           default:
-            if (!ranges) { term.mask = all; term.value = v; break; }
+            if (!ranges) {
+              term.mask = all;
+              term.value = v;
+              break;
+            }
             term.kind = MatchTerm::Kind::kRange;
             u128 lo_d = g.r(w > 16 ? 200 : 20), hi_d = g.r(w > 16 ? 200 : 20);
             term.min = v >= lo_d ? v - lo_d : 0;
@@ -249,13 +304,13 @@ using F = MatchField;
 // Field families: a rule set over all 38 fields at once makes rte_acl exceed its trie
 // limit (tested apart); each family covers its layers' fields, absent layers included.
 const std::vector<std::vector<MatchField>> kFamilies = {
-    {F::ETH_DST, F::ETH_SRC, F::ETH_TYPE, F::VLAN_VID, F::VLAN_PCP, F::MPLS_LABEL, F::MPLS_TC, F::MPLS_BOS,
-     F::PBB_ISID, F::PBB_UCA, F::TUNNEL_ID},
+    {F::ETH_DST, F::ETH_SRC, F::ETH_TYPE, F::VLAN_VID, F::VLAN_PCP, F::MPLS_LABEL, F::MPLS_TC, F::MPLS_BOS, F::PBB_ISID,
+     F::PBB_UCA, F::TUNNEL_ID},
     {F::ETH_TYPE, F::ARP_OP, F::ARP_SPA, F::ARP_TPA, F::ARP_SHA, F::ARP_THA, F::VLAN_VID},
     {F::ETH_TYPE, F::IP_PROTO, F::IP_DSCP, F::IP_ECN, F::IPV4_SRC, F::IPV4_DST, F::TCP_SRC, F::TCP_DST, F::UDP_SRC,
      F::UDP_DST, F::SCTP_SRC, F::SCTP_DST, F::ICMPV4_TYPE, F::ICMPV4_CODE},
-    {F::IPV6_SRC, F::IPV6_DST, F::IPV6_FLABEL, F::IPV6_EXTHDR, F::ICMPV6_TYPE, F::ICMPV6_CODE, F::IP_PROTO,
-     F::TCP_DST, F::UDP_SRC},
+    {F::IPV6_SRC, F::IPV6_DST, F::IPV6_FLABEL, F::IPV6_EXTHDR, F::ICMPV6_TYPE, F::ICMPV6_CODE, F::IP_PROTO, F::TCP_DST,
+     F::UDP_SRC},
     {F::IPV6_ND_TARGET, F::IPV6_ND_SLL, F::IPV6_ND_TLL, F::ICMPV6_TYPE, F::ICMPV4_TYPE, F::IP_DSCP}};
 
 std::vector<MatchField> all_fields() {
@@ -291,7 +346,10 @@ TEST(MultiClassifier, ClassBenchFw4560MatchesBitVectorAndFirstMatch) {
 }
 
 TEST(MultiClassifier, RandomRulesOverEveryFieldKind) {
-  struct Variant { bool ranges, odd_masks; unsigned terms; };
+  struct Variant {
+    bool ranges, odd_masks;
+    unsigned terms;
+  };
   const Variant variants[] = {{true, false, 3}, {false, true, 3}, {true, true, 1}, {true, false, 1}};
   unsigned expressible = 0, live = 0;
   for (uint64_t seed = 1; seed <= 2 * kFamilies.size() * 4; ++seed) {
@@ -309,7 +367,10 @@ TEST(MultiClassifier, RandomRulesOverEveryFieldKind) {
     if (!ready) {
       EXPECT_FALSE(mc.engine_reason().empty());
     }
-    if (!(v.ranges && v.odd_masks)) { ++expressible; live += ready; }
+    if (!(v.ranges && v.odd_masks)) {
+      ++expressible;
+      live += ready;
+    }
     SCOPED_TRACE("seed " + std::to_string(seed) + " engine " + mc.engine() + " " + mc.engine_reason());
     expect_agree(mc, {rules}, P.pkts);
   }
@@ -367,7 +428,8 @@ TEST(MultiClassifier, SeveralSetsOfDifferentSizesIncludingEmpty) {
 
 TEST(MultiClassifier, FusedFirewallSetsAgreeWithSeparateLookups) {
   auto rules = fw_rules();
-  std::vector<HeaderMatch> a(rules.begin(), rules.begin() + rules.size() / 2), b(rules.begin() + rules.size() / 2, rules.end());
+  std::vector<HeaderMatch> a(rules.begin(), rules.begin() + rules.size() / 2),
+      b(rules.begin() + rules.size() / 2, rules.end());
   auto frames = obi::classbench::pcap_frames(data_dir() + "/fw-4560.trace.pcap");
   frames.resize(8000);
   PacketPool pool(static_cast<uint32_t>(frames.size()));
@@ -387,12 +449,12 @@ TEST(MultiClassifier, RecompileWhileBuildingServesTheNewRules) {
   MultiClassifier mc;
   for (int round = 0; round < 3; ++round) {
     mc.compile({fw_rules()});
-    EXPECT_STREQ(mc.engine(), "bitvector");   // the ACL build of 4560 rules takes far longer than this
+    EXPECT_STREQ(mc.engine(), "bitvector");  // the ACL build of 4560 rules takes far longer than this
     EXPECT_EQ(mc.rule_count(0), 4560u);
     mc.compile({small, small});
     EXPECT_EQ(mc.set_count(), 2u);
     EXPECT_EQ(mc.rule_count(0), 100u);
-    expect_agree(mc, {small, small}, P.pkts);   // whatever answers, answers right
+    expect_agree(mc, {small, small}, P.pkts);  // whatever answers, answers right
   }
   ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
   EXPECT_STREQ(mc.engine(), "acl");
@@ -404,7 +466,7 @@ TEST(MultiClassifier, DestroyWhileBuilding) {
   for (int i = 0; i < 3; ++i) {
     auto mc = std::make_unique<MultiClassifier>();
     mc->compile({rules});
-    mc.reset();   // the build finds itself cancelled and drops its result
+    mc.reset();  // the build finds itself cancelled and drops its result
   }
   Gen g(9);
   Packets P(g, 500);
@@ -479,7 +541,7 @@ TEST_F(MultiClassifierFlowCache, EveryFieldFamilyIncludingIpv6AnswersExactly) {
     auto rules = rg.rules(300);
     MultiClassifier mc(2);
     mc.compile({rules});
-    if (!mc.wait_ready(kWait)) continue;   // no ACL, no cache (the bit vector answers)
+    if (!mc.wait_ready(kWait)) continue;  // no ACL, no cache (the bit vector answers)
     ++live;
     SCOPED_TRACE("seed " + std::to_string(seed));
     EXPECT_EQ(mc.cache_stats().entries, obi::blocks::FlowCache::kDefaultEntries);
@@ -509,9 +571,10 @@ TEST_F(MultiClassifierFlowCache, EveryFieldAtOnce) {
 
 TEST_F(MultiClassifierFlowCache, FusedSetsFw4560) {
   auto rules = fw_rules();
-  std::vector<HeaderMatch> a(rules.begin(), rules.begin() + rules.size() / 2), b(rules.begin() + rules.size() / 2, rules.end());
+  std::vector<HeaderMatch> a(rules.begin(), rules.begin() + rules.size() / 2),
+      b(rules.begin() + rules.size() / 2, rules.end());
   auto frames = obi::classbench::pcap_frames(data_dir() + "/fw-4560.trace.pcap");
-  frames.resize(500);   // 298 distinct flows: ten passes hit above the bypass bar
+  frames.resize(500);  // 298 distinct flows: ten passes hit above the bypass bar
   PacketPool pool(static_cast<uint32_t>(frames.size()));
   std::vector<Packet*> pkts;
   for (auto& f : frames) {
@@ -566,7 +629,8 @@ TEST_F(MultiClassifierFlowCache, WorkersHaveTheirOwnCaches) {
   EXPECT_EQ(mc.cache_stats().entries, 65536u);
   PacketPool pool(256);
   std::vector<Packet*> pkts;
-  for (uint16_t i = 0; i < 200; ++i) pkts.push_back(make_packet(pool, tcp4("10.0.0.1", "10.0.0.2", 5000 + i, 1000 + i)));
+  for (uint16_t i = 0; i < 200; ++i)
+    pkts.push_back(make_packet(pool, tcp4("10.0.0.1", "10.0.0.2", 5000 + i, 1000 + i)));
   for (unsigned w : {0u, 0u, 1u}) {
     int32_t out[kBatchSize];
     for (size_t i = 0; i < pkts.size(); i += kBatchSize) {
@@ -576,8 +640,8 @@ TEST_F(MultiClassifierFlowCache, WorkersHaveTheirOwnCaches) {
     }
   }
   auto s = mc.cache_stats();
-  EXPECT_EQ(s.misses, 400u);   // each worker's first pass
-  EXPECT_EQ(s.hits, 200u);     // worker 0's second
+  EXPECT_EQ(s.misses, 400u);  // each worker's first pass
+  EXPECT_EQ(s.hits, 200u);    // worker 0's second
   EXPECT_EQ(s.bypassed, 0u);
 }
 
@@ -594,7 +658,7 @@ TEST_F(MultiClassifierFlowCache, RecompileStartsEmpty) {
   ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
   auto s = mc.cache_stats();
   EXPECT_EQ(s.hits + s.misses + s.bypassed, 0u);
-  expect_agree_cached(mc, {second}, P.pkts);   // no answer of the first rules survives
+  expect_agree_cached(mc, {second}, P.pkts);  // no answer of the first rules survives
 }
 
 TEST_F(MultiClassifierFlowCache, NewFlowsOnlyBypassTheCache) {
@@ -610,8 +674,9 @@ TEST_F(MultiClassifierFlowCache, NewFlowsOnlyBypassTheCache) {
   for (uint32_t i = 0; i < total; i += kBatchSize) {
     Packet* b[kBatchSize];
     for (uint32_t j = 0; j < kBatchSize; ++j) {
-      const uint32_t f = i + j;   // every packet a new 5-tuple
-      b[j] = make_packet(pool, tcp4("10." + std::to_string(f >> 16) + "." + std::to_string((f >> 8) & 255) + "." + std::to_string(f & 255),
+      const uint32_t f = i + j;  // every packet a new 5-tuple
+      b[j] = make_packet(pool, tcp4("10." + std::to_string(f >> 16) + "." + std::to_string((f >> 8) & 255) + "." +
+                                        std::to_string(f & 255),
                                     "192.168.0.1", static_cast<uint16_t>(1024 + (f & 1023)), 80));
     }
     mc.classify_batch(b, kBatchSize, out, 0);
@@ -625,7 +690,7 @@ TEST_F(MultiClassifierFlowCache, NewFlowsOnlyBypassTheCache) {
   auto s = mc.cache_stats();
   EXPECT_EQ(s.hits, 0u);
   EXPECT_EQ(s.hits + s.misses + s.bypassed, total);
-  EXPECT_GT(s.bypassed, total / 2);   // after the first epoch, mostly skipped
+  EXPECT_GT(s.bypassed, total / 2);  // after the first epoch, mostly skipped
 }
 
 TEST_F(MultiClassifierFlowCache, ByDefaultOnlyLargeLookupsGetCaches) {

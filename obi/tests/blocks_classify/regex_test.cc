@@ -67,7 +67,7 @@ TEST(RegexMatcher, PayloadOnlySkipsHeaders) {
   EXPECT_EQ(pay.push({f}).out[1].size(), 1u);
   ElementHarness anch("RegexMatcher", {{"pattern", {"^hello"}}, {"payload_only", true}});
   EXPECT_EQ(anch.push({f}).out[0].size(), 1u);
-  anch.write("payload_only", false);   // ^hello no longer at the start of what is scanned
+  anch.write("payload_only", false);  // ^hello no longer at the start of what is scanned
   EXPECT_EQ(anch.push({f}).out[1].size(), 1u);
   EXPECT_EQ(anch.read("payload_only"), false);
 }
@@ -77,7 +77,8 @@ TEST(RegexMatcher, BadConfigs) {
             openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
   EXPECT_EQ(config_error("RegexMatcher", json::object()), openbox::ErrorSubtype::BAD_BLOCK);
   EXPECT_EQ(config_error("RegexMatcher", {{"pattern", {1, 2}}}), openbox::ErrorSubtype::BAD_BLOCK);
-  EXPECT_EQ(config_error("RegexMatcher", {{"pattern", {"a"}}, {"match_all", "maybe"}}), openbox::ErrorSubtype::BAD_BLOCK);
+  EXPECT_EQ(config_error("RegexMatcher", {{"pattern", {"a"}}, {"match_all", "maybe"}}),
+            openbox::ErrorSubtype::BAD_BLOCK);
   ElementHarness h("RegexMatcher", {{"pattern", {"a"}}});
   EXPECT_THROW(h.write("match_all", "x"), openbox::ProtocolError);
 }
@@ -89,7 +90,7 @@ TEST(RegexClassifier, FirstPatternInListOrderWins) {
   ASSERT_EQ(h.element().output_count(), 3);
   Result r = h.push({http_get("/etc/passwd"), http_get("/x"), tcp4("1.1.1.1", "2.2.2.2", 1, 80, "PUT / HTTP/1.1"),
                      tcp4("1.1.1.1", "2.2.2.2", 1, 80, "nothing here")});
-  EXPECT_EQ(r.out[0].size(), 1u);   // "passwd" comes after "GET" in the packet but first in the list
+  EXPECT_EQ(r.out[0].size(), 1u);  // "passwd" comes after "GET" in the packet but first in the list
   EXPECT_EQ(r.out[1].size(), 1u);
   EXPECT_EQ(r.out[2].size(), 1u);
   EXPECT_EQ(r.dropped, 1u);
@@ -119,14 +120,17 @@ TEST(RegexClassifier, WorkersHaveTheirOwnScratch) {
 
 TEST(HeaderPayloadClassifier, HeaderAndAllPayloadPatterns) {
   json web = {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", "[80,8080]"}};
-  json cfg = {{"match", json::array({
-      {{"type", "HeaderPayloadMatch"}, {"header_match", web},
-       {"payload_match", json::array({{{"type", "PayloadPattern"}, {"pattern", "/etc/passwd"}, {"is_regex", false}},
-                                      {{"pattern", "(?i)host: evil"}, {"is_regex", true}}})}},
-      {{"header_match", web}, {"payload_match", json::array({{{"pattern", "passwd"}}})}},
-      {{"header_match", {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}}}, {"payload_match", json::array()}},
-      {{"header_match", web}, {"payload_match", json::array({{{"pattern", "cmd\\.exe"}}})}},
-  })}};
+  json cfg = {
+      {"match", json::array({
+                    {{"type", "HeaderPayloadMatch"},
+                     {"header_match", web},
+                     {"payload_match",
+                      json::array({{{"type", "PayloadPattern"}, {"pattern", "/etc/passwd"}, {"is_regex", false}},
+                                   {{"pattern", "(?i)host: evil"}, {"is_regex", true}}})}},
+                    {{"header_match", web}, {"payload_match", json::array({{{"pattern", "passwd"}}})}},
+                    {{"header_match", {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}}}, {"payload_match", json::array()}},
+                    {{"header_match", web}, {"payload_match", json::array({{{"pattern", "cmd\\.exe"}}})}},
+                })}};
   ElementHarness h("HeaderPayloadClassifier", cfg);
   ASSERT_EQ(h.element().output_count(), 4);
   Bytes both = tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /etc/passwd HTTP/1.1\r\nHost: EVIL\r\n");
@@ -135,13 +139,14 @@ TEST(HeaderPayloadClassifier, HeaderAndAllPayloadPatterns) {
   Bytes udp = udp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /etc/passwd");
   Bytes cmd = tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /cmd.exe");
   Bytes clean = tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /index.html");
-  Bytes literal = tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /etcXpasswd Host: evil");   // '.' is not a wildcard in a literal
+  Bytes literal =
+      tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /etcXpasswd Host: evil");  // '.' is not a wildcard in a literal
   Result r = h.push({both, one, wrong_port, udp, cmd, clean, literal});
   EXPECT_EQ(r.out[0].size(), 1u);
-  EXPECT_EQ(r.out[1].size(), 2u);   // one + literal (has "passwd")
+  EXPECT_EQ(r.out[1].size(), 2u);  // one + literal (has "passwd")
   EXPECT_EQ(r.out[2].size(), 1u);
   EXPECT_EQ(r.out[3].size(), 1u);
-  EXPECT_EQ(r.dropped, 2u);         // wrong_port, clean
+  EXPECT_EQ(r.dropped, 2u);  // wrong_port, clean
   EXPECT_EQ(h.read("count"), json({1, 2, 1, 1}));
   EXPECT_EQ(h.pool().available(), h.pool().capacity());
 }
@@ -150,15 +155,17 @@ TEST(HeaderPayloadClassifier, HeaderAndAllPayloadPatterns) {
 // database); a rule's patterns must all match, in any order.
 TEST(HeaderPayloadClassifier, SharedPatternsAcrossStages) {
   auto pat = [](const char* s) { return json{{"pattern", s}}; };
-  json cfg = {{"match", json::array({
-      {{"header_match", json::object()}, {"payload_match", json::array({pat("abcdef"), pat("xyz")})}},
-      {{"header_match", json::object()}, {"payload_match", json::array({pat("xyz")})}},
-      {{"header_match", json::object()}, {"payload_match", json::array({pat("q+r"), pat("longliteral")})}},
-  })}};
+  json cfg = {{"match",
+               json::array({
+                   {{"header_match", json::object()}, {"payload_match", json::array({pat("abcdef"), pat("xyz")})}},
+                   {{"header_match", json::object()}, {"payload_match", json::array({pat("xyz")})}},
+                   {{"header_match", json::object()}, {"payload_match", json::array({pat("q+r"), pat("longliteral")})}},
+               })}};
   ElementHarness h("HeaderPayloadClassifier", cfg);
   auto out_of = [&](const std::string& payload) {
     Result r = h.push({udp4("1.1.1.1", "2.2.2.2", 1, 2, payload)});
-    for (size_t o = 0; o < r.out.size(); ++o) if (!r.out[o].empty()) return static_cast<int>(o);
+    for (size_t o = 0; o < r.out.size(); ++o)
+      if (!r.out[o].empty()) return static_cast<int>(o);
     return -1;
   };
   EXPECT_EQ(out_of("..xyz..abcdef.."), 0);
@@ -171,9 +178,10 @@ TEST(HeaderPayloadClassifier, SharedPatternsAcrossStages) {
 
 TEST(HeaderPayloadClassifier, OffsetsAndPayloadOnly) {
   json cfg = {{"match", json::array({
-      {{"header_match", json::object()}, {"payload_match", json::array({{{"pattern", "abc"}, {"from", 0}, {"to", 2}}})}},
-      {{"header_match", json::object()}, {"payload_match", json::array({{{"pattern", "abc"}}})}},
-  })}};
+                            {{"header_match", json::object()},
+                             {"payload_match", json::array({{{"pattern", "abc"}, {"from", 0}, {"to", 2}}})}},
+                            {{"header_match", json::object()}, {"payload_match", json::array({{{"pattern", "abc"}}})}},
+                        })}};
   ElementHarness h("HeaderPayloadClassifier", cfg);
   Result r = h.push({udp4("1.1.1.1", "2.2.2.2", 1, 2, "xxabc"), udp4("1.1.1.1", "2.2.2.2", 1, 2, "xxxxabc")});
   EXPECT_EQ(r.out[0].size(), 1u);
@@ -186,27 +194,37 @@ TEST(HeaderPayloadClassifier, OffsetsAndPayloadOnly) {
 }
 
 TEST(HeaderPayloadClassifier, BadConfigs) {
-  auto rule = [](json pm) { return json{{"match", json::array({{{"header_match", json::object()}, {"payload_match", pm}}})}}; };
-  EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", "a("}}})), "field 'match[0].payload_match[0]': expected a Hyperscan expression, got \"a(\""),
+  auto rule = [](json pm) {
+    return json{{"match", json::array({{{"header_match", json::object()}, {"payload_match", pm}}})}};
+  };
+  EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", "a("}}})),
+                         "field 'match[0].payload_match[0]': expected a Hyperscan expression, got \"a(\""),
             openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
   EXPECT_EQ(config_error("HeaderPayloadClassifier", rule("x")), openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
-  EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", 3}}}))), openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
+  EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", 3}}}))),
+            openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
   EXPECT_EQ(config_error("HeaderPayloadClassifier", rule(json::array({{{"pattern", "a"}, {"from", 5}, {"to", 1}}}))),
             openbox::ErrorSubtype::BAD_PAYLOAD_MATCH);
-  EXPECT_EQ(config_error("HeaderPayloadClassifier",
-                         {{"match", json::array({{{"header_match", {{"TCP_DST", 80}}}, {"payload_match", json::array()}}})}}),
-            openbox::ErrorSubtype::BAD_HEADER_MATCH);
+  EXPECT_EQ(
+      config_error("HeaderPayloadClassifier",
+                   {{"match", json::array({{{"header_match", {{"TCP_DST", 80}}}, {"payload_match", json::array()}}})}}),
+      openbox::ErrorSubtype::BAD_HEADER_MATCH);
   EXPECT_EQ(config_error("HeaderPayloadClassifier", {{"match", json::array()}}), openbox::ErrorSubtype::BAD_BLOCK);
 }
 
 // ---------------------------------------------------------------- ContentClassifier
 
 TEST(ContentClassifier, ClausesMasksNibblesNegation) {
-  ElementHarness h("ContentClassifier",
-                   {{"pattern", {"12/0806 20/0001", "12/0800 23/06", "12/0800 !23/06 26/0a??%ffff", "12/08?? 30/0a000002%ffffff00", "-"}}});
+  ElementHarness h(
+      "ContentClassifier",
+      {{"pattern",
+        {"12/0806 20/0001", "12/0800 23/06", "12/0800 !23/06 26/0a??%ffff", "12/08?? 30/0a000002%ffffff00", "-"}}});
   ASSERT_EQ(h.element().output_count(), 5);
   Bytes arp(60, 0);
-  arp[12] = 0x08; arp[13] = 0x06; arp[20] = 0x00; arp[21] = 0x01;
+  arp[12] = 0x08;
+  arp[13] = 0x06;
+  arp[20] = 0x00;
+  arp[21] = 0x01;
   Result r = h.push({arp, tcp4("10.0.0.1", "10.0.0.2", 1, 2), udp4("10.9.0.1", "10.0.0.2", 1, 2),
                      udp4("11.0.0.1", "10.0.0.7", 1, 2), udp4("11.0.0.1", "11.0.0.2", 1, 2)});
   EXPECT_EQ(r.out[0].size(), 1u);
@@ -220,7 +238,7 @@ TEST(ContentClassifier, ClausesMasksNibblesNegation) {
 TEST(ContentClassifier, ShortFramesAndNoMatch) {
   ElementHarness h("ContentClassifier", {{"pattern", {"100/ff", "!100/ff 0/02"}}});
   Result r = h.push({udp4("1.1.1.1", "2.2.2.2", 1, 2), Bytes{0x03, 0x00}, Bytes{}});
-  EXPECT_EQ(r.out[1].size(), 1u);   // frame too short: the clause fails, its negation holds
+  EXPECT_EQ(r.out[1].size(), 1u);  // frame too short: the clause fails, its negation holds
   EXPECT_EQ(r.dropped, 2u);
 }
 

@@ -29,10 +29,10 @@ Bytes ipv4_with_options() {
   f.proto = kIpProtoTcp;
   f.src_port = 4321;
   f.dst_port = 443;
-  f.tcp_flags = 0x12;   // SYN+ACK
+  f.tcp_flags = 0x12;  // SYN+ACK
   f.payload = "hello";
   Bytes b = obi::testing::build(f);
-  const uint8_t options[8] = {0x94, 0x04, 0, 0, 0x01, 0x01, 0x01, 0x00};   // router alert, NOPs, end
+  const uint8_t options[8] = {0x94, 0x04, 0, 0, 0x01, 0x01, 0x01, 0x00};  // router alert, NOPs, end
   b.insert(b.begin() + 14 + 20, options, options + 8);
   b[14] = 0x47;
   store_be16(&b[14 + 2], static_cast<uint16_t>(load_be16(&b[14 + 2]) + 8));
@@ -52,11 +52,11 @@ Bytes ipv6_with_extensions() {
   f.payload = "q";
   Bytes b = obi::testing::build(f);
   const size_t l3 = 14, ext = l3 + 40;
-  uint8_t hop[8] = {60, 0, 1, 4, 0, 0, 0, 0};                  // next: destination options
-  uint8_t dst[16] = {kIpProtoUdp, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};   // next: UDP
+  uint8_t hop[8] = {60, 0, 1, 4, 0, 0, 0, 0};                                     // next: destination options
+  uint8_t dst[16] = {kIpProtoUdp, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // next: UDP
   b.insert(b.begin() + ext, dst, dst + 16);
   b.insert(b.begin() + ext, hop, hop + 8);
-  b[l3 + 6] = 0;   // next header of the fixed header: hop-by-hop
+  b[l3 + 6] = 0;  // next header of the fixed header: hop-by-hop
   store_be16(&b[l3 + 4], static_cast<uint16_t>(load_be16(&b[l3 + 4]) + 24));
   return b;
 }
@@ -79,7 +79,7 @@ TEST_F(HeaderViews, Ipv4WithOptionsAndTcp) {
   EXPECT_FALSE(hdr::ipv6(p, h));
   auto t = hdr::tcp(p, h);
   ASSERT_TRUE(t);
-  EXPECT_EQ(t.data(), p.data + 14 + 28);   // past the options
+  EXPECT_EQ(t.data(), p.data + 14 + 28);  // past the options
   EXPECT_EQ(t.src_port(), 4321);
   EXPECT_EQ(t.dst_port(), 443);
   EXPECT_EQ(t.flags(), hdr::Tcp::kSyn | hdr::Tcp::kAckFlag);
@@ -99,7 +99,7 @@ TEST_F(HeaderViews, Ipv6WithExtensionHeaders) {
   auto ip6 = hdr::ipv6(p, h);
   ASSERT_TRUE(ip6);
   EXPECT_FALSE(hdr::ipv4(p, h));
-  EXPECT_EQ(ip6.next_header(), 0);   // the fixed header's: hop-by-hop
+  EXPECT_EQ(ip6.next_header(), 0);  // the fixed header's: hop-by-hop
   EXPECT_EQ(ip6.hop_limit(), 64);
   EXPECT_EQ(ip6.src()[0], 0x20);
   EXPECT_EQ(ip6.dst()[15], 2);
@@ -113,7 +113,7 @@ TEST_F(HeaderViews, Ipv6WithExtensionHeaders) {
 
 TEST_F(HeaderViews, VlanTagsAndInnerIpv4) {
   Frame f;
-  f.vlans = {0x6064, 0x0007};   // PCP 3, VID 100; then VID 7
+  f.vlans = {0x6064, 0x0007};  // PCP 3, VID 100; then VID 7
   f.proto = kIpProtoUdp;
   Packet& p = packet(obi::testing::build(f));
   const Headers& h = p.headers();

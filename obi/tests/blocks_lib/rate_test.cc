@@ -15,7 +15,7 @@ using obi::blocks::OutputStats;
 namespace {
 
 constexpr uint64_t kMs = 1'000'000ull;
-constexpr uint64_t kStart = 1'000 * kMs;   // the fake clock's first reading
+constexpr uint64_t kStart = 1'000 * kMs;  // the fake clock's first reading
 
 // `pps` packets per second of `bytes` bytes each on `output`, one batch of 10 every
 // 10'000 / pps ms, from t0 for `ms` milliseconds; returns the time of the last batch.
@@ -33,7 +33,7 @@ uint64_t feed(OutputStats& s, unsigned worker, uint32_t output, double pps, uint
 
 TEST(Rate, SteadyStreamConvergesToItsRate) {
   OutputStats s(1, 1);
-  uint64_t t = feed(s, 0, 0, 1000, 100, kStart, 10'000);   // 10 tau
+  uint64_t t = feed(s, 0, 0, 1000, 100, kStart, 10'000);  // 10 tau
   EXPECT_NEAR(s.rate(0, t), 1000, 10);
   EXPECT_NEAR(s.byte_rate(0, t), 100'000, 1000);
   EXPECT_EQ(s.count(0), 10'000u);

@@ -73,7 +73,7 @@ inline uint16_t l4_checksum(const Bytes& b) {
   s += o.proto;
   s += uint32_t(o.l4_len);
   s = add_words(s, b.data() + o.l4, o.l4_len);
-  s += uint16_t(~be16(b, l4_checksum_offset(o)));   // take the field out: word + ~word = -0
+  s += uint16_t(~be16(b, l4_checksum_offset(o)));  // take the field out: word + ~word = -0
   uint16_t r = uint16_t(~fold(s));
   if (o.proto == 17 && r == 0) r = 0xffff;
   return r;

@@ -28,13 +28,15 @@ TEST(Checksum, IncrementalEqualsRecomputeOnRandomHeaders) {
     for (auto& b : hdr) b = uint8_t(rng());
     hdr[10] = hdr[11] = 0;
     uint16_t c = ip_checksum(hdr, 20);
-    hdr[10] = uint8_t(c >> 8); hdr[11] = uint8_t(c);
+    hdr[10] = uint8_t(c >> 8);
+    hdr[11] = uint8_t(c);
     unsigned w = (rng() % 10) * 2;
     if (w == 10) w = 12;
     uint16_t old_word = uint16_t(hdr[w] << 8 | hdr[w + 1]), new_word = uint16_t(rng());
     blocks::ChecksumDelta d;
     d.word(old_word, new_word);
-    hdr[w] = uint8_t(new_word >> 8); hdr[w + 1] = uint8_t(new_word);
+    hdr[w] = uint8_t(new_word >> 8);
+    hdr[w + 1] = uint8_t(new_word);
     d.apply_at(hdr + 10);
     uint8_t copy[20];
     std::memcpy(copy, hdr, 20);
@@ -52,7 +54,7 @@ TEST(Checksum, HelperDetectsCorruption) {
   EXPECT_TRUE(ipv4_checksum_ok(b));
   EXPECT_TRUE(l4_checksum_ok(b));
   Bytes c = b;
-  c[offsets(c).l4 + 21] ^= 0x40;   // a payload byte
+  c[offsets(c).l4 + 21] ^= 0x40;  // a payload byte
   EXPECT_FALSE(l4_checksum_ok(c));
   c[offsets(c).l3 + 8] ^= 1;
   EXPECT_FALSE(ipv4_checksum_ok(c));
@@ -90,8 +92,10 @@ const std::vector<std::pair<std::string, json>>& area_blocks() {
       {"VlanEncapsulate", {{"vlan_vid", 3}}},
       {"VlanDecapsulate", json::object()},
       {"DecIpTtl", json::object()},
-      {"Ipv4AddressTranslator", {{"input_spec", {"pattern 192.0.2.1 1024-2047 - - 0 1", "keep 1 0", "pass 2"}}, {"mapping_capacity", 64}}},
-      {"NetworkHeaderFieldsRewriter", {{"ipv4_dst", "10.0.0.9"}, {"tcp_dst", 81}, {"udp_src", 9}, {"eth_src", "02:00:00:00:00:05"}}},
+      {"Ipv4AddressTranslator",
+       {{"input_spec", {"pattern 192.0.2.1 1024-2047 - - 0 1", "keep 1 0", "pass 2"}}, {"mapping_capacity", 64}}},
+      {"NetworkHeaderFieldsRewriter",
+       {{"ipv4_dst", "10.0.0.9"}, {"tcp_dst", 81}, {"udp_src", 9}, {"eth_src", "02:00:00:00:00:05"}}},
       {"NetworkDirectionSwap", {{"ethernet", true}, {"ipv4", true}, {"ipv6", true}, {"tcp", true}, {"udp", true}}},
       {"Alert", {{"alerts", {{{"message", "a"}}}}, {"attach_packet", true}}},
       {"Log", {{"message", "l"}, {"attach_packet", true}, {"packet_size", -1}}},
@@ -140,8 +144,12 @@ TEST(Catalogue, EveryDescriptorHandleIsImplemented) {
       }
     }
     // the port counts agree with the descriptor where it fixes them
-    if (d["inputs"].is_number()) { EXPECT_EQ(h.element().input_count(), d["inputs"].get<int>()) << type; }
-    if (d["outputs"].is_number()) { EXPECT_EQ(h.element().output_count(), d["outputs"].get<int>()) << type; }
+    if (d["inputs"].is_number()) {
+      EXPECT_EQ(h.element().input_count(), d["inputs"].get<int>()) << type;
+    }
+    if (d["outputs"].is_number()) {
+      EXPECT_EQ(h.element().output_count(), d["outputs"].get<int>()) << type;
+    }
     EXPECT_NE(find_element(type), nullptr);
   }
 }
@@ -149,11 +157,15 @@ TEST(Catalogue, EveryDescriptorHandleIsImplemented) {
 TEST(Robustness, RandomAndTruncatedFramesNeverCrashOrLeak) {
   std::mt19937 rng(2024);
   std::vector<Bytes> frames;
-  Frame base; base.vlans = {7};
-  std::vector<Bytes> seeds = {
-      with_checksums(tcp4("10.0.0.1", "10.0.0.2", 1000, 80, "hello")),
-      with_checksums(udp4("10.0.0.1", "10.0.0.2", 1000, 53, "q")), build(base)};
-  Frame v6; v6.ipv6 = true; v6.src_ip = "2001:db8::1"; v6.dst_ip = "2001:db8::2"; v6.proto = 6;
+  Frame base;
+  base.vlans = {7};
+  std::vector<Bytes> seeds = {with_checksums(tcp4("10.0.0.1", "10.0.0.2", 1000, 80, "hello")),
+                              with_checksums(udp4("10.0.0.1", "10.0.0.2", 1000, 53, "q")), build(base)};
+  Frame v6;
+  v6.ipv6 = true;
+  v6.src_ip = "2001:db8::1";
+  v6.dst_ip = "2001:db8::2";
+  v6.proto = 6;
   seeds.push_back(build(v6));
   for (const Bytes& s : seeds)
     for (size_t len = 0; len <= s.size(); ++len) frames.emplace_back(s.begin(), s.begin() + len);
@@ -174,7 +186,8 @@ TEST(Robustness, RandomAndTruncatedFramesNeverCrashOrLeak) {
         done += q.total() + q.dropped;
       }
       std::string held = type.find("Queue") != std::string::npos || type.find("Shaper") != std::string::npos
-                             ? h.read("length").dump() : "0";
+                             ? h.read("length").dump()
+                             : "0";
       EXPECT_EQ(done + std::stoul(held), frames.size()) << type << " input " << in;
     }
     h.drain_events();

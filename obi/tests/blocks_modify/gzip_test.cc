@@ -69,8 +69,13 @@ const std::string kPage = "<html><body>" + std::string(300, 'a') + "<script>evil
 TEST(GzipDecompressor, InflatesTheBodyAndFixesLengthsAndChecksums) {
   ElementHarness h("GzipDecompressor", json::object());
   Bytes in = with_checksums(tcp4("10.0.0.80", "10.0.0.1", 80, 40000, response(gzip(kPage))));
-  Frame f6; f6.ipv6 = true; f6.src_ip = "2001:db8::1"; f6.dst_ip = "2001:db8::2"; f6.proto = 6;
-  f6.src_port = 80; f6.payload = response(gzip(kPage), "x-gzip");
+  Frame f6;
+  f6.ipv6 = true;
+  f6.src_ip = "2001:db8::1";
+  f6.dst_ip = "2001:db8::2";
+  f6.proto = 6;
+  f6.src_port = 80;
+  f6.payload = response(gzip(kPage), "x-gzip");
   Bytes in6 = with_checksums(build(f6));
   Result r = h.push({in, in6});
   ASSERT_EQ(r.out[0].size(), 2u);
@@ -102,11 +107,11 @@ TEST(GzipDecompressor, ACutOffBodyYieldsWhatItHolds) {
 
 TEST(GzipDecompressor, ABombIsDroppedAndCounted) {
   ElementHarness h("GzipDecompressor", {{"max_size", 4096}});
-  std::string bomb = gzip(std::string(1 << 20, '\0'));      // 1 MiB of zeros in about 1 KiB
+  std::string bomb = gzip(std::string(1 << 20, '\0'));  // 1 MiB of zeros in about 1 KiB
   ASSERT_LT(bomb.size(), 1500u);
   Result r = h.push({tcp4("10.0.0.80", "10.0.0.1", 80, 40000, response(bomb)),
                      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, response(gzip(std::string(4000, 'x'))))});
-  ASSERT_EQ(r.out[0].size(), 1u);                            // the 4000-byte body fits
+  ASSERT_EQ(r.out[0].size(), 1u);  // the 4000-byte body fits
   EXPECT_EQ(r.dropped, 1u);
   EXPECT_EQ(h.read("oversize").get<int>(), 1);
   EXPECT_EQ(h.read("count").get<int>(), 1);
@@ -120,8 +125,9 @@ TEST(GzipDecompressor, OtherSegmentsPassUnchanged) {
   std::string gz = gzip(kPage);
   std::vector<Bytes> same = {
       tcp4("10.0.0.80", "10.0.0.1", 80, 40000, response(kPage, "identity")),
-      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, gz),                                   // continuation
-      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n" + gz),
+      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, gz),  // continuation
+      tcp4("10.0.0.80", "10.0.0.1", 80, 40000,
+           "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n" + gz),
       tcp4("10.0.0.80", "10.0.0.1", 80, 40000, "HTTP/1.1 304 Not Modified\r\nContent-Encoding: gzip\r\n\r\n"),
       udp4("10.0.0.80", "10.0.0.1", 80, 40000, response(gz)),
       tcp4("10.0.0.80", "10.0.0.1", 80, 40000, "SSH-2.0 Content-Encoding: gzip\r\n\r\n" + gz),
@@ -139,7 +145,8 @@ TEST(GzipDecompressor, OtherSegmentsPassUnchanged) {
 TEST(GzipDecompressor, RealHttpResponses) {
   // 682 HTTP response segments of a real capture: 98 open a gzip body that is not chunked
   // (27 more have no body in the segment, 23 are chunked); every one of the 98 inflates.
-  std::ifstream f(std::string(OPENBOX_ROOT) + "/../shared/data/pcap/pcapplusplus-650HttpResponses.pcap", std::ios::binary);
+  std::ifstream f(std::string(OPENBOX_ROOT) + "/../shared/data/pcap/pcapplusplus-650HttpResponses.pcap",
+                  std::ios::binary);
   std::vector<char> all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   ASSERT_GT(all.size(), 24u);
   std::vector<Bytes> frames;
@@ -181,11 +188,16 @@ TEST(GzipDecompressor, BadConfigs) {
 
 TEST(GzipCompressor, CompressesTheBodyAndGzipDecompressorUndoesIt) {
   ElementHarness h("GzipCompressor", json::object());
-  const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " +
-                           std::to_string(kPage.size()) + "\r\n\r\n";
+  const std::string head =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + std::to_string(kPage.size()) + "\r\n\r\n";
   Bytes in = tcp4("10.0.0.80", "10.0.0.1", 80, 40000, head + kPage);
-  Frame f6; f6.ipv6 = true; f6.src_ip = "2001:db8::1"; f6.dst_ip = "2001:db8::2"; f6.proto = 6;
-  f6.src_port = 80; f6.payload = head + kPage;
+  Frame f6;
+  f6.ipv6 = true;
+  f6.src_ip = "2001:db8::1";
+  f6.dst_ip = "2001:db8::2";
+  f6.proto = 6;
+  f6.src_port = 80;
+  f6.payload = head + kPage;
   Result r = h.push({in, build(f6)});
   ASSERT_EQ(r.out[0].size(), 2u);
   EXPECT_EQ(h.read("count").get<int>(), 2);
@@ -211,12 +223,15 @@ TEST(GzipCompressor, LeavesOtherSegmentsAndIncompressibleBodiesUnchanged) {
   ElementHarness h("GzipCompressor", {{"min_size", 100}});
   std::string noise;
   uint32_t x = 12345;
-  for (int i = 0; i < 1000; ++i) { x = x * 1103515245u + 12345u; noise.push_back(static_cast<char>(x >> 24)); }
+  for (int i = 0; i < 1000; ++i) {
+    x = x * 1103515245u + 12345u;
+    noise.push_back(static_cast<char>(x >> 24));
+  }
   std::vector<Bytes> same = {
-      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, "HTTP/1.1 200 OK\r\n\r\n" + std::string(99, 'a')),   // too short
-      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, response(gzip(kPage))),                                 // encoded
+      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, "HTTP/1.1 200 OK\r\n\r\n" + std::string(99, 'a')),  // too short
+      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, response(gzip(kPage))),                             // encoded
       tcp4("10.0.0.80", "10.0.0.1", 80, 40000, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + kPage),
-      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, kPage),                                                  // no head
+      tcp4("10.0.0.80", "10.0.0.1", 80, 40000, kPage),  // no head
       udp4("10.0.0.80", "10.0.0.1", 80, 40000, "HTTP/1.1 200 OK\r\n\r\n" + kPage),
   };
   Bytes random = tcp4("10.0.0.80", "10.0.0.1", 80, 40000, "HTTP/1.1 200 OK\r\n\r\n" + noise);

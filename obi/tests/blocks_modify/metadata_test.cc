@@ -42,14 +42,14 @@ TEST(WriteMetadata, WritesOverwritesAndCountsAFullStore) {
   EXPECT_EQ(m.n, 3);
   ASSERT_NE(m.find("app"), nullptr);
   EXPECT_EQ(*m.find("app"), MetaValue::of("ips"));
-  EXPECT_EQ(*m.find("mark"), MetaValue::of(int64_t{3}));   // overwritten
+  EXPECT_EQ(*m.find("mark"), MetaValue::of(int64_t{3}));  // overwritten
   EXPECT_EQ(*m.find("other"), MetaValue::of("x"));
   EXPECT_EQ(h.read("count").get<int>(), 1);
 
   MetaStore crowded;
   for (const char* k : {"a", "b", "c", "d"}) crowded.set(k, MetaValue::of(int64_t{1}));
   r = push_with(h, {udp4("1.1.1.1", "2.2.2.2", 1, 2)}, crowded);
-  ASSERT_EQ(r.out[0].size(), 1u);                          // passes on, without the new keys
+  ASSERT_EQ(r.out[0].size(), 1u);  // passes on, without the new keys
   EXPECT_EQ(r.meta[0][0].values.find("app"), nullptr);
   EXPECT_EQ(h.read("full").get<int>(), 1);
   EXPECT_EQ(h.read("count").get<int>(), 1);
@@ -73,7 +73,8 @@ TEST(WriteMetadata, BadConfigs) {
   expect_bad_block("WriteMetadata", json::object(), "values");
   expect_bad_block("WriteMetadata", {{"values", json::object()}}, "values");
   expect_bad_block("WriteMetadata", {{"values", json::array({1})}}, "values");
-  expect_bad_block("WriteMetadata", {{"values", {{"k", 1.5}}}}, "field 'values.k': expected an integer or a string, got 1.5");
+  expect_bad_block("WriteMetadata", {{"values", {{"k", 1.5}}}},
+                   "field 'values.k': expected an integer or a string, got 1.5");
   expect_bad_block("WriteMetadata", {{"values", {{"k", true}}}}, "field 'values.k'");
   expect_bad_block("WriteMetadata", {{"values", {{"k", std::string(23, 'x')}}}}, "22 bytes");
   expect_bad_block("WriteMetadata", {{"values", {{std::string(16, 'k'), 1}}}}, "1..15 bytes");
@@ -88,7 +89,7 @@ TEST(ReadMetadata, ClassifiesByValueAndType) {
   MetaStore none, ips, seven, seven_text, fw, other_key;
   ips.set("app", MetaValue::of("ips"));
   seven.set("app", MetaValue::of(int64_t{7}));
-  seven_text.set("app", MetaValue::of("7"));               // a string never equals an integer
+  seven_text.set("app", MetaValue::of("7"));  // a string never equals an integer
   fw.set("x", MetaValue::of(int64_t{1}));
   fw.set("app", MetaValue::of("fw"));
   other_key.set("ap", MetaValue::of("ips"));
@@ -115,7 +116,8 @@ TEST(ReadMetadata, BadConfigs) {
   expect_bad_block("ReadMetadata", {{"key", ""}, {"values", {1}}}, "key");
   expect_bad_block("ReadMetadata", {{"key", 5}, {"values", {1}}}, "key");
   expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", json::array()}}, "values");
-  expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", {1, json::object()}}}, "field 'values[1]': expected an integer or a string, got {}");
+  expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", {1, json::object()}}},
+                   "field 'values[1]': expected an integer or a string, got {}");
   expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", "a"}}, "values");
   expect_bad_block("ReadMetadata", {{"key", "k"}, {"values", {1}}, {"value", 1}}, "value");
 }
@@ -140,16 +142,16 @@ TEST(EncapsulateMetadata, WritesNshThatDecapsulateMetadataReadsBack) {
   EXPECT_EQ(o[16] & 0x0f, 2);
   EXPECT_EQ(o[17], 3);
   EXPECT_EQ(be32(o, 18), 0x123456u << 8 | 9);
-  EXPECT_EQ(be16(o, 22), 0xfff6);                          // first TLV: experimental class
+  EXPECT_EQ(be16(o, 22), 0xfff6);  // first TLV: experimental class
   ASSERT_EQ(o.size(), inner.size() + 14 + nsh_len);
   EXPECT_TRUE(std::equal(inner.begin(), inner.end(), o.begin() + 14 + nsh_len));
   EXPECT_EQ(enc.read("count").get<int>(), 1);
 
   ElementHarness dec("DecapsulateMetadata", json::object());
-  Result d = dec.push({o, inner});                           // fresh packets: no metadata yet
+  Result d = dec.push({o, inner});  // fresh packets: no metadata yet
   ASSERT_EQ(d.out[0].size(), 2u);
   EXPECT_EQ(d.out[0][0], inner);
-  EXPECT_EQ(d.out[0][1], inner);                             // not NSH: unchanged
+  EXPECT_EQ(d.out[0][1], inner);  // not NSH: unchanged
   const MetaStore& got = d.meta[0][0].values;
   EXPECT_EQ(got.n, 3);
   EXPECT_EQ(*got.find("app"), MetaValue::of("ips"));
@@ -175,18 +177,22 @@ TEST(EncapsulateMetadata, CarriesOnlyTheKeysAskedFor) {
 }
 
 TEST(EncapsulateMetadata, LongFramesMoveInTheirBufferOrAreDroppedWhenTheyCannotGrow) {
-  MetaStore m = written({{"a", std::string(22, 'a')}, {"b", std::string(22, 'b')},
-                         {"c", std::string(22, 'c')}, {"d", std::string(22, 'd')}});
+  MetaStore m = written({{"a", std::string(22, 'a')},
+                         {"b", std::string(22, 'b')},
+                         {"c", std::string(22, 'c')},
+                         {"d", std::string(22, 'd')}});
   ElementHarness enc("EncapsulateMetadata", {{"spi", 7}});
-  Frame f; f.payload = std::string(8000, 'p');
+  Frame f;
+  f.payload = std::string(8000, 'p');
   Bytes big = build(f);
-  Frame g; g.payload = std::string(9100, 'q');
+  Frame g;
+  g.payload = std::string(9100, 'q');
   Bytes huge = build(g);
   Result r = push_with(enc, {big, huge}, m);
   ASSERT_EQ(r.out[0].size(), 1u);
   EXPECT_EQ(r.dropped, 1u);
   EXPECT_EQ(enc.read("dropped").get<int>(), 1);
-  EXPECT_GT(r.out[0][0].size(), big.size() + 128);          // more than the headroom
+  EXPECT_GT(r.out[0][0].size(), big.size() + 128);  // more than the headroom
   ElementHarness dec("DecapsulateMetadata", json::object());
   Result d = dec.push({r.out[0][0]});
   ASSERT_EQ(d.out[0].size(), 1u);
@@ -201,14 +207,29 @@ TEST(DecapsulateMetadata, DropsMalformedNshAndCountsIt) {
   Bytes inner = udp4("1.1.1.1", "2.2.2.2", 1, 2);
   Bytes good = push_with(enc, {inner}, m).out[0].at(0);
   std::vector<Bytes> bad;
-  Bytes v = good; v[14] |= 0x40; bad.push_back(v);            // version 1
-  v = good; v[17] = 1; bad.push_back(v);                      // next protocol IPv4
-  v = good; v[15] = (v[15] & 0xc0) | 63; bad.push_back(v);    // length past the frame
-  v = good; v[15] = (v[15] & 0xc0) | 1; bad.push_back(v);     // shorter than the base header
-  v = good; v[25] = 40; bad.push_back(v);                     // TLV longer than the header
-  v = good; v[26] = 0; bad.push_back(v);                      // empty key
-  v = good; v[24] = 9; bad.push_back(v);                      // unknown metadata type
-  v = Bytes(good.begin(), good.begin() + 20); bad.push_back(v);   // cut inside NSH
+  Bytes v = good;
+  v[14] |= 0x40;
+  bad.push_back(v);  // version 1
+  v = good;
+  v[17] = 1;
+  bad.push_back(v);  // next protocol IPv4
+  v = good;
+  v[15] = (v[15] & 0xc0) | 63;
+  bad.push_back(v);  // length past the frame
+  v = good;
+  v[15] = (v[15] & 0xc0) | 1;
+  bad.push_back(v);  // shorter than the base header
+  v = good;
+  v[25] = 40;
+  bad.push_back(v);  // TLV longer than the header
+  v = good;
+  v[26] = 0;
+  bad.push_back(v);  // empty key
+  v = good;
+  v[24] = 9;
+  bad.push_back(v);  // unknown metadata type
+  v = Bytes(good.begin(), good.begin() + 20);
+  bad.push_back(v);  // cut inside NSH
   ElementHarness dec("DecapsulateMetadata", json::object());
   Result d = dec.push(bad);
   EXPECT_EQ(d.out[0].size(), 0u);
@@ -216,7 +237,9 @@ TEST(DecapsulateMetadata, DropsMalformedNshAndCountsIt) {
   EXPECT_EQ(dec.read("malformed").get<size_t>(), bad.size());
   EXPECT_EQ(dec.read("count").get<int>(), 0);
   // A TLV of another class is skipped.
-  v = good; v[22] = 0x00; v[23] = 0x01;
+  v = good;
+  v[22] = 0x00;
+  v[23] = 0x01;
   d = dec.push({v});
   ASSERT_EQ(d.out[0].size(), 1u);
   EXPECT_EQ(d.out[0][0], inner);
@@ -232,6 +255,7 @@ TEST(EncapsulateMetadata, BadConfigs) {
   expect_bad_block("EncapsulateMetadata", {{"spi", -1}}, "spi");
   expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"si", 256}}, "si");
   expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"keys", "app"}}, "keys");
-  expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"keys", {"ok", ""}}}, "field 'keys[1]': expected a metadata key");
+  expect_bad_block("EncapsulateMetadata", {{"spi", 1}, {"keys", {"ok", ""}}},
+                   "field 'keys[1]': expected a metadata key");
   expect_bad_block("DecapsulateMetadata", {{"spi", 1}}, "spi");
 }

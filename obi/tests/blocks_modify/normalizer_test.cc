@@ -6,9 +6,9 @@
 #include <random>
 #include <type_traits>
 
+#include "checks.hh"
 #include "modify/HtmlNormalizer.hh"
 #include "modify/JsNormalizer.hh"
-#include "checks.hh"
 
 using namespace obi;
 using namespace obi::testing;
@@ -25,8 +25,12 @@ std::string normalized(const json& config, std::string text) {
   text.resize(n);
   return text;
 }
-std::string html(std::string text, const json& config = json::object()) { return normalized<HtmlNormalizerElement>(config, std::move(text)); }
-std::string js(std::string text, const json& config = json::object()) { return normalized<JsNormalizerElement>(config, std::move(text)); }
+std::string html(std::string text, const json& config = json::object()) {
+  return normalized<HtmlNormalizerElement>(config, std::move(text));
+}
+std::string js(std::string text, const json& config = json::object()) {
+  return normalized<JsNormalizerElement>(config, std::move(text));
+}
 
 Bytes http_response(const std::string& type, const std::string& body, const std::string& extra = "") {
   return with_checksums(tcp4("198.51.100.5", "192.0.2.10", 80, 40000,
@@ -50,9 +54,11 @@ TEST(HtmlNormalizer, CanonicalForm) {
             "\xef\xbf\xbd|\xf0\x9f\x98\x80|\xef\xbf\xbd|\xef\xbf\xbd|\xc3\xa9");
   EXPECT_EQ(html("<A HREF=X&amp;Y TITLE = 'Q&quot;'>T</A>"), "<a href=X&Y title = 'Q\"'>T</a>");
   EXPECT_EQ(html("a<!-- never closed <b>"), "a");
-  EXPECT_EQ(html("1 < 2 <3"), "1 < 2 <3");   // not tags
+  EXPECT_EQ(html("1 < 2 <3"), "1 < 2 <3");  // not tags
   const std::string raw = "<P CLASS=A>x&lt;  <!-- c -->\n";
-  EXPECT_EQ(html(raw, {{"decode_entities", false}, {"remove_comments", false}, {"lowercase_tags", false},
+  EXPECT_EQ(html(raw, {{"decode_entities", false},
+                       {"remove_comments", false},
+                       {"lowercase_tags", false},
                        {"collapse_whitespace", false}}),
             raw);
   EXPECT_EQ(html(raw, {{"decode_entities", false}, {"lowercase_tags", false}}), "<P CLASS=A>x&lt; ");
@@ -61,15 +67,15 @@ TEST(HtmlNormalizer, CanonicalForm) {
 TEST(HtmlNormalizer, RewritesHtmlBodiesOfHttpSegmentsOnly) {
   ElementHarness h("HtmlNormalizer", json::object());
   const std::string body = "<HTML>  <SCRIPT>&#x65;val()</SCRIPT>\r\n<!-- x --></HTML>";
-  Result r = h.push({http_response("text/html; charset=utf-8", body),
-                     http_response("text/plain", body),
+  Result r = h.push({http_response("text/html; charset=utf-8", body), http_response("text/plain", body),
                      http_response("text/html", body, "Content-Encoding: br\r\n"),
                      with_checksums(tcp4("192.0.2.10", "198.51.100.5", 40000, 80, body)),
                      udp4("10.0.0.1", "10.0.0.2", 1, 2, body)});
   ASSERT_EQ(r.out[0].size(), 5u);
   const Bytes& got = r.out[0][0];
-  EXPECT_EQ(tcp_payload(got), "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
-                              "<html> <script>eval()</script> </html>");
+  EXPECT_EQ(tcp_payload(got),
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+            "<html> <script>eval()</script> </html>");
   EXPECT_TRUE(ipv4_checksum_ok(got));
   EXPECT_TRUE(l4_checksum_ok(got));
   EXPECT_EQ(r.out[0][1], http_response("text/plain", body));
@@ -95,7 +101,8 @@ TEST(JsNormalizer, CanonicalForm) {
             "var a = \"eval\"; eval ( 'AB' ) ;");
   EXPECT_EQ(js("ev/**/al"), "ev al");
   EXPECT_EQ(js("'a  b' \"\\\\x41\" `t\\u{1F600}\n  x`"), "'a  b' \"\\\\x41\" `t\xf0\x9f\x98\x80\n  x`");
-  EXPECT_EQ(js("'\\u{110000}' '\\uD800' '\\u{}' '\\xZZ' '%zz' '100%'"), "'\xef\xbf\xbd' '\xef\xbf\xbd' '\\u{}' '\\xZZ' '%zz' '100%'");
+  EXPECT_EQ(js("'\\u{110000}' '\\uD800' '\\u{}' '\\xZZ' '%zz' '100%'"),
+            "'\xef\xbf\xbd' '\xef\xbf\xbd' '\\u{}' '\\xZZ' '%zz' '100%'");
   EXPECT_EQ(js("x = '//not a comment'; y = 1 /* open"), "x = '//not a comment'; y = 1 ");
   EXPECT_EQ(js("'unterminated\nz  =  1"), "'unterminated\nz = 1");
   EXPECT_EQ(js("a = 1 // last"), "a = 1 ");

@@ -14,7 +14,10 @@ namespace modtest {
 
 class Pipeline {
  public:
-  struct Exit { std::vector<obi::testing::Bytes> frames; std::vector<obi::Packet> meta; };
+  struct Exit {
+    std::vector<obi::testing::Bytes> frames;
+    std::vector<obi::Packet> meta;
+  };
 
   // blocks: (type, config) in order.
   explicit Pipeline(const std::vector<std::pair<std::string, nlohmann::json>>& blocks, uint32_t pool_packets = 256)
@@ -31,7 +34,10 @@ class Pipeline {
       links_[i].resize(n);
       exits_[i].resize(n);
       for (uint16_t o = 0; o < n; ++o) {
-        if (o == 0 && i + 1 < elements_.size()) { links_[i][o].node = &nodes_[i + 1]; continue; }
+        if (o == 0 && i + 1 < elements_.size()) {
+          links_[i][o].node = &nodes_[i + 1];
+          continue;
+        }
         captures_.push_back(std::make_unique<obi::testing::CaptureElement>(&exits_[i][o].frames, &exits_[i][o].meta));
         capture_nodes_.push_back(std::make_unique<obi::Node>());
         capture_nodes_.back()->element = captures_.back().get();
@@ -45,7 +51,11 @@ class Pipeline {
 
   // Pushes the packets into the first block as one batch; clears earlier exits.
   void push(const std::vector<obi::Packet*>& packets) {
-    for (auto& e : exits_) for (Exit& x : e) { x.frames.clear(); x.meta.clear(); }
+    for (auto& e : exits_)
+      for (Exit& x : e) {
+        x.frames.clear();
+        x.meta.clear();
+      }
     obi::Batch b;
     for (obi::Packet* p : packets) b.add(p);
     ++ctx_.depth;

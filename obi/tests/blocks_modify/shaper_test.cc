@@ -21,12 +21,16 @@ std::vector<Bytes> frames(int n, int first, size_t size = 60) {
   return v;
 }
 
-struct Totals { uint64_t packets = 0, bytes = 0; uint16_t last = 0; bool ordered = true; };
+struct Totals {
+  uint64_t packets = 0, bytes = 0;
+  uint16_t last = 0;
+  bool ordered = true;
+};
 
 void collect(const Result& r, Totals& t) {
   for (const Bytes& b : r.out[0]) {
     uint16_t n = be16(b, offsets(b).l4);
-    if (t.packets && n <= t.last) t.ordered = false;   // drops leave gaps, never reorder
+    if (t.packets && n <= t.last) t.ordered = false;  // drops leave gaps, never reorder
     t.last = n;
     ++t.packets;
     t.bytes += b.size();
@@ -63,7 +67,7 @@ TEST(PpsShaper, HonoursRateOverSimulatedSecond) {
 TEST(PpsShaper, UnderTheRateNothingWaits) {
   ElementHarness h("PpsShaper", {{"rate", 100}});
   for (int i = 0; i < 50; ++i) {
-    h.set_now(uint64_t(i) * 20 * kMs);   // 50 packets/s
+    h.set_now(uint64_t(i) * 20 * kMs);  // 50 packets/s
     Result r = h.push(frames(1, i + 1));
     ASSERT_EQ(r.out[0].size(), 1u) << i;
   }
@@ -73,15 +77,21 @@ TEST(PpsShaper, UnderTheRateNothingWaits) {
 TEST(PpsShaper, RateWriteTakesEffect) {
   ElementHarness h("PpsShaper", {{"rate", 100}});
   h.set_now(0);
-  h.push(frames(500, 1));   // backlog (capacity defaults to 1000)
+  h.push(frames(500, 1));  // backlog (capacity defaults to 1000)
   Totals t;
-  for (uint64_t ms = 1; ms <= 1000; ++ms) { h.set_now(ms * kMs); collect(h.run_task(), t); }
+  for (uint64_t ms = 1; ms <= 1000; ++ms) {
+    h.set_now(ms * kMs);
+    collect(h.run_task(), t);
+  }
   EXPECT_GE(t.packets, 99u);
   EXPECT_LE(t.packets, 102u);
   h.write("rate", 300);
   EXPECT_EQ(h.read("rate"), 300.0);
   Totals u;
-  for (uint64_t ms = 1001; ms <= 2000; ++ms) { h.set_now(ms * kMs); collect(h.run_task(), u); }
+  for (uint64_t ms = 1001; ms <= 2000; ++ms) {
+    h.set_now(ms * kMs);
+    collect(h.run_task(), u);
+  }
   EXPECT_GE(u.packets, 298u);
   EXPECT_LE(u.packets, 302u);
   expect_illegal(h, "rate", 0);
@@ -107,14 +117,17 @@ TEST(PpsShaper, WorkersShareOneRate) {
 }
 
 TEST(BpsShaper, HonoursByteRate) {
-  ElementHarness h("BpsShaper", {{"rate", 100000}});   // 100 kB/s
+  ElementHarness h("BpsShaper", {{"rate", 100000}});  // 100 kB/s
   Totals t;
   int next = 1;
   // offer 500-byte frames at 400 kB/s for 2 s (with the default 1000-packet FIFO)
   for (uint64_t ms = 0; ms < 2000; ++ms) {
     h.set_now(ms * kMs);
     collect(h.run_task(), t);
-    if (ms % 5 == 0) { collect(h.push(frames(4, next, 500)), t); next += 4; }
+    if (ms % 5 == 0) {
+      collect(h.push(frames(4, next, 500)), t);
+      next += 4;
+    }
   }
   // 2 s at 100 kB/s = 200 kB, give or take the 1 ms burst and one frame
   EXPECT_GE(t.bytes, 199000u);
@@ -126,12 +139,12 @@ TEST(BpsShaper, HonoursByteRate) {
 }
 
 TEST(BpsShaper, LargeFrameWaitsForItsBytes) {
-  ElementHarness h("BpsShaper", {{"rate", 1000}});   // 1000 B/s
+  ElementHarness h("BpsShaper", {{"rate", 1000}});  // 1000 B/s
   h.set_now(0);
   Result r = h.push(frames(2, 1, 1000));
-  EXPECT_EQ(r.out[0].size(), 1u);                     // first frame goes at once
+  EXPECT_EQ(r.out[0].size(), 1u);  // first frame goes at once
   h.set_now(900 * kMs);
-  EXPECT_EQ(h.run_task().total(), 0u);                 // the second needs the first's 1000 bytes paid
+  EXPECT_EQ(h.run_task().total(), 0u);  // the second needs the first's 1000 bytes paid
   h.set_now(1000 * kMs);
   EXPECT_EQ(h.run_task().out[0].size(), 1u);
 }

@@ -21,11 +21,13 @@ uint16_t number(const Bytes& b) { return be16(b, offsets(b).l4); }
 }  // namespace
 
 TEST(Alert, PostsEveryAlertPerPacketAndPassesPacket) {
-  ElementHarness h("Alert",
-                   {{"alerts", {{{"message", "telnet seen"}, {"severity", 4}, {"app_id", "fw"}},
-                                {{"message", "second"}, {"app_id", "ids"}}}},
-                    {"attach_packet", true}, {"packet_size", 20}},
-                   "alert1");
+  ElementHarness h(
+      "Alert",
+      {{"alerts",
+        {{{"message", "telnet seen"}, {"severity", 4}, {"app_id", "fw"}}, {{"message", "second"}, {"app_id", "ids"}}}},
+       {"attach_packet", true},
+       {"packet_size", 20}},
+      "alert1");
   auto in = numbered(3);
   Result r = h.push(in);
   ASSERT_EQ(r.out[0].size(), 3u);
@@ -38,8 +40,16 @@ TEST(Alert, PostsEveryAlertPerPacketAndPassesPacket) {
     EXPECT_EQ(e.origin_block, "alert1");
     ASSERT_EQ(e.packet.size(), 20u);
     EXPECT_EQ(0, std::memcmp(e.packet.data(), in[0].data(), 12));
-    if (e.app_id == "fw") { ++fw; EXPECT_EQ(e.message, "telnet seen"); EXPECT_EQ(e.severity, 4); }
-    if (e.app_id == "ids") { ++ids; EXPECT_EQ(e.message, "second"); EXPECT_EQ(e.severity, 1); }
+    if (e.app_id == "fw") {
+      ++fw;
+      EXPECT_EQ(e.message, "telnet seen");
+      EXPECT_EQ(e.severity, 4);
+    }
+    if (e.app_id == "ids") {
+      ++ids;
+      EXPECT_EQ(e.message, "second");
+      EXPECT_EQ(e.severity, 1);
+    }
   }
   EXPECT_EQ(fw, 3);
   EXPECT_EQ(ids, 3);
@@ -57,7 +67,7 @@ TEST(Alert, PacketSizeChoices) {
   none.push({f});
   ev = none.drain_events();
   ASSERT_EQ(ev.size(), 1u);
-  EXPECT_TRUE(ev[0].packet.empty());   // attach_packet defaults to false
+  EXPECT_TRUE(ev[0].packet.empty());  // attach_packet defaults to false
   ElementHarness dflt("Alert", {{"alerts", {{{"message", "m"}}}}, {"attach_packet", true}});
   dflt.push({f});
   EXPECT_EQ(dflt.drain_events().at(0).packet.size(), 64u);
@@ -106,7 +116,7 @@ TEST(Queue, HoldsUntilTaskDropsWhenFull) {
   EXPECT_EQ(h.read("capacity"), 5);
   r = h.run_task();
   ASSERT_EQ(r.out[0].size(), 5u);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(number(r.out[0][i]), i + 1);   // the oldest five, in order
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(number(r.out[0][i]), i + 1);  // the oldest five, in order
   EXPECT_EQ(h.read("length"), 0);
   EXPECT_EQ(h.read("highwater_length"), 5);
   h.write("reset_counts", nullptr);
@@ -155,7 +165,7 @@ TEST(Queue, WorkersHaveTheirOwnQueues) {
   h.push(numbered(6, 100));
   EXPECT_EQ(h.read("length"), 7);
   EXPECT_EQ(h.read("drops"), 2);
-  Result r = h.run_task();   // worker 1 releases only its own packets
+  Result r = h.run_task();  // worker 1 releases only its own packets
   ASSERT_EQ(r.out[0].size(), 4u);
   EXPECT_EQ(number(r.out[0][0]), 100);
   h.set_worker(0);
@@ -171,10 +181,10 @@ TEST(FrontDropQueue, DropsOldestWhenFull) {
   EXPECT_EQ(h.read("capacity"), 5);
   r = h.run_task();
   ASSERT_EQ(r.out[0].size(), 5u);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(number(r.out[0][i]), i + 4);   // the newest five
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(number(r.out[0][i]), i + 4);  // the newest five
   h.push(numbered(2));
   h.write("reset", nullptr);
-  r = h.push(numbered(1, 50));   // the reset is carried out before this packet is queued
+  r = h.push(numbered(1, 50));  // the reset is carried out before this packet is queued
   EXPECT_EQ(r.dropped, 2u);
   EXPECT_EQ(h.read("length"), 1);
   h.run_task();

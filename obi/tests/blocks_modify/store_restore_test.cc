@@ -20,7 +20,9 @@ json store_cfg(const std::string& key, double soft, double hard, int size = -1) 
   return {{"key", key}, {"soft_timeout", soft}, {"hard_timeout", hard}, {"packet_size", size}};
 }
 
-Bytes request() { return with_checksums(tcp4("192.0.2.10", "198.51.100.5", 40000, 80, "GET /index.html HTTP/1.1\r\n\r\n")); }
+Bytes request() {
+  return with_checksums(tcp4("192.0.2.10", "198.51.100.5", 40000, 80, "GET /index.html HTTP/1.1\r\n\r\n"));
+}
 Bytes response(const std::string& body) { return with_checksums(tcp4("198.51.100.5", "192.0.2.10", 80, 40000, body)); }
 
 std::string payload_of(const Bytes& b) {
@@ -42,7 +44,7 @@ TEST(StoreRestore, RestoresTheSessionsPayloadIntoTheOtherDirection) {
   b.add(req);
   Result r = store.push_batch(b);
   ASSERT_EQ(r.out[0].size(), 1u);
-  EXPECT_EQ(r.out[0][0], request());   // Store leaves the packet alone
+  EXPECT_EQ(r.out[0][0], request());  // Store leaves the packet alone
   EXPECT_EQ(store.read("count").get<int>(), 1);
   EXPECT_EQ(store.read("bytes").get<size_t>(), request().size());
 
@@ -54,14 +56,14 @@ TEST(StoreRestore, RestoresTheSessionsPayloadIntoTheOtherDirection) {
   const Bytes& got = r.out[0][0];
   EXPECT_EQ(payload_of(got), "GET /index.html HTTP/1.1\r\n\r\n");
   Offsets o = offsets(got);
-  EXPECT_EQ(be16(got, o.l4), 80);                       // the response's own headers
-  EXPECT_EQ(be32(got, o.l3 + 12), 0xc6336405u);         // 198.51.100.5
+  EXPECT_EQ(be16(got, o.l4), 80);                // the response's own headers
+  EXPECT_EQ(be32(got, o.l3 + 12), 0xc6336405u);  // 198.51.100.5
   EXPECT_EQ(got.size(), o.l3 + be16(got, o.l3 + 2));
   EXPECT_TRUE(ipv4_checksum_ok(got));
   EXPECT_TRUE(l4_checksum_ok(got));
   ASSERT_NE(r.meta[0][0].values.find("app"), nullptr);
   EXPECT_EQ(*r.meta[0][0].values.find("app"), MetaValue::of("cache"));
-  EXPECT_EQ(payload_of(r.out[1][0]), "other");           // unchanged
+  EXPECT_EQ(payload_of(r.out[1][0]), "other");  // unchanged
   EXPECT_EQ(restore.read("count").get<int>(), 1);
   EXPECT_EQ(restore.read("bytes").get<int>(), 28);
   restore.write("reset", nullptr);
@@ -95,14 +97,14 @@ TEST(StoreRestore, UdpOffsetsPacketSizeAndProtocolMismatch) {
     store.push({big});
     EXPECT_EQ(store.read("bytes").get<int>(), 50);
     Result r = tcp.push({reply});
-    EXPECT_EQ(r.out[1].size(), 1u);                       // stored packet is not TCP
+    EXPECT_EQ(r.out[1].size(), 1u);  // stored packet is not TCP
     r = restore.push({reply});
     ASSERT_EQ(r.out[0].size(), 1u);
     const Bytes& got = r.out[0][0];
     Offsets o = offsets(got);
     EXPECT_EQ(got.size(), 50u);
-    EXPECT_EQ(be16(got, o.l4), 5000);                     // the stored UDP header
-    EXPECT_EQ(be16(got, o.l4 + 4), 16);                   // its length fixed to 8 + 8
+    EXPECT_EQ(be16(got, o.l4), 5000);    // the stored UDP header
+    EXPECT_EQ(be16(got, o.l4 + 4), 16);  // its length fixed to 8 + 8
     EXPECT_EQ(be16(got, o.l3 + 2), 36);
     EXPECT_EQ(std::string(got.begin() + 42, got.end()), std::string(8, 'A'));
     EXPECT_TRUE(ipv4_checksum_ok(got));
@@ -110,7 +112,10 @@ TEST(StoreRestore, UdpOffsetsPacketSizeAndProtocolMismatch) {
   }
   {
     // Non-IP frames are neither stored nor restored.
-    Frame arp; arp.eth_type = 0x0806; arp.proto = 0; arp.payload = std::string(28, '\1');
+    Frame arp;
+    arp.eth_type = 0x0806;
+    arp.proto = 0;
+    arp.payload = std::string(28, '\1');
     ElementHarness store("Store", store_cfg("srt-arp", 0, 30));
     ElementHarness restore("Restore", {{"key", "srt-arp"}, {"offset", 0}});
     Result r = store.push({build(arp)});
@@ -130,7 +135,7 @@ TEST(StoreRestore, HardAndSoftTimeouts) {
     restore.set_now(t);
     EXPECT_EQ(restore.push({response("x")}).out[0].size(), 1u) << t;
   }
-  restore.set_now(105 * kSec + 1);                        // 2 s idle: soft timeout
+  restore.set_now(105 * kSec + 1);  // 2 s idle: soft timeout
   EXPECT_EQ(restore.push({response("x")}).out[1].size(), 1u);
 
   store.set_now(200 * kSec);
@@ -139,7 +144,7 @@ TEST(StoreRestore, HardAndSoftTimeouts) {
     restore.set_now(t * kSec);
     ASSERT_EQ(restore.push({response("x")}).out[0].size(), 1u) << t;
   }
-  restore.set_now(210 * kSec);                           // 10 s after storing: hard timeout
+  restore.set_now(210 * kSec);  // 10 s after storing: hard timeout
   EXPECT_EQ(restore.push({response("x")}).out[1].size(), 1u);
 }
 
@@ -149,7 +154,8 @@ TEST(StoreRestore, BadConfigs) {
   expect_bad_block("Store", store_cfg("k", -1, 1), "soft_timeout");
   expect_bad_block("Store", store_cfg("k", 0, 0), "hard_timeout");
   expect_bad_block("Store", {{"key", "k"}, {"soft_timeout", 0}}, "hard_timeout");
-  expect_bad_block("Store", {{"key", "k"}, {"soft_timeout", 0}, {"hard_timeout", 1}, {"buffer_timeout", -5}}, "buffer_timeout");
+  expect_bad_block("Store", {{"key", "k"}, {"soft_timeout", 0}, {"hard_timeout", 1}, {"buffer_timeout", -5}},
+                   "buffer_timeout");
   expect_bad_block("Restore", {{"key", "k"}}, "offset");
   expect_bad_block("Restore", {{"key", "k"}, {"offset", 0}, {"protocol", "ip"}}, "protocol");
   expect_bad_block("Restore", {{"key", "k"}, {"protocol", "http2"}}, "protocol");

@@ -12,10 +12,10 @@ using nlohmann::json;
 TEST(StringClassifier, FirstListedStringWinsAndMetacharactersAreLiteral) {
   ElementHarness h("StringClassifier", {{"strings", {"a.c", "(x)", "GET /admin"}}});
   ASSERT_EQ(h.element().output_count(), 3);
-  Result r = h.push({tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /admin?f=(x)&y=a.c"),   // all three: string 0
-                     tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /admin?q=(x)"),         // 1 and 2: string 1
+  Result r = h.push({tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /admin?f=(x)&y=a.c"),  // all three: string 0
+                     tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /admin?q=(x)"),        // 1 and 2: string 1
                      tcp4("1.1.1.1", "2.2.2.2", 1, 80, "GET /admin"),
-                     tcp4("1.1.1.1", "2.2.2.2", 1, 80, "abc x get /ADMIN"),         // "a.c" is not a regex
+                     tcp4("1.1.1.1", "2.2.2.2", 1, 80, "abc x get /ADMIN"),  // "a.c" is not a regex
                      tcp4("1.1.1.1", "2.2.2.2", 1, 80, "a.c")});
   EXPECT_EQ(r.out[0].size(), 2u);
   EXPECT_EQ(r.out[1].size(), 1u);
@@ -47,7 +47,8 @@ TEST(StringClassifier, CaseInsensitiveAndPayloadOnly) {
 TEST(StringClassifier, BadConfigs) {
   expect_bad_block("StringClassifier", json::object(), "strings");
   expect_bad_block("StringClassifier", {{"strings", json::array()}}, "strings");
-  expect_bad_block("StringClassifier", {{"strings", {"a", ""}}}, "field 'strings[1]': expected a non-empty string, got \"\"");
+  expect_bad_block("StringClassifier", {{"strings", {"a", ""}}},
+                   "field 'strings[1]': expected a non-empty string, got \"\"");
   expect_bad_block("StringClassifier", {{"strings", {"a", 3}}}, "field 'strings[1]': expected a string, got 3");
   expect_bad_block("StringClassifier", {{"strings", {"a"}}, {"pattern", {"b"}}}, "pattern");
   expect_bad_block("StringClassifier", {{"strings", {"a"}}, {"case_insensitive", "yes"}}, "case_insensitive");

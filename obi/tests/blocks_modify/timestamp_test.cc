@@ -2,8 +2,8 @@
 // three delta modes, the statistics handles, the metadata value and the reset.
 #include <gtest/gtest.h>
 
-#include "modify/SetTimestamp.hh"
 #include "checks.hh"
+#include "modify/SetTimestamp.hh"
 #include "pipeline.hh"
 
 using namespace obi;
@@ -38,16 +38,16 @@ TEST(SetTimestamp, StampsTheCurrentTimeAndKeepsTheFirstTimestamp) {
   h.set_now(5 * kSec);
   h.ctx().wall_offset_ns = 1000 * kSec;
   Batch b;
-  b.add(stamped(h.pool(), 700 * kSec));   // arrival time kept as the first timestamp
-  b.add(stamped(h.pool(), 0));            // none: the stamp is its first timestamp
-  b.add(stamped(h.pool(), 800 * kSec, 600 * kSec));   // an earlier SetTimestamp kept 600
+  b.add(stamped(h.pool(), 700 * kSec));              // arrival time kept as the first timestamp
+  b.add(stamped(h.pool(), 0));                       // none: the stamp is its first timestamp
+  b.add(stamped(h.pool(), 800 * kSec, 600 * kSec));  // an earlier SetTimestamp kept 600
   Result r = h.push_batch(b);
   ASSERT_EQ(r.out[0].size(), 3u);
   for (const Packet& p : r.meta[0]) EXPECT_EQ(p.timestamp_ns, 1005 * kSec);
   EXPECT_EQ(r.meta[0][0].first_timestamp_ns, 700 * kSec);
   EXPECT_EQ(r.meta[0][1].first_timestamp_ns, 1005 * kSec);
   EXPECT_EQ(r.meta[0][2].first_timestamp_ns, 600 * kSec);
-  EXPECT_EQ(r.out[0][0], udp4("10.0.0.1", "10.0.0.2", 1, 2, "x"));   // bytes untouched
+  EXPECT_EQ(r.out[0][0], udp4("10.0.0.1", "10.0.0.2", 1, 2, "x"));  // bytes untouched
   EXPECT_EQ(h.read("count").get<int>(), 3);
   h.write("reset_counts", nullptr);
   EXPECT_EQ(h.read("count").get<int>(), 0);
@@ -71,10 +71,10 @@ TEST(SetTimestampDelta, RangeMeasuresFromTheFirstNonzeroTimestamp) {
   ElementHarness h("SetTimestampDelta", json::object());
   EXPECT_EQ(h.read("first").get<std::string>(), "");
   Batch b;
-  b.add(stamped(h.pool(), 0));                      // zero: unchanged, not counted
-  b.add(stamped(h.pool(), 100 * kSec));             // the reference: delta 0
+  b.add(stamped(h.pool(), 0));           // zero: unchanged, not counted
+  b.add(stamped(h.pool(), 100 * kSec));  // the reference: delta 0
   b.add(stamped(h.pool(), 100 * kSec + 1500));
-  b.add(stamped(h.pool(), 99 * kSec));              // before the reference: 0
+  b.add(stamped(h.pool(), 99 * kSec));  // before the reference: 0
   b.add(stamped(h.pool(), 103 * kSec));
   Result r = h.push_batch(b);
   ASSERT_EQ(r.meta[0].size(), 5u);
@@ -89,7 +89,7 @@ TEST(SetTimestampDelta, RangeMeasuresFromTheFirstNonzeroTimestamp) {
   EXPECT_EQ(h.read("max_ns").get<uint64_t>(), 3 * kSec);
   EXPECT_DOUBLE_EQ(h.read("avg_ns").get<double>(), (1500.0 + 3e9) / 4);
 
-  h.write("reset", nullptr);   // the next nonzero timestamp is the new reference
+  h.write("reset", nullptr);  // the next nonzero timestamp is the new reference
   EXPECT_EQ(h.read("first").get<std::string>(), "");
   EXPECT_EQ(h.read("count").get<int>(), 0);
   EXPECT_EQ(h.read("max_ns").get<uint64_t>(), 0u);
@@ -131,7 +131,7 @@ TEST(SetTimestampDelta, NowGivesTheLatencySinceSetTimestampAndWritesMetadata) {
   EXPECT_DOUBLE_EQ(delta.read("avg_ns").get<double>(), 275000.0);
   EXPECT_EQ(delta.read("min_ns").get<uint64_t>(), 150000u);
   EXPECT_EQ(delta.read("max_ns").get<uint64_t>(), 400000u);
-  EXPECT_EQ(delta.read("first").get<std::string>(), "");   // only RANGE sets a reference
+  EXPECT_EQ(delta.read("first").get<std::string>(), "");  // only RANGE sets a reference
 
   // A packet whose metadata is full still gets its delta, counted in full.
   Packet* crowded = stamped(delta.pool(), 10 * kSec);
@@ -154,7 +154,7 @@ TEST(SetTimestampDelta, FirstMeasuresFromThePacketsFirstTimestamp) {
   const auto& out = pl.exit(1, 0);
   ASSERT_EQ(out.meta.size(), 2u);
   EXPECT_EQ(out.meta[0].timestamp_ns, 2 * kSec);
-  EXPECT_EQ(out.meta[1].timestamp_ns, 0u);   // stamped and measured at the same time
+  EXPECT_EQ(out.meta[1].timestamp_ns, 0u);  // stamped and measured at the same time
 
   // Without a SetTimestamp before it, FIRST leaves the packet alone.
   ElementHarness h("SetTimestampDelta", {{"range", "FIRST"}});
@@ -184,7 +184,7 @@ TEST(SetTimestampDelta, ResetAcrossWorkersAndBadConfigs) {
   Batch b;
   b.add(stamped(h.pool(), 10 * kSec - 50));
   h.push_batch(b);
-  EXPECT_EQ(h.read("count").get<int>(), 1);          // worker 0's old slot does not count
+  EXPECT_EQ(h.read("count").get<int>(), 1);  // worker 0's old slot does not count
   EXPECT_EQ(h.read("max_ns").get<uint64_t>(), 50u);
   EXPECT_EQ(h.read("min_ns").get<uint64_t>(), 50u);
 

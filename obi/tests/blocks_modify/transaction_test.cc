@@ -33,7 +33,7 @@ TEST(Transactions, CommitKeepsTheChanges) {
   ASSERT_EQ(ok.frames.size(), 2u);
   EXPECT_EQ(ttl(ok.frames[0]), 63);
   EXPECT_TRUE(ipv4_checksum_ok(ok.frames[0]));
-  EXPECT_EQ(ok.meta[0].undo, nullptr);   // closed: no copy travels on
+  EXPECT_EQ(ok.meta[0].undo, nullptr);  // closed: no copy travels on
   EXPECT_EQ(pl.exit(2, 1).frames.size(), 0u);
   EXPECT_EQ(pl.element(0).read("count").get<int>(), 2);
   EXPECT_EQ(pl.element(2).read("count_success").get<int>(), 2);
@@ -46,15 +46,18 @@ TEST(Transactions, CommitKeepsTheChanges) {
 }
 
 TEST(Transactions, RollbackRestoresBytesMetadataAndTimestamp) {
-  Pipeline pl({{"BeginTransaction", named("t")}, kTtl, {"WriteMetadata", {{"values", {{"mark", 1}}}}},
-               {"SetTimestamp", {{"timestamp", "5"}}}, {"RollbackTransaction", named("t")}});
+  Pipeline pl({{"BeginTransaction", named("t")},
+               kTtl,
+               {"WriteMetadata", {{"values", {{"mark", 1}}}}},
+               {"SetTimestamp", {{"timestamp", "5"}}},
+               {"RollbackTransaction", named("t")}});
   Packet* p = make_packet(pl.pool(), frame());
   p->timestamp_ns = 42;
   p->values.set("app", MetaValue::of("ips"));
   pl.push(std::vector<Packet*>{p});
   const auto& out = pl.exit(4, 0);
   ASSERT_EQ(out.frames.size(), 1u);
-  EXPECT_EQ(out.frames[0], frame());                 // TTL 64 again
+  EXPECT_EQ(out.frames[0], frame());  // TTL 64 again
   EXPECT_EQ(out.meta[0].timestamp_ns, 42u);
   EXPECT_EQ(out.meta[0].first_timestamp_ns, 0u);
   EXPECT_EQ(out.meta[0].values.n, 1);
@@ -68,13 +71,13 @@ TEST(Transactions, CommitWithoutTheTransactionFails) {
   Pipeline pl({kTtl, {"CommitTransaction", named("t")}});
   pl.push({frame()});
   ASSERT_EQ(pl.exit(1, 1).frames.size(), 1u);
-  EXPECT_EQ(ttl(pl.exit(1, 1).frames[0]), 63);       // nothing to roll back to
+  EXPECT_EQ(ttl(pl.exit(1, 1).frames[0]), 63);  // nothing to roll back to
   EXPECT_EQ(pl.element(1).read("count_failure").get<int>(), 1);
 
-  Pipeline other({{"BeginTransaction", named("a")}, kTtl, {"RollbackTransaction", named("b")},
-                  {"CommitTransaction", named("a")}});
+  Pipeline other(
+      {{"BeginTransaction", named("a")}, kTtl, {"RollbackTransaction", named("b")}, {"CommitTransaction", named("a")}});
   other.push({frame()});
-  ASSERT_EQ(other.exit(3, 0).frames.size(), 1u);      // b was never open: a commits
+  ASSERT_EQ(other.exit(3, 0).frames.size(), 1u);  // b was never open: a commits
   EXPECT_EQ(ttl(other.exit(3, 0).frames[0]), 63);
   EXPECT_EQ(other.element(2).read("count").get<int>(), 0);
   expect_all_returned(pl);
@@ -83,15 +86,22 @@ TEST(Transactions, CommitWithoutTheTransactionFails) {
 
 TEST(Transactions, NestedTransactions) {
   // Inner b rolled back, outer a committed: only a's change stays.
-  Pipeline ok({{"BeginTransaction", named("a")}, kTtl, {"BeginTransaction", named("b")}, kTtl,
-               {"RollbackTransaction", named("b")}, {"CommitTransaction", named("a")}});
+  Pipeline ok({{"BeginTransaction", named("a")},
+               kTtl,
+               {"BeginTransaction", named("b")},
+               kTtl,
+               {"RollbackTransaction", named("b")},
+               {"CommitTransaction", named("a")}});
   ok.push({frame()});
   ASSERT_EQ(ok.exit(5, 0).frames.size(), 1u);
   EXPECT_EQ(ttl(ok.exit(5, 0).frames[0]), 63);
   expect_all_returned(ok);
 
   // Committing a while b is still open fails: the packet is as it was at a's Begin.
-  Pipeline bad({{"BeginTransaction", named("a")}, kTtl, {"BeginTransaction", named("b")}, kTtl,
+  Pipeline bad({{"BeginTransaction", named("a")},
+                kTtl,
+                {"BeginTransaction", named("b")},
+                kTtl,
                 {"CommitTransaction", named("a")}});
   bad.push({frame()});
   ASSERT_EQ(bad.exit(4, 1).frames.size(), 1u);
@@ -101,10 +111,14 @@ TEST(Transactions, NestedTransactions) {
   expect_all_returned(bad);
 
   // Rolling back the outer one closes the inner one too.
-  Pipeline outer({{"BeginTransaction", named("a")}, kTtl, {"BeginTransaction", named("b")}, kTtl,
-                  {"RollbackTransaction", named("a")}, {"CommitTransaction", named("b")}});
+  Pipeline outer({{"BeginTransaction", named("a")},
+                  kTtl,
+                  {"BeginTransaction", named("b")},
+                  kTtl,
+                  {"RollbackTransaction", named("a")},
+                  {"CommitTransaction", named("b")}});
   outer.push({frame()});
-  ASSERT_EQ(outer.exit(5, 1).frames.size(), 1u);      // b is gone with a's rollback
+  ASSERT_EQ(outer.exit(5, 1).frames.size(), 1u);  // b is gone with a's rollback
   EXPECT_EQ(outer.exit(5, 1).frames[0], frame());
   expect_all_returned(outer);
 }

@@ -68,23 +68,28 @@ TEST(TwoObis, TheSecondClassifiesOnMetadataTheFirstWrote) {
 
   // OBI 1: packets from 192/8 get {"from": "net192", "rank": 1}, the others
   // {"from": "elsewhere", "rank": 2}; every packet leaves NSH-encapsulated.
-  json g1 = {{"blocks", {block("FromDump", "in", {{"filename", in}}),
-                         block("HeaderClassifier", "split", {{"match", {{{"ETH_TYPE", "0x0800"}, {"IPV4_SRC", "192.0.0.0/8"}}, json::object()}}}),
-                         block("WriteMetadata", "mark192", {{"values", {{"from", "net192"}, {"rank", 1}}}}),
-                         block("WriteMetadata", "markother", {{"values", {{"from", "elsewhere"}, {"rank", 2}}}}),
-                         block("EncapsulateMetadata", "nsh", {{"spi", 4242}, {"si", 200}}),
-                         block("ToDump", "wire", {{"filename", at("wire.pcap")}})}},
-             {"connectors", {edge("in", 0, "split"), edge("split", 0, "mark192"), edge("split", 1, "markother"),
-                             edge("mark192", 0, "nsh"), edge("markother", 0, "nsh"), edge("nsh", 0, "wire")}}};
+  json g1 = {{"blocks",
+              {block("FromDump", "in", {{"filename", in}}),
+               block("HeaderClassifier", "split",
+                     {{"match", {{{"ETH_TYPE", "0x0800"}, {"IPV4_SRC", "192.0.0.0/8"}}, json::object()}}}),
+               block("WriteMetadata", "mark192", {{"values", {{"from", "net192"}, {"rank", 1}}}}),
+               block("WriteMetadata", "markother", {{"values", {{"from", "elsewhere"}, {"rank", 2}}}}),
+               block("EncapsulateMetadata", "nsh", {{"spi", 4242}, {"si", 200}}),
+               block("ToDump", "wire", {{"filename", at("wire.pcap")}})}},
+             {"connectors",
+              {edge("in", 0, "split"), edge("split", 0, "mark192"), edge("split", 1, "markother"),
+               edge("mark192", 0, "nsh"), edge("markother", 0, "nsh"), edge("nsh", 0, "wire")}}};
   // OBI 2: decapsulate, then output 1 for "net192", 2 for "elsewhere", 0 for neither.
-  json g2 = {{"blocks", {block("FromDump", "in", {{"filename", at("wire.pcap")}}),
-                         block("DecapsulateMetadata", "denshed", json::object()),
-                         block("ReadMetadata", "by_origin", {{"key", "from"}, {"values", {"net192", "elsewhere"}}}),
-                         block("ToDump", "none", {{"filename", at("none.pcap")}}),
-                         block("ToDump", "net192", {{"filename", at("net192.pcap")}}),
-                         block("ToDump", "other", {{"filename", at("other.pcap")}})}},
-             {"connectors", {edge("in", 0, "denshed"), edge("denshed", 0, "by_origin"), edge("by_origin", 0, "none"),
-                             edge("by_origin", 1, "net192"), edge("by_origin", 2, "other")}}};
+  json g2 = {{"blocks",
+              {block("FromDump", "in", {{"filename", at("wire.pcap")}}),
+               block("DecapsulateMetadata", "denshed", json::object()),
+               block("ReadMetadata", "by_origin", {{"key", "from"}, {"values", {"net192", "elsewhere"}}}),
+               block("ToDump", "none", {{"filename", at("none.pcap")}}),
+               block("ToDump", "net192", {{"filename", at("net192.pcap")}}),
+               block("ToDump", "other", {{"filename", at("other.pcap")}})}},
+             {"connectors",
+              {edge("in", 0, "denshed"), edge("denshed", 0, "by_origin"), edge("by_origin", 0, "none"),
+               edge("by_origin", 1, "net192"), edge("by_origin", 2, "other")}}};
   std::ofstream(at("g1.json")) << g1.dump();
   std::ofstream(at("g2.json")) << g2.dump();
 
@@ -97,16 +102,16 @@ TEST(TwoObis, TheSecondClassifiesOnMetadataTheFirstWrote) {
   ASSERT_EQ(wire.size(), input.size()) << out1;
   for (const Frame& w : wire) {
     ASSERT_GE(w.size(), 22u);
-    EXPECT_EQ(w[12] << 8 | w[13], 0x894f);                           // NSH EtherType
-    EXPECT_EQ(uint32_t(w[18]) << 16 | w[19] << 8 | w[20], 4242u);      // SPI
-    EXPECT_EQ(w[21], 200);                                             // SI
+    EXPECT_EQ(w[12] << 8 | w[13], 0x894f);                         // NSH EtherType
+    EXPECT_EQ(uint32_t(w[18]) << 16 | w[19] << 8 | w[20], 4242u);  // SPI
+    EXPECT_EQ(w[21], 200);                                         // SI
   }
   std::vector<Frame> want192, want_other;
   for (const Frame& f : input) (f[26] == 192 ? want192 : want_other).push_back(f);
   ASSERT_FALSE(want192.empty());
   ASSERT_FALSE(want_other.empty());
   EXPECT_TRUE(read_pcap(at("none.pcap")).empty()) << out2;
-  EXPECT_EQ(read_pcap(at("net192.pcap")), want192) << out2;            // original frames, in order
+  EXPECT_EQ(read_pcap(at("net192.pcap")), want192) << out2;  // original frames, in order
   EXPECT_EQ(read_pcap(at("other.pcap")), want_other) << out2;
   fs::remove_all(dir);
 }

@@ -49,13 +49,16 @@ TEST(VlanEncapsulate, HandlesChangeTheTag) {
 
 TEST(VlanEncapsulate, StackedTagsParseAndShortFramesDrop) {
   ElementHarness h("VlanEncapsulate", {{"vlan_vid", 10}});
-  Frame f; f.vlans = {20}; f.proto = 17;
+  Frame f;
+  f.vlans = {20};
+  f.proto = 17;
   Result r = h.push({build(f), Bytes(10, 0xaa)});
   ASSERT_EQ(r.out[0].size(), 1u);
   EXPECT_EQ(r.dropped, 1u);
-  Packet p; Bytes o = r.out[0][0];
-  EXPECT_EQ(be16(o, 14), 10);   // new outer tag
-  EXPECT_EQ(be16(o, 18), 20);   // old tag follows
+  Packet p;
+  Bytes o = r.out[0][0];
+  EXPECT_EQ(be16(o, 14), 10);  // new outer tag
+  EXPECT_EQ(be16(o, 18), 20);  // old tag follows
   EXPECT_EQ(offsets(o).l3, 22u);
   EXPECT_EQ(h.pool().available(), h.pool().capacity());
 }
@@ -73,13 +76,15 @@ TEST(VlanEncapsulate, BadConfigs) {
 
 TEST(VlanDecapsulate, StripsOneTagAndPassesOthers) {
   ElementHarness h("VlanDecapsulate", json::object());
-  Frame tagged; tagged.vlans = {100, 200};
+  Frame tagged;
+  tagged.vlans = {100, 200};
   Bytes plain = udp4("1.1.1.1", "2.2.2.2", 5, 6);
   Bytes qinq = build(tagged);
-  Bytes s_tag = plain;            // a single 802.1ad tag
+  Bytes s_tag = plain;  // a single 802.1ad tag
   s_tag.insert(s_tag.begin() + 12, {0x88, 0xa8, 0x00, 0x33});
   Bytes tiny(16, 0);
-  tiny[12] = 0x81; tiny[13] = 0x00;
+  tiny[12] = 0x81;
+  tiny[13] = 0x00;
   Result r = h.push({qinq, plain, s_tag, tiny});
   ASSERT_EQ(r.out[0].size(), 4u);
   EXPECT_EQ(r.out[0][0].size(), qinq.size() - 4);
@@ -88,7 +93,7 @@ TEST(VlanDecapsulate, StripsOneTagAndPassesOthers) {
   EXPECT_TRUE(std::equal(qinq.begin(), qinq.begin() + 12, r.out[0][0].begin()));
   EXPECT_EQ(r.out[0][1], plain);
   EXPECT_EQ(r.out[0][2], plain);
-  EXPECT_EQ(r.out[0][3], tiny);   // too short to hold a tag: unchanged
+  EXPECT_EQ(r.out[0][3], tiny);  // too short to hold a tag: unchanged
   expect_bad_block("VlanDecapsulate", {{"x", 1}}, "x");
 }
 
@@ -105,7 +110,10 @@ TEST(DecIpTtl, DecrementsAndPatchesChecksum) {
   ElementHarness h("DecIpTtl", json::object());
   std::vector<Bytes> in;
   for (int ttl : {64, 2, 255, 1, 0}) {
-    Frame f; f.ttl = uint8_t(ttl); f.proto = 6; f.src_ip = "192.168.1." + std::to_string(ttl % 200);
+    Frame f;
+    f.ttl = uint8_t(ttl);
+    f.proto = 6;
+    f.src_ip = "192.168.1." + std::to_string(ttl % 200);
     in.push_back(build(f));
   }
   Result r = h.push(in);
@@ -117,7 +125,7 @@ TEST(DecIpTtl, DecrementsAndPatchesChecksum) {
     EXPECT_EQ(o[offsets(o).l3 + 8], expect_ttl[i]);
     EXPECT_TRUE(ipv4_checksum_ok(o)) << i;
   }
-  EXPECT_EQ(r.out[1][0], in[3]);   // expired: unchanged
+  EXPECT_EQ(r.out[1][0], in[3]);  // expired: unchanged
   EXPECT_EQ(r.out[1][1], in[4]);
   EXPECT_EQ(h.read("count"), json::array({3, 2}));
   uint64_t b0 = in[0].size() + in[1].size() + in[2].size(), b1 = in[3].size() + in[4].size();
@@ -135,7 +143,11 @@ TEST(DecIpTtl, ChecksumCornerCasesMatchFullRecompute) {
   ElementHarness h("DecIpTtl", json::object());
   for (int ttl = 2; ttl < 256; ++ttl) {
     for (const char* src : {"0.0.0.0", "255.255.255.255", "10.0.0.1", "254.255.0.1"}) {
-      Frame f; f.ttl = uint8_t(ttl); f.src_ip = src; f.dst_ip = "255.255.255.254"; f.proto = 17;
+      Frame f;
+      f.ttl = uint8_t(ttl);
+      f.src_ip = src;
+      f.dst_ip = "255.255.255.254";
+      f.proto = 17;
       Result r = h.push({build(f)});
       ASSERT_EQ(r.out[0].size(), 1u);
       ASSERT_TRUE(ipv4_checksum_ok(r.out[0][0])) << "ttl " << ttl << " src " << src;
@@ -145,9 +157,16 @@ TEST(DecIpTtl, ChecksumCornerCasesMatchFullRecompute) {
 
 TEST(DecIpTtl, Ipv6HopLimitAndNonIp) {
   ElementHarness h("DecIpTtl", json::object());
-  Frame v6; v6.ipv6 = true; v6.src_ip = "2001:db8::1"; v6.dst_ip = "2001:db8::2"; v6.ttl = 10;
-  Frame v6x = v6; v6x.ttl = 1;
-  Frame arp; arp.eth_type = 0x0806; arp.proto = 255;
+  Frame v6;
+  v6.ipv6 = true;
+  v6.src_ip = "2001:db8::1";
+  v6.dst_ip = "2001:db8::2";
+  v6.ttl = 10;
+  Frame v6x = v6;
+  v6x.ttl = 1;
+  Frame arp;
+  arp.eth_type = 0x0806;
+  arp.proto = 255;
   Bytes arpb = build(arp);
   Bytes trunc = udp4("1.1.1.1", "2.2.2.2", 1, 2);
   trunc.resize(20);
@@ -161,8 +180,10 @@ TEST(DecIpTtl, Ipv6HopLimitAndNonIp) {
 
 TEST(DecIpTtl, InactivePassesEverything) {
   ElementHarness h("DecIpTtl", {{"active", false}});
-  Frame f; f.ttl = 1;
-  Frame g; g.ttl = 9;
+  Frame f;
+  f.ttl = 1;
+  Frame g;
+  g.ttl = 9;
   Result r = h.push({build(f), build(g)});
   ASSERT_EQ(r.out[0].size(), 2u);
   EXPECT_EQ(r.out[0][0], build(f));

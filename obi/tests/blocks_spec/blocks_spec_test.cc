@@ -27,15 +27,15 @@ namespace {
 
 // A one-packet pcap file (FromDump needs a readable trace).
 std::string tiny_pcap() {
-  std::string path = (std::filesystem::temp_directory_path() /
-                      ("blocks_spec_" + std::to_string(::getpid()) + ".pcap")).string();
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("blocks_spec_" + std::to_string(::getpid()) + ".pcap")).string();
   std::ofstream f(path, std::ios::binary);
   const uint32_t hdr[6] = {0xa1b2c3d4, 0x00040002, 0, 0, 65535, 1};
   f.write(reinterpret_cast<const char*>(hdr), sizeof hdr);
   const uint32_t rec[4] = {1, 0, 60, 60};
   f.write(reinterpret_cast<const char*>(rec), sizeof rec);
   std::string frame(60, '\0');
-  frame[12] = 0x08;   // IPv4 ethertype, zero header: enough for a reader
+  frame[12] = 0x08;  // IPv4 ethertype, zero header: enough for a reader
   f.write(frame.data(), frame.size());
   return path;
 }
@@ -56,8 +56,8 @@ std::map<std::string, json> sample_configs() {
       {"FrontDropQueue", {{"capacity", 8}}},
       {"HeaderClassifier", {{"match", {{{"ETH_TYPE", "0x0800"}, {"IPV4_PROTO", 6}}, json::object()}}}},
       {"HeaderPayloadClassifier",
-       {{"match", {{{"header_match", json::object()},
-                    {"payload_match", {{{"pattern", "abc"}, {"is_regex", false}}}}}}}}},
+       {{"match",
+         {{{"header_match", json::object()}, {"payload_match", {{{"pattern", "abc"}, {"is_regex", false}}}}}}}}},
       {"HttpCacheResponder", {{"entries", {{{"path", "/a"}, {"content_type", "text/plain"}, {"body", "aGk="}}}}}},
       {"Ipv4AddressTranslator", {{"input_spec", {"pass 0", "keep 1 0"}}}},
       {"Log", {{"message", "m"}}},
@@ -85,14 +85,22 @@ std::map<std::string, json> sample_configs() {
       {"WriteMetadata", {{"values", {{"app", "ips"}, {"mark", 3}}}}},
       {"SetTimestamp", {{"timestamp", "1700000000.5"}}},
       {"SetTimestampDelta", {{"range", "NOW"}, {"metadata_key", "latency"}}},
-      {"Store", {{"key", "spec"}, {"soft_timeout", 5}, {"hard_timeout", 60}, {"packet_size", -1}, {"buffer_size", 1},
-                 {"buffer_timeout", 0}}},
+      {"Store",
+       {{"key", "spec"},
+        {"soft_timeout", 5},
+        {"hard_timeout", 60},
+        {"packet_size", -1},
+        {"buffer_size", 1},
+        {"buffer_timeout", 0}}},
       {"Restore", {{"key", "spec"}, {"protocol", "payload"}}},
       {"BeginTransaction", {{"name", "t"}}},
       {"CommitTransaction", {{"name", "t"}}},
       {"RollbackTransaction", {{"name", "t"}}},
-      {"HtmlNormalizer", {{"decode_entities", true}, {"remove_comments", true}, {"lowercase_tags", false},
-                          {"collapse_whitespace", true}}},
+      {"HtmlNormalizer",
+       {{"decode_entities", true},
+        {"remove_comments", true},
+        {"lowercase_tags", false},
+        {"collapse_whitespace", true}}},
       {"JsNormalizer", {{"unescape", true}, {"remove_comments", false}, {"collapse_whitespace", true}}},
   };
 }
@@ -175,9 +183,19 @@ TEST(BlocksSpec, GeneratedTablesSayWhatTheCatalogueSays) {
     same(b->write, d.write_handles);
     auto same_ports = [](const spec::PortDecl& p, const PortSpec& s) {
       switch (s.kind) {
-        case PortSpec::Kind::kFixed: EXPECT_EQ(p.kind, spec::PortDecl::kFixed); EXPECT_EQ(p.count, s.count); break;
-        case PortSpec::Kind::kPer: EXPECT_EQ(p.kind, spec::PortDecl::kPer); EXPECT_EQ(p.arg, s.arg); EXPECT_EQ(p.plus, s.plus); break;
-        case PortSpec::Kind::kFrom: EXPECT_EQ(p.kind, spec::PortDecl::kFrom); EXPECT_EQ(p.arg, s.arg); break;
+        case PortSpec::Kind::kFixed:
+          EXPECT_EQ(p.kind, spec::PortDecl::kFixed);
+          EXPECT_EQ(p.count, s.count);
+          break;
+        case PortSpec::Kind::kPer:
+          EXPECT_EQ(p.kind, spec::PortDecl::kPer);
+          EXPECT_EQ(p.arg, s.arg);
+          EXPECT_EQ(p.plus, s.plus);
+          break;
+        case PortSpec::Kind::kFrom:
+          EXPECT_EQ(p.kind, spec::PortDecl::kFrom);
+          EXPECT_EQ(p.arg, s.arg);
+          break;
       }
     };
     same_ports(b->inputs, d.inputs);
@@ -241,7 +259,7 @@ TEST(BlocksSpec, PortCountsAreTheCatalogues) {
     const spec::BlockDecl* b = spec::find_block(type);
     auto e = build(type, config);
     auto expect = [&](const spec::PortDecl& p, int got) {
-      if (p.kind == spec::PortDecl::kFrom) return;   // the block computes it (Ipv4AddressTranslator)
+      if (p.kind == spec::PortDecl::kFrom) return;  // the block computes it (Ipv4AddressTranslator)
       size_t n = p.kind == spec::PortDecl::kPer ? config.at(std::string(p.arg)).size() : 0;
       EXPECT_EQ(got, p.ports(n));
     };
@@ -263,8 +281,8 @@ TEST(BlocksSpec, BlocksAnswerTheCatalogueHandlesAndNoOther) {
     const spec::BlockDecl* b = spec::find_block(type);
     auto e = build(type, config);
     for (const std::string& h : probes) {
-      bool listed = spec::find_handle(b->read, h) >= 0;   // must answer
-      bool allowed = listed_in(b->read, h);                // may answer
+      bool listed = spec::find_handle(b->read, h) >= 0;  // must answer
+      bool allowed = listed_in(b->read, h);              // may answer
       try {
         e->read(h);
         EXPECT_TRUE(allowed) << "answers read handle '" << h << "', which the catalogue does not list";
@@ -278,7 +296,7 @@ TEST(BlocksSpec, BlocksAnswerTheCatalogueHandlesAndNoOther) {
     }
     for (const std::string& h : probes) {
       bool listed = listed_in(b->write, h);
-      if (listed) continue;   // writing changes the block; the listed ones are checked below
+      if (listed) continue;  // writing changes the block; the listed ones are checked below
       try {
         e->write(h, json());
         ADD_FAILURE() << "accepts write handle '" << h << "', which the catalogue does not list";
@@ -314,7 +332,7 @@ TEST(BlocksSpec, HandleNamesInTheSourcesAreCatalogueHandles) {
   std::regex cmp(R"re(\b(?:h|handle|name) == "([a-z0-9_]+)")re");
   const auto sources = block_sources();
   for (const spec::BlockDecl& b : spec::kBlocks) {
-    if (!find_element(std::string(b.type))) continue;   // a catalogue block this OBI does not implement
+    if (!find_element(std::string(b.type))) continue;  // a catalogue block this OBI does not implement
     auto found = sources.find(std::string(b.type));
     ASSERT_NE(found, sources.end()) << "no source blocks/<concern>/" << b.type << ".cc for a registered block";
     const std::filesystem::path& src = found->second;

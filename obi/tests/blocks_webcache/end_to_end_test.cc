@@ -50,19 +50,19 @@ TEST(WebCacheEndToEnd, ObiRunAnswersCachedGetsAndPassesTheRest) {
   std::string body;
   while (body.size() < 3000) body += "<p>cached paragraph " + std::to_string(body.size()) + "</p>\n";
 
-  Request hit;                     // small object: one segment
+  Request hit;  // small object: one segment
   hit.target = "/index.html";
   hit.seq = 4242;
   hit.ack = 9000;
-  Request big = hit;               // 3000-byte object at mss 1200: three segments
+  Request big = hit;  // 3000-byte object at mss 1200: three segments
   big.target = "/big.html";
   big.seq = 77;
   Request miss = hit;
   miss.target = "/not-cached.html";
   Request post = hit;
   post.method = "POST";
-  std::vector<Bytes> in = {request(hit), request(miss), udp4("10.0.0.1", "10.0.0.2", 5000, 53, "dns?"),
-                           request(big), request(post)};
+  std::vector<Bytes> in = {request(hit), request(miss), udp4("10.0.0.1", "10.0.0.2", 5000, 53, "dns?"), request(big),
+                           request(post)};
   {
     obi::io::PcapWriter w((dir / "in.pcap").string());
     for (size_t i = 0; i < in.size(); ++i) w.write(in[i].data(), uint32_t(in[i].size()), (i + 1) * 1000000ull);
@@ -73,13 +73,19 @@ TEST(WebCacheEndToEnd, ObiRunAnswersCachedGetsAndPassesTheRest) {
   json graph = {
       {"blocks",
        {{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", (dir / "in.pcap").string()}}}},
-        {{"type", "HeaderPayloadClassifier"}, {"name", "http"},
+        {{"type", "HeaderPayloadClassifier"},
+         {"name", "http"},
          {"config", {{"match", {http_rule, {{"header_match", json::object()}, {"payload_match", json::array()}}}}}}},
-        {{"type", "HttpCacheResponder"}, {"name", "cache"},
-         {"config", {{"mss", 1200},
-                     {"entries", {{{"host", "www.example.com"}, {"path", "/index.html"},
-                                   {"content_type", "text/html"}, {"body", b64("<html>hi</html>")}},
-                                  {{"path", "/big.html"}, {"content_type", "text/html"}, {"body", b64(body)}}}}}}},
+        {{"type", "HttpCacheResponder"},
+         {"name", "cache"},
+         {"config",
+          {{"mss", 1200},
+           {"entries",
+            {{{"host", "www.example.com"},
+              {"path", "/index.html"},
+              {"content_type", "text/html"},
+              {"body", b64("<html>hi</html>")}},
+             {{"path", "/big.html"}, {"content_type", "text/html"}, {"body", b64(body)}}}}}}},
         {{"type", "ToDump"}, {"name", "back"}, {"config", {{"filename", (dir / "back.pcap").string()}}}},
         {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", (dir / "out.pcap").string()}}}}}},
       {"connectors",

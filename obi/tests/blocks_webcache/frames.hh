@@ -17,20 +17,23 @@ using obi::testing::Frame;
 inline uint16_t be16(const Bytes& b, size_t o) { return uint16_t(b[o] << 8 | b[o + 1]); }
 inline uint32_t be32(const Bytes& b, size_t o) { return uint32_t(be16(b, o)) << 16 | be16(b, o + 2); }
 inline void set32(Bytes& b, size_t o, uint32_t v) {
-  b[o] = uint8_t(v >> 24); b[o + 1] = uint8_t(v >> 16); b[o + 2] = uint8_t(v >> 8); b[o + 3] = uint8_t(v);
+  b[o] = uint8_t(v >> 24);
+  b[o + 1] = uint8_t(v >> 16);
+  b[o + 2] = uint8_t(v >> 8);
+  b[o + 3] = uint8_t(v);
 }
 
 inline std::string b64(const std::string& s) { return openbox::base64_encode(s); }
 
 struct Request {
   std::string target = "/index.html";
-  std::string host = "www.example.com";   // empty: no Host header
+  std::string host = "www.example.com";  // empty: no Host header
   std::string method = "GET";
   std::string version = "HTTP/1.1";
-  std::string extra;                      // more header lines, each ending in CRLF
-  std::string after;                      // bytes after the head (body, pipelined request)
+  std::string extra;  // more header lines, each ending in CRLF
+  std::string after;  // bytes after the head (body, pipelined request)
   uint32_t seq = 1000, ack = 5000;
-  uint8_t flags = 0x18;                   // PSH|ACK
+  uint8_t flags = 0x18;  // PSH|ACK
   std::vector<uint16_t> vlans;
 };
 

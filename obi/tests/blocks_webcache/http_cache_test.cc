@@ -20,8 +20,8 @@ json config(json entries, json extra = json::object()) {
   return c;
 }
 
-json page_entry(std::string host = "www.example.com", std::string path = "/index.html",
-                const std::string& body = kPage, std::string type = "text/html") {
+json page_entry(std::string host = "www.example.com", std::string path = "/index.html", const std::string& body = kPage,
+                std::string type = "text/html") {
   json e = {{"path", std::move(path)}, {"content_type", std::move(type)}, {"body", b64(body)}};
   if (!host.empty()) e["host"] = std::move(host);
   return e;
@@ -42,10 +42,10 @@ std::string reassemble(const Bytes& req, const std::vector<Bytes>& segs, uint32_
 }  // namespace
 
 TEST(HttpCacheResponder, HitIsAnsweredWithAWellFormedResponse) {
-  ElementHarness h("HttpCacheResponder", config({page_entry(), page_entry("", "/other.txt", "x", "text/plain")},
-                                                {{"ttl", 33}}));
+  ElementHarness h("HttpCacheResponder",
+                   config({page_entry(), page_entry("", "/other.txt", "x", "text/plain")}, {{"ttl", 33}}));
   Request r;
-  r.seq = 0xfffffff0;   // ack wraps around
+  r.seq = 0xfffffff0;  // ack wraps around
   r.ack = 777;
   Bytes req = request(r);
   Result out = h.push({req});
@@ -69,7 +69,7 @@ TEST(HttpCacheResponder, HitIsAnsweredWithAWellFormedResponse) {
 TEST(HttpCacheResponder, MissPassesUntouched) {
   ElementHarness h("HttpCacheResponder", config({page_entry()}));
   Request other;
-  other.target = "/index.html?x=1";   // the query is part of the path
+  other.target = "/index.html?x=1";  // the query is part of the path
   Request elsewhere;
   elsewhere.host = "www.example.org";
   Request no_host;
@@ -126,15 +126,19 @@ TEST(HttpCacheResponder, NonRequestsAndOddPacketsPassUntouched) {
   Request http2;
   http2.version = "HTTP/2.0";
   in.push_back(request(http2));
-  Request incomplete;   // head continues in the next segment
+  Request incomplete;  // head continues in the next segment
   in.push_back(request(incomplete));
   in.back().resize(in.back().size() - 2);
-  { Bytes& b = in.back(); b[14 + 2] = 0; b[14 + 3] = uint8_t(b.size() - 14); }   // IP length matches
+  {
+    Bytes& b = in.back();
+    b[14 + 2] = 0;
+    b[14 + 3] = uint8_t(b.size() - 14);
+  }  // IP length matches
   Request pipelined;
   pipelined.after = "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n";
   in.push_back(request(pipelined));
   Request syn;
-  syn.flags = 0x02;   // SYN with data (TCP Fast Open): not answered
+  syn.flags = 0x02;  // SYN with data (TCP Fast Open): not answered
   in.push_back(request(syn));
   Request no_ack;
   no_ack.flags = 0x08;
@@ -144,7 +148,11 @@ TEST(HttpCacheResponder, NonRequestsAndOddPacketsPassUntouched) {
   in.push_back(request(relative));
   in.push_back(udp4("10.0.0.1", "10.0.0.2", 40000, 80, head(Request{})));
   Frame v6;
-  v6.ipv6 = true; v6.src_ip = "2001:db8::1"; v6.dst_ip = "2001:db8::2"; v6.proto = 6; v6.tcp_flags = 0x18;
+  v6.ipv6 = true;
+  v6.src_ip = "2001:db8::1";
+  v6.dst_ip = "2001:db8::2";
+  v6.proto = 6;
+  v6.tcp_flags = 0x18;
   v6.payload = head(Request{});
   in.push_back(build(v6));
   Frame arp;
@@ -152,10 +160,10 @@ TEST(HttpCacheResponder, NonRequestsAndOddPacketsPassUntouched) {
   in.push_back(build(arp));
   Bytes whole = request(Request{});
   for (size_t cut : {10u, 20u, 40u, 60u, 80u}) in.push_back(Bytes(whole.begin(), whole.begin() + cut));
-  Bytes fragment = whole;   // more-fragments set: the rest of the datagram is elsewhere
+  Bytes fragment = whole;  // more-fragments set: the rest of the datagram is elsewhere
   fragment[14 + 6] = 0x20;
   in.push_back(fragment);
-  Bytes lying = whole;      // IPv4 total length beyond the frame
+  Bytes lying = whole;  // IPv4 total length beyond the frame
   lying[14 + 2] = 0x05;
   in.push_back(lying);
   Result out = h.push(in);
@@ -173,9 +181,9 @@ TEST(HttpCacheResponder, EthernetPaddingAndFinAreNotPayload) {
   Request r;
   r.seq = 100;
   Bytes padded = request(r);
-  padded.insert(padded.end(), 6, 0xee);   // trailer after the IPv4 datagram
+  padded.insert(padded.end(), 6, 0xee);  // trailer after the IPv4 datagram
   Request fin = r;
-  fin.flags = 0x19;                        // request with FIN: one more sequence number
+  fin.flags = 0x19;  // request with FIN: one more sequence number
   Result out = h.push({padded, request(fin)});
   ASSERT_EQ(out.out[0].size(), 2u);
   EXPECT_EQ(check_segment(padded, out.out[0][0]).ack, 100 + head(r).size());
@@ -195,11 +203,11 @@ TEST(HttpCacheResponder, VlanTaggedRequestKeepsItsTag) {
 TEST(HttpCacheResponder, LargeBodyLeavesAsConsecutiveSegments) {
   std::string body;
   for (int i = 0; body.size() < 5000; ++i) body += "line " + std::to_string(i) + " of the cached object\n";
-  body.resize(5001);   // odd length: the last chunk's checksum pads a byte
+  body.resize(5001);  // odd length: the last chunk's checksum pads a byte
   ElementHarness h("HttpCacheResponder", config({page_entry("", "/big.txt", body, "text/plain")}, {{"mss", 1000}}));
   Request r;
   r.target = "/big.txt";
-  r.ack = 0xfffffc00;   // sequence numbers wrap inside the response
+  r.ack = 0xfffffc00;  // sequence numbers wrap inside the response
   Bytes req = request(r);
   Request miss;
   miss.target = "/nothing";
@@ -225,12 +233,13 @@ TEST(HttpCacheResponder, ResponsesLongerThanABatchStayInOrder) {
   Request r;
   r.target = "/z";
   Bytes req = request(r);
-  Result out = h.push({req, req});   // two answers in one push
+  Result out = h.push({req, req});  // two answers in one push
   const std::string expect = response_text("text/plain", body);
   const size_t n = (expect.size() + 63) / 64;
   ASSERT_GT(n, kBatchSize);
   ASSERT_EQ(out.out[0].size(), 2 * n);
-  std::vector<Bytes> first(out.out[0].begin(), out.out[0].begin() + n), second(out.out[0].begin() + n, out.out[0].end());
+  std::vector<Bytes> first(out.out[0].begin(), out.out[0].begin() + n),
+      second(out.out[0].begin() + n, out.out[0].end());
   EXPECT_EQ(reassemble(req, first, r.ack), expect);
   EXPECT_EQ(reassemble(req, second, r.ack), expect);
   EXPECT_EQ(h.pool().available(), h.pool().capacity());
@@ -238,8 +247,8 @@ TEST(HttpCacheResponder, ResponsesLongerThanABatchStayInOrder) {
 
 TEST(HttpCacheResponder, TooFewBuffersPassesTheRequestToTheServer) {
   std::string body(3000, 'q');
-  ElementHarness h("HttpCacheResponder", config({page_entry("", "/q", body, "text/plain")}, {{"mss", 100}}),
-                   "b", 1, /*pool_packets=*/16);
+  ElementHarness h("HttpCacheResponder", config({page_entry("", "/q", body, "text/plain")}, {{"mss", 100}}), "b", 1,
+                   /*pool_packets=*/16);
   Request r;
   r.target = "/q";
   Bytes req = request(r);
@@ -262,7 +271,8 @@ TEST(HttpCacheResponder, ResetCountsAndUnknownHandles) {
   EXPECT_EQ(h.read("misses"), 1);
   EXPECT_EQ(h.read("passed"), 2);
   h.write("reset_counts", nullptr);
-  for (const char* k : {"count", "byte_count", "segments", "misses", "passed", "no_buffer"}) EXPECT_EQ(h.read(k), 0) << k;
+  for (const char* k : {"count", "byte_count", "segments", "misses", "passed", "no_buffer"})
+    EXPECT_EQ(h.read(k), 0) << k;
   EXPECT_EQ(h.read("hits"), json::array({0}));
   h.push({request(Request{})});
   EXPECT_EQ(h.read("count"), 1);
@@ -278,10 +288,14 @@ TEST(HttpCacheResponder, ResetCountsAndUnknownHandles) {
 TEST(HttpCacheResponder, ConfigErrorsNameTheField) {
   struct Case {
     json config;
-    const char* expect;   // substring of the message
+    const char* expect;  // substring of the message
   };
   json good = page_entry();
-  auto with = [&](const char* key, json v) { json e = good; e[key] = std::move(v); return e; };
+  auto with = [&](const char* key, json v) {
+    json e = good;
+    e[key] = std::move(v);
+    return e;
+  };
   json no_path = good;
   no_path.erase("path");
   json no_body = good;
@@ -293,7 +307,8 @@ TEST(HttpCacheResponder, ConfigErrorsNameTheField) {
       {config({good, no_path}), "field 'entries[1].path': required, missing"},
       {config({no_body}), "field 'entries[0].body': required, missing"},
       {config({with("path", "index.html")}), "field 'entries[0].path': expected a path starting with '/'"},
-      {config({with("path", "/a b")}), "field 'entries[0].path': expected a path starting with '/', printable ASCII without spaces, got \"/a b\""},
+      {config({with("path", "/a b")}),
+       "field 'entries[0].path': expected a path starting with '/', printable ASCII without spaces, got \"/a b\""},
       {config({with("host", "www.example.com:80")}), "without port"},
       {config({with("body", "not base64!")}), "field 'entries[0].body': expected base64 text"},
       {config({with("content_type", "text/html\r\nX-Evil: 1")}), "content_type"},
@@ -315,5 +330,5 @@ TEST(HttpCacheResponder, ConfigErrorsNameTheField) {
       EXPECT_NE(std::string(e.what()).find(c.expect), std::string::npos) << e.what();
     }
   }
-  EXPECT_NO_THROW(make_element("HttpCacheResponder", config({with("body", "")})));   // empty object
+  EXPECT_NO_THROW(make_element("HttpCacheResponder", config({with("body", "")})));  // empty object
 }

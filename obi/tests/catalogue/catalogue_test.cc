@@ -8,7 +8,9 @@
 #include "catalogue/catalogue.hh"
 #include "openbox/error.hh"
 
-namespace obi { extern const char* const kCatalogueJson; }
+namespace obi {
+extern const char* const kCatalogueJson;
+}
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -37,12 +39,33 @@ TEST(catalogue, EveryEmbeddedDescriptorParses) {
 }
 
 TEST(catalogue, RequiredBlocksPresent) {
-  const char* required[] = {"FromDevice", "FromDump", "ToDevice", "ToDump", "Discard", "HeaderClassifier",
-                            "RegexClassifier", "RegexMatcher", "HeaderPayloadClassifier", "VlanEncapsulate",
-                            "VlanDecapsulate", "DecIpTtl", "Ipv4AddressTranslator", "NetworkHeaderFieldsRewriter",
-                            "NetworkDirectionSwap", "Alert", "Log", "Queue", "ProtocolAnalyzer", "SessionClassifier",
-                            "SessionStore", "FlowTracker", "GzipDecompressor", "EncapsulateMetadata", "WriteMetadata",
-                            "ReadMetadata", "DecapsulateMetadata"};
+  const char* required[] = {"FromDevice",
+                            "FromDump",
+                            "ToDevice",
+                            "ToDump",
+                            "Discard",
+                            "HeaderClassifier",
+                            "RegexClassifier",
+                            "RegexMatcher",
+                            "HeaderPayloadClassifier",
+                            "VlanEncapsulate",
+                            "VlanDecapsulate",
+                            "DecIpTtl",
+                            "Ipv4AddressTranslator",
+                            "NetworkHeaderFieldsRewriter",
+                            "NetworkDirectionSwap",
+                            "Alert",
+                            "Log",
+                            "Queue",
+                            "ProtocolAnalyzer",
+                            "SessionClassifier",
+                            "SessionStore",
+                            "FlowTracker",
+                            "GzipDecompressor",
+                            "EncapsulateMetadata",
+                            "WriteMetadata",
+                            "ReadMetadata",
+                            "DecapsulateMetadata"};
   for (const char* r : required) {
     const obi::BlockDescriptor* d = Catalogue::builtin().find(r);
     ASSERT_NE(d, nullptr) << r;
@@ -115,6 +138,7 @@ TEST(catalogue, AddReplaceRemove) {
   EXPECT_EQ(c.find("Sample"), nullptr);
   EXPECT_THROW(Catalogue::parse(json::parse(R"({"name": "X", "class": "weird", "inputs": 1, "outputs": 1})")),
                openbox::ProtocolError);
-  EXPECT_THROW(Catalogue::parse(json::parse(R"({"name": "X", "class": "static", "inputs": 1, "outputs": {"per": "nope"}})")),
-               openbox::ProtocolError);
+  EXPECT_THROW(
+      Catalogue::parse(json::parse(R"({"name": "X", "class": "static", "inputs": 1, "outputs": {"per": "nope"}})")),
+      openbox::ProtocolError);
 }

@@ -19,7 +19,7 @@ namespace {
 
 struct Out {
   int code;
-  std::string text;   // stdout only (the JSON report)
+  std::string text;  // stdout only (the JSON report)
 };
 
 Out obi(const std::string& args) {
@@ -51,9 +51,10 @@ json graph(const json& rules) {
   json connectors = json::array({{{"src", "in"}, {"src_port", 0}, {"dst", "sig"}, {"dst_port", 0}}});
   for (std::size_t i = 0; i < match.size(); ++i)
     connectors.push_back({{"src", "sig"}, {"src_port", i}, {"dst", "out"}, {"dst_port", 0}});
-  return {{"blocks", {{{"type", "FromDevice"}, {"name", "in"}, {"config", {{"devname", "no-such-device"}}}},
-                      {{"type", "HeaderPayloadClassifier"}, {"name", "sig"}, {"config", {{"match", match}}}},
-                      {{"type", "ToDevice"}, {"name", "out"}, {"config", {{"devname", "no-such-device"}}}}}},
+  return {{"blocks",
+           {{{"type", "FromDevice"}, {"name", "in"}, {"config", {{"devname", "no-such-device"}}}},
+            {{"type", "HeaderPayloadClassifier"}, {"name", "sig"}, {"config", {{"match", match}}}},
+            {{"type", "ToDevice"}, {"name", "out"}, {"config", {{"devname", "no-such-device"}}}}}},
           {"connectors", connectors}};
 }
 
@@ -69,8 +70,8 @@ TEST(Check, AGoodGraphBuildsWithoutOpeningItsDevices) {
 }
 
 TEST(Check, EveryRuleHyperscanRefusesIsReportedWithItsIndex) {
-  std::string g = write_graph("bad.json", graph(json::array({rule("ok"), rule("\\Xabc"), rule("fine"),
-                                                             rule("a{70000}")})));
+  std::string g =
+      write_graph("bad.json", graph(json::array({rule("ok"), rule("\\Xabc"), rule("fine"), rule("a{70000}")})));
   Out o = obi("check --json --graph " + g);
   EXPECT_EQ(o.code, 1) << o.text;
   json r = json::parse(o.text);
@@ -89,7 +90,8 @@ TEST(Check, EveryFailingBlockIsReportedNotOnlyTheFirst) {
   json g = graph(json::array({rule("ok")}));
   g["blocks"].push_back({{"type", "NoSuchBlock"}, {"name", "x"}});
   g["blocks"].push_back({{"type", "Discard"}, {"name", "sig"}});
-  g["blocks"].push_back({{"type", "HeaderClassifier"}, {"name", "hc"},
+  g["blocks"].push_back({{"type", "HeaderClassifier"},
+                         {"name", "hc"},
                          {"config", {{"match", json::array({{{"IPV4_SRC", "10.300.0.1"}}})}}}});
   std::string path = write_graph("blocks.json", g);
   Out o = obi("check --json --graph " + path);
@@ -97,7 +99,7 @@ TEST(Check, EveryFailingBlockIsReportedNotOnlyTheFirst) {
   json r = json::parse(o.text);
   ASSERT_EQ(r["errors"].size(), 3u) << o.text;
   EXPECT_EQ(r["errors"][0]["subtype"], "UNSUPPORTED_BLOCK");
-  EXPECT_EQ(r["errors"][1]["subtype"], "BAD_BLOCK");   // duplicate name
+  EXPECT_EQ(r["errors"][1]["subtype"], "BAD_BLOCK");  // duplicate name
   EXPECT_EQ(r["errors"][2]["block"], "hc");
   EXPECT_EQ(r["errors"][2]["subtype"], "BAD_HEADER_MATCH");
   fs::remove(path);

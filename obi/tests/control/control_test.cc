@@ -17,9 +17,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "control/controller_endpoint.hh"
 #include "control/instance.hh"
 #include "engine/runtime.hh"
-#include "control/controller_endpoint.hh"
 #include "test_signing.hh"
 
 namespace fs = std::filesystem;
@@ -29,7 +29,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string pcap_path() { return (fs::path(OPENBOX_ROOT) / ".." / "shared" / "data" / "fw-4560.trace.pcap").lexically_normal().string(); }
+std::string pcap_path() {
+  return (fs::path(OPENBOX_ROOT) / ".." / "shared" / "data" / "fw-4560.trace.pcap").lexically_normal().string();
+}
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -42,8 +44,8 @@ std::string slurp(const fs::path& p) {
 json sample_graph(bool active) {
   return json::parse(R"({
     "blocks": [
-      {"type": "FromDump", "name": "in", "config": {"filename": ")" + pcap_path() + R"(", "active": )" +
-                     (active ? "true" : "false") + R"(}},
+      {"type": "FromDump", "name": "in", "config": {"filename": ")" +
+                     pcap_path() + R"(", "active": )" + (active ? "true" : "false") + R"(}},
       {"type": "HeaderClassifier", "name": "hc", "config": {"match": [
           {"eth_type": "0x0800", "ip_proto": 6}, {}]}},
       {"type": "Alert", "name": "al", "config": {"alerts": [{"message": "tcp seen", "severity": 3, "app_id": "t"}]}},
@@ -68,7 +70,7 @@ class ControlTest : public ::testing::Test {
     o.quiet = std::getenv("OBI_TEST_VERBOSE") == nullptr;
     o.max_body_bytes = 1 << 20;
     o.hello_retry_max_ms = 200;
-    o.module_trust = obi::testing_signing::trusted_pub();   // modules signed with the test key load
+    o.module_trust = obi::testing_signing::trusted_pub();  // modules signed with the test key load
     obi_ = std::make_unique<obi::Instance>(o);
     obi_->start();
     ASSERT_TRUE(ctl_->wait_type("Hello").has_value()) << "no Hello";
@@ -112,7 +114,8 @@ TEST_F(ControlTest, control_HelloCarriesIdentityAndCapabilities) {
   EXPECT_EQ(caps["complex_match"], json::array({"full"}));
   for (const auto& b : obi::Runtime::supported_blocks()) EXPECT_TRUE(caps["processing_blocks"].contains(b)) << b;
   EXPECT_TRUE(caps["processing_blocks"].contains("HeaderClassifier"));
-  EXPECT_NE(std::find(caps["match_fields"].begin(), caps["match_fields"].end(), "IPV6_SRC"), caps["match_fields"].end());
+  EXPECT_NE(std::find(caps["match_fields"].begin(), caps["match_fields"].end(), "IPV6_SRC"),
+            caps["match_fields"].end());
   EXPECT_NE(std::find(caps["proto_messages"].begin(), caps["proto_messages"].end(), "AddCustomModuleRequest"),
             caps["proto_messages"].end());
   // KeepAlive starts right after the Hello was accepted.
@@ -157,22 +160,29 @@ TEST_F(ControlTest, control_MetricsSubscriptionOnKeepAlive) {
   json g = sample_graph(true);
   g["type"] = "SetProcessingGraphRequest";
   ASSERT_EQ(request(g)["type"], "SetProcessingGraphResponse");
-  json bad = request({{"type", "SetParametersRequest"},
-                      {"parameters", {{"metrics_subscription", {{"interval", 1}, {"reads", {{{"block_id", "hc"}}}}}}}}});
+  json bad =
+      request({{"type", "SetParametersRequest"},
+               {"parameters", {{"metrics_subscription", {{"interval", 1}, {"reads", {{{"block_id", "hc"}}}}}}}}});
   EXPECT_EQ(bad["type"], "Error");
   EXPECT_EQ(bad["error_type"], "BAD_REQUEST");
   EXPECT_EQ(bad["error_subtype"], "ILLEGAL_ARGUMENT");
-  EXPECT_NE(bad["message"].get<std::string>().find("metrics_subscription.reads[0].read_handles is missing"), std::string::npos)
+  EXPECT_NE(bad["message"].get<std::string>().find("metrics_subscription.reads[0].read_handles is missing"),
+            std::string::npos)
       << bad.dump();
   EXPECT_EQ(ctl_->wait_for([](const json& m) { return m["type"] == "KeepAlive" && m.contains("metrics"); }, 1500ms),
-            std::nullopt) << "metrics without a subscription";
+            std::nullopt)
+      << "metrics without a subscription";
 
   const size_t from = ctl_->size();
   json ok = request({{"type", "SetParametersRequest"},
-                     {"parameters", {{"keepalive_interval", 0.2},
-                                     {"metrics_subscription", {{"id", 9}, {"interval", 1},
-                                                               {"reads", {{{"block_id", "hc"}, {"read_handles", {"count", "byte_count"}}},
-                                                                          {{"block_id", "nope"}, {"read_handles", {"count"}}}}}}}}}});
+                     {"parameters",
+                      {{"keepalive_interval", 0.2},
+                       {"metrics_subscription",
+                        {{"id", 9},
+                         {"interval", 1},
+                         {"reads",
+                          {{{"block_id", "hc"}, {"read_handles", {"count", "byte_count"}}},
+                           {{"block_id", "nope"}, {"read_handles", {"count"}}}}}}}}}});
   ASSERT_EQ(ok["type"], "SetParametersResponse") << ok.dump();
   auto has_metrics = [](const json& m) { return m["type"] == "KeepAlive" && m.contains("metrics"); };
   auto first = ctl_->wait_received(has_metrics, 3000ms, from);
@@ -227,11 +237,13 @@ TEST_F(ControlTest, control_EveryRequestType) {
 
   json all = request({{"type", "GetParametersRequest"}});
   EXPECT_EQ(all["parameters"]["keepalive_interval"], 10);
-  EXPECT_EQ(all["parameters"].size(), 10u);   // the spec's nine and metrics_subscription
-  request({{"type", "SetParametersRequest"}, {"parameters", {{"alert_messages_buffer_size", 7}, {"log_server_port", 9}}}});
+  EXPECT_EQ(all["parameters"].size(), 10u);  // the spec's nine and metrics_subscription
+  request(
+      {{"type", "SetParametersRequest"}, {"parameters", {{"alert_messages_buffer_size", 7}, {"log_server_port", 9}}}});
   json some = request({{"type", "GetParametersRequest"}, {"parameters", {"alert_messages_buffer_size"}}});
   EXPECT_EQ(some["parameters"], json({{"alert_messages_buffer_size", 7}}));
-  json bad = request({{"type", "SetParametersRequest"}, {"parameters", {{"alert_messages_buffer_size", 9}, {"colour", 1}}}});
+  json bad =
+      request({{"type", "SetParametersRequest"}, {"parameters", {{"alert_messages_buffer_size", 9}, {"colour", 1}}}});
   EXPECT_EQ(bad["type"], "Error");
   EXPECT_EQ(bad["error_subtype"], "ILLEGAL_ARGUMENT");
   json unchanged = request({{"type", "GetParametersRequest"}, {"parameters", {"alert_messages_buffer_size"}}});
@@ -268,7 +280,8 @@ TEST_F(ControlTest, control_EveryRequestType) {
   std::this_thread::sleep_for(300ms);  // a load sample or two
   json st = request({{"type", "GlobalStatsRequest"}});
   ASSERT_EQ(st["type"], "GlobalStatsResponse");
-  for (const char* k : {"current_load", "avg_load", "avg_minutes", "uptime", "cpus", "memory_rss", "memory_vms", "memory_usage"})
+  for (const char* k :
+       {"current_load", "avg_load", "avg_minutes", "uptime", "cpus", "memory_rss", "memory_vms", "memory_usage"})
     EXPECT_TRUE(st["stats"].contains(k)) << k;
   EXPECT_EQ(st["stats"]["cpus"], 1);
   EXPECT_GT(st["stats"]["memory_rss"].get<double>(), 1e6);
@@ -353,14 +366,15 @@ TEST_F(ControlTest, control_EveryInvalidVectorGivesItsError) {
 }
 
 TEST_F(ControlTest, control_MalformedTransportCases) {
-  auto res = post("KeepAlive", std::string(2 << 20, ' '));   // over the 1 MiB limit of this instance
+  auto res = post("KeepAlive", std::string(2 << 20, ' '));  // over the 1 MiB limit of this instance
   // Refused from its Content-Length, before the body is read: a client still sending may
   // see the 400 or a reset; the Error reaches the controller either way.
   if (res) {
     EXPECT_EQ(res->status, 400);
     EXPECT_EQ(json::parse(res->body, nullptr, false)["error_subtype"], "ILLEGAL_ARGUMENT") << res->body;
   }
-  EXPECT_TRUE(ctl_->wait_for([](const json& m) { return m["type"] == "Error" && m["error_subtype"] == "ILLEGAL_ARGUMENT"; }));
+  EXPECT_TRUE(
+      ctl_->wait_for([](const json& m) { return m["type"] == "Error" && m["error_subtype"] == "ILLEGAL_ARGUMENT"; }));
   res = post("NoSuchMessage", R"({"type": "KeepAlive", "xid": 3, "dpid": 1})");
   EXPECT_EQ(res->status, 400);
   EXPECT_EQ(json::parse(res->body)["error_subtype"], "BAD_TYPE");
@@ -415,13 +429,16 @@ TEST_F(ControlTest, control_CustomModuleAddUseRemove) {
   const json descriptor = json::parse(R"({"name": "SampleCounter", "class": "static", "spec": "extension",
       "description": "Counts packets.", "config": [], "read_handles": [{"name": "count", "type": "integer"}],
       "write_handles": [], "inputs": 1, "outputs": 1})");
-  json add = {{"type", "AddCustomModuleRequest"}, {"module_name", "sample"},
-              {"module_content", openbox::base64_encode(so)}, {"content_type", "application/octet-stream"},
-              {"content_transfer_encoding", "base64"}, {"translation", json::array({descriptor})}};
+  json add = {{"type", "AddCustomModuleRequest"},
+              {"module_name", "sample"},
+              {"module_content", openbox::base64_encode(so)},
+              {"content_type", "application/octet-stream"},
+              {"content_transfer_encoding", "base64"},
+              {"translation", json::array({descriptor})}};
   obi::testing_signing::sign_request(add, so);
   json ok = request(add);
   ASSERT_EQ(ok["type"], "AddCustomModuleResponse") << ok.dump();
-  EXPECT_EQ(request(add)["error_subtype"], "ILLEGAL_STATE");   // already installed
+  EXPECT_EQ(request(add)["error_subtype"], "ILLEGAL_STATE");  // already installed
   json caps = request({{"type", "ListCapabilitiesRequest"}});
   EXPECT_TRUE(caps["capabilities"]["processing_blocks"].contains("SampleCounter"));
 
@@ -446,9 +463,11 @@ TEST_F(ControlTest, control_CustomModuleAddUseRemove) {
   json plain = sample_graph(false);
   plain["type"] = "SetProcessingGraphRequest";
   ASSERT_EQ(request(plain)["type"], "SetProcessingGraphResponse");
-  EXPECT_EQ(request({{"type", "RemoveCustomModuleRequest"}, {"module_name", "sample"}})["type"], "RemoveCustomModuleResponse");
+  EXPECT_EQ(request({{"type", "RemoveCustomModuleRequest"}, {"module_name", "sample"}})["type"],
+            "RemoveCustomModuleResponse");
   EXPECT_EQ(request(g)["type"], "Error") << "graph with a removed module's block accepted";
-  EXPECT_EQ(request({{"type", "RemoveCustomModuleRequest"}, {"module_name", "sample"}})["error_subtype"], "ILLEGAL_ARGUMENT");
+  EXPECT_EQ(request({{"type", "RemoveCustomModuleRequest"}, {"module_name", "sample"}})["error_subtype"],
+            "ILLEGAL_ARGUMENT");
 
   json junk = add;
   junk["module_name"] = "junk";
@@ -464,10 +483,13 @@ TEST_F(ControlTest, control_CustomModuleBuiltForAnotherEngineIsRefused) {
   const json descriptor = json::parse(R"({"name": "StaleCounter", "class": "static", "spec": "extension",
       "description": "Never loaded.", "config": [], "read_handles": [], "write_handles": [],
       "inputs": 1, "outputs": 1})");
-  json add = {{"type", "AddCustomModuleRequest"}, {"module_name", "stale"},
-              {"module_content", openbox::base64_encode(so)}, {"content_type", "application/octet-stream"},
-              {"content_transfer_encoding", "base64"}, {"translation", json::array({descriptor})}};
-  obi::testing_signing::sign_request(add, so);   // a valid signature: the ABI check is what refuses it
+  json add = {{"type", "AddCustomModuleRequest"},
+              {"module_name", "stale"},
+              {"module_content", openbox::base64_encode(so)},
+              {"content_type", "application/octet-stream"},
+              {"content_transfer_encoding", "base64"},
+              {"translation", json::array({descriptor})}};
+  obi::testing_signing::sign_request(add, so);  // a valid signature: the ABI check is what refuses it
   json r = request(add);
   ASSERT_EQ(r["type"], "Error") << r.dump();
   EXPECT_EQ(r["error_subtype"], "ADD_MODULE_FAILED");
@@ -482,12 +504,17 @@ TEST_F(ControlTest, control_CustomModuleBuiltForAnotherEngineIsRefused) {
 TEST_F(ControlTest, control_LogMessagesGoToTheLogServerWhenSet) {
   TestController log_server;
   request({{"type", "SetParametersRequest"},
-           {"parameters", {{"log_server_address", "127.0.0.1"}, {"log_server_port", log_server.port()},
-                           {"log_messages_buffer_size", 5}, {"log_messages_buffer_timeout", 20}}}});
+           {"parameters",
+            {{"log_server_address", "127.0.0.1"},
+             {"log_server_port", log_server.port()},
+             {"log_messages_buffer_size", 5},
+             {"log_messages_buffer_timeout", 20}}}});
   json g = sample_graph(true);
   g["type"] = "SetProcessingGraphRequest";
-  g["blocks"][2] = {{"type", "Log"}, {"name", "lg"},
-                    {"config", {{"message", "tcp flow"}, {"severity", 2}, {"attach_packet", true}, {"packet_size", 14}}}};
+  g["blocks"][2] = {
+      {"type", "Log"},
+      {"name", "lg"},
+      {"config", {{"message", "tcp flow"}, {"severity", 2}, {"attach_packet", true}, {"packet_size", 14}}}};
   g["connectors"][1]["dst"] = "lg";
   g["connectors"][2]["src"] = "lg";
   ASSERT_EQ(request(g)["type"], "SetProcessingGraphResponse");
@@ -503,7 +530,7 @@ TEST_F(ControlTest, control_LogMessagesGoToTheLogServerWhenSet) {
   EXPECT_FALSE(first.contains("app_id"));
   std::string pkt;
   ASSERT_TRUE(openbox::base64_decode(first["packet"].get<std::string>(), pkt));
-  EXPECT_EQ(pkt.size(), 14u);   // the Ethernet header
+  EXPECT_EQ(pkt.size(), 14u);  // the Ethernet header
   EXPECT_EQ(static_cast<uint8_t>(pkt[12]), 0x08);
   EXPECT_EQ(ctl_->count("Log"), 0u) << "Log messages went to the controller despite a log server";
   EXPECT_TRUE(log_server.violations().empty());
@@ -531,8 +558,8 @@ TEST(control_binary, ObiProcessSaysHelloAndStopsOnSigint) {
     close(fd);
   }
   const std::string listen = "127.0.0.1:" + std::to_string(port);
-  std::vector<std::string> args{OBI_BINARY, "--dpid", "9", "--listen", listen, "--controller", ctl.url(),
-                                "--workers", "1", "--quiet", "--insecure"};
+  std::vector<std::string> args{OBI_BINARY, "--dpid",    "9", "--listen", listen,      "--controller",
+                                ctl.url(),  "--workers", "1", "--quiet",  "--insecure"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -542,7 +569,12 @@ TEST(control_binary, ObiProcessSaysHelloAndStopsOnSigint) {
   struct Reaper {
     pid_t pid;
     bool reaped = false;
-    ~Reaper() { if (!reaped) { kill(pid, SIGKILL); waitpid(pid, nullptr, 0); } }
+    ~Reaper() {
+      if (!reaped) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+      }
+    }
   } reaper{pid};
   auto hello = ctl.wait_type("Hello", 20s);
   if (hello) {
@@ -592,8 +624,10 @@ TEST_F(ControlTest, control_RefusedModuleIsNeverLoaded) {
   json before = read_hc();
   ASSERT_EQ(before["type"], "ReadResponse") << before.dump();
 
-  json add = {{"type", "AddCustomModuleRequest"}, {"module_name", "marker"},
-              {"module_content", openbox::base64_encode(so)}, {"content_type", "application/octet-stream"},
+  json add = {{"type", "AddCustomModuleRequest"},
+              {"module_name", "marker"},
+              {"module_content", openbox::base64_encode(so)},
+              {"content_type", "application/octet-stream"},
               {"content_transfer_encoding", "base64"}};
   auto refused = [&](const json& m, const std::string& reason) {
     json r = request(m);
@@ -607,7 +641,7 @@ TEST_F(ControlTest, control_RefusedModuleIsNeverLoaded) {
   json tampered = add;
   ts::sign_request(tampered, so);
   std::string bytes = so;
-  bytes[bytes.size() - 1] ^= 1;   // a byte changed after signing
+  bytes[bytes.size() - 1] ^= 1;  // a byte changed after signing
   tampered["module_content"] = openbox::base64_encode(bytes);
   refused(tampered, "does not match its name, version and content");
   json renamed = add;

@@ -35,16 +35,18 @@ std::string pcap_path() {
 
 // FromDump (inactive) -> HeaderClassifier -> Discard x2; `match` is the first rule.
 json graph_with_match(const json& match) {
-  json g = {{"type", "SetProcessingGraphRequest"},
-            {"blocks", json::array({
-                {{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", pcap_path()}, {"active", false}}}},
-                {{"type", "HeaderClassifier"}, {"name", "hc"}, {"config", {{"match", json::array({match, json::object()})}}}},
-                {{"type", "Discard"}, {"name", "d1"}},
-                {{"type", "Discard"}, {"name", "d2"}}})},
-            {"connectors", json::array({
-                {{"src", "in"}, {"src_port", 0}, {"dst", "hc"}, {"dst_port", 0}},
-                {{"src", "hc"}, {"src_port", 0}, {"dst", "d1"}, {"dst_port", 0}},
-                {{"src", "hc"}, {"src_port", 1}, {"dst", "d2"}, {"dst_port", 0}}})}};
+  json g = {
+      {"type", "SetProcessingGraphRequest"},
+      {"blocks",
+       json::array({{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", pcap_path()}, {"active", false}}}},
+                    {{"type", "HeaderClassifier"},
+                     {"name", "hc"},
+                     {"config", {{"match", json::array({match, json::object()})}}}},
+                    {{"type", "Discard"}, {"name", "d1"}},
+                    {{"type", "Discard"}, {"name", "d2"}}})},
+      {"connectors", json::array({{{"src", "in"}, {"src_port", 0}, {"dst", "hc"}, {"dst_port", 0}},
+                                  {{"src", "hc"}, {"src_port", 0}, {"dst", "d1"}, {"dst_port", 0}},
+                                  {{"src", "hc"}, {"src_port", 1}, {"dst", "d2"}, {"dst_port", 0}}})}};
   return g;
 }
 
@@ -154,18 +156,22 @@ TEST_F(LimitsTest, control_DeeplyNestedJsonIsRefusedBeforeParsing) {
   for (int i = 0; i < 100'000; ++i) deep += "{\"a\":";
   deep += "1";
   deep += std::string(100'000, '}');
-  expect_refused(post("SetParametersRequest", R"({"type": "SetParametersRequest", "xid": 5, "parameters": )" + deep + "}"),
-                 "ILLEGAL_ARGUMENT");
+  expect_refused(
+      post("SetParametersRequest", R"({"type": "SetParametersRequest", "xid": 5, "parameters": )" + deep + "}"),
+      "ILLEGAL_ARGUMENT");
   // Nested arrays in any position, even in a body that is not otherwise valid JSON.
-  expect_refused(post("WriteRequest", R"({"type": "WriteRequest", "xid": 6, "block_id": "in", "write_handle": "x", "value": )" +
-                                          std::string(200'000, '[')),
-                 "ILLEGAL_ARGUMENT");
+  expect_refused(
+      post("WriteRequest", R"({"type": "WriteRequest", "xid": 6, "block_id": "in", "write_handle": "x", "value": )" +
+                               std::string(200'000, '[')),
+      "ILLEGAL_ARGUMENT");
   // Brackets inside strings do not count, and the limit itself is accepted.
-  json ok = request({{"type", "WriteRequest"}, {"block_id", "nope"}, {"write_handle", std::string(1000, '[')},
+  json ok = request({{"type", "WriteRequest"},
+                     {"block_id", "nope"},
+                     {"write_handle", std::string(1000, '[')},
                      {"value", json::parse(std::string(openbox::kMaxJsonDepth - 1, '[') +
                                            std::string(openbox::kMaxJsonDepth - 1, ']'))}});
   EXPECT_EQ(ok["type"], "Error");
-  EXPECT_EQ(ok["error_subtype"], "ILLEGAL_ARGUMENT");   // no block "nope", not a depth refusal
+  EXPECT_EQ(ok["error_subtype"], "ILLEGAL_ARGUMENT");  // no block "nope", not a depth refusal
   EXPECT_EQ(ok["message"].get<std::string>().find("nests"), std::string::npos) << ok.dump().substr(0, 300);
 }
 
@@ -181,8 +187,8 @@ TEST_F(LimitsTest, control_DeepHeaderMatchIsRefusedInLinearTime) {
   expect_refused(res, "BAD_HEADER_MATCH");
   EXPECT_NE(res->body.find("nested deeper than 32"), std::string::npos) << res->body;
   // The deepest value allowed still works.
-  json r = request(graph_with_match({{"tcp_dst", nested_match_value(openbox::kMaxMatchDepth)}, {"ip_proto", 6},
-                                     {"eth_type", "0x0800"}}));
+  json r = request(graph_with_match(
+      {{"tcp_dst", nested_match_value(openbox::kMaxMatchDepth)}, {"ip_proto", 6}, {"eth_type", "0x0800"}}));
   EXPECT_EQ(r["type"], "SetProcessingGraphResponse") << r.dump().substr(0, 300);
 }
 
@@ -256,7 +262,7 @@ TEST_F(LimitsTest, control_ObiBinaryOnATakenAddressExitsWithOneLine) {
   const int port = free_port();
   ASSERT_GT(port, 0);
   const std::string listen = "127.0.0.1:" + std::to_string(port);
-  httplib::Server holder;   // the address's owner, without port sharing
+  httplib::Server holder;  // the address's owner, without port sharing
   holder.set_socket_options([](int s) {
     int yes = 1;
     setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
@@ -266,7 +272,8 @@ TEST_F(LimitsTest, control_ObiBinaryOnATakenAddressExitsWithOneLine) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::vector<std::string> args{OBI_BINARY, "--listen", listen, "--controller", "http://127.0.0.1:1", "--workers", "1", "--insecure"};
+  std::vector<std::string> args{OBI_BINARY,           "--listen",  listen, "--controller",
+                                "http://127.0.0.1:1", "--workers", "1",    "--insecure"};
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
@@ -298,10 +305,11 @@ TEST_F(LimitsTest, control_OversizedBodyIsRefusedBeforeItIsRead) {
   // A Content-Length of 1 GiB with none of the body sent: the Error comes at once.
   int fd = connect_to(obi_->port());
   ASSERT_GE(fd, 0);
-  const std::string head = "POST /message/KeepAlive HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                           "Content-Length: 1073741824\r\n\r\n{";
+  const std::string head =
+      "POST /message/KeepAlive HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+      "Content-Length: 1073741824\r\n\r\n{";
   ASSERT_EQ(send(fd, head.data(), head.size(), 0), static_cast<ssize_t>(head.size()));
-  timeval tv{2, 0};   // well under the 5 s read timeout
+  timeval tv{2, 0};  // well under the 5 s read timeout
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   std::string answer;
   char buf[4096];
@@ -317,7 +325,8 @@ TEST_F(LimitsTest, control_OversizedBodyIsRefusedBeforeItIsRead) {
   json err = json::parse(answer.substr(body + 4), nullptr, false);
   EXPECT_EQ(err["type"], "Error");
   EXPECT_EQ(err["error_subtype"], "ILLEGAL_ARGUMENT");
-  EXPECT_TRUE(ctl_->wait_for([](const json& m) { return m["type"] == "Error" && m["error_subtype"] == "ILLEGAL_ARGUMENT"; }));
+  EXPECT_TRUE(
+      ctl_->wait_for([](const json& m) { return m["type"] == "Error" && m["error_subtype"] == "ILLEGAL_ARGUMENT"; }));
   expect_undisturbed();
 }
 
@@ -328,9 +337,10 @@ TEST_F(LimitsTest, control_SlowGraphCompileIsRefusedAtItsBudgetWhileReadsAreAnsw
   start(32, 5000, 1000);
   json slow = graph_with_match({{"eth_type", "0x0800"}});
   json patterns = json::array();
-  for (int i = 0; i < 400; ++i) {   // bounded repeats between literals: seconds of compile
+  for (int i = 0; i < 400; ++i) {  // bounded repeats between literals: seconds of compile
     std::string a, b;
-    for (int k = 0; k < 4; ++k) a += static_cast<char>('a' + (i * 7 + k * 3) % 10), b += static_cast<char>('k' + (i * 5 + k) % 10);
+    for (int k = 0; k < 4; ++k)
+      a += static_cast<char>('a' + (i * 7 + k * 3) % 10), b += static_cast<char>('k' + (i * 5 + k) % 10);
     patterns.push_back(a + "[^\\n]{" + std::to_string(20 + i % 50) + "," + std::to_string(200 + i % 300) + "}" + b +
                        ".*x" + std::to_string(i) + "y");
   }
@@ -365,5 +375,5 @@ TEST_F(LimitsTest, control_SlowGraphCompileIsRefusedAtItsBudgetWhileReadsAreAnsw
   ASSERT_TRUE(done.has_value());
   EXPECT_EQ((*done)["type"], "SetProcessingGraphResponse") << done->dump().substr(0, 300);
   EXPECT_NE(obi_->runtime().graph(), graph_);
-  EXPECT_EQ(ctl_->count("Error"), 1u);   // the refusal only: the abandoned compile sent nothing more
+  EXPECT_EQ(ctl_->count("Error"), 1u);  // the refusal only: the abandoned compile sent nothing more
 }

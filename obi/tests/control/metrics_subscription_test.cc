@@ -37,7 +37,10 @@ json reads(size_t blocks, size_t handles_each) {
 }  // namespace
 
 TEST(MetricsSubscription, ParsesAndRoundTrips) {
-  json v = {{"id", 7}, {"interval", 10}, {"global_stats", false}, {"max_bytes", 2048},
+  json v = {{"id", 7},
+            {"interval", 10},
+            {"global_stats", false},
+            {"max_bytes", 2048},
             {"reads", {{{"block_id", "fw"}, {"read_handles", {"count", "no_match"}}}}}};
   MetricsSubscription s = MetricsSubscription::parse(v);
   EXPECT_EQ(s.id, 7u);
@@ -68,44 +71,55 @@ TEST(MetricsSubscription, RefusesBadInputNamingTheField) {
   EXPECT_NE(refusal({{"max_bytes", (1 << 20) + 1}}).find(".max_bytes"), std::string::npos);
   EXPECT_NE(refusal({{"reads", json::object()}}).find(".reads must be an array"), std::string::npos);
   EXPECT_NE(refusal({{"reads", {1}}}).find(".reads[0] must be an object"), std::string::npos);
-  EXPECT_NE(refusal({{"reads", {{{"read_handles", {"count"}}}}}}).find(".reads[0].block_id is missing"), std::string::npos);
+  EXPECT_NE(refusal({{"reads", {{{"read_handles", {"count"}}}}}}).find(".reads[0].block_id is missing"),
+            std::string::npos);
   EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}}}}}).find(".reads[0].read_handles is missing"), std::string::npos);
-  EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", json::array()}}}}}).find("read_handles must be a non-empty"),
+  EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", json::array()}}}}})
+                .find("read_handles must be a non-empty"),
             std::string::npos);
-  EXPECT_NE(refusal({{"reads", {{{"block_id", ""}, {"read_handles", {"count"}}}}}}).find(".reads[0].block_id must be 1..256"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal({{"reads", {{{"block_id", ""}, {"read_handles", {"count"}}}}}}).find(".reads[0].block_id must be 1..256"),
+      std::string::npos);
   EXPECT_NE(refusal({{"reads", {{{"block_id", std::string(257, 'x')}, {"read_handles", {"count"}}}}}}).find("block_id"),
             std::string::npos);
-  EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", {"count", 3}}}}}}).find(".reads[0].read_handles[1] must be a string"),
+  EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", {"count", 3}}}}}})
+                .find(".reads[0].read_handles[1] must be a string"),
             std::string::npos);
   EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", {"count", "count"}}}}}}).find("repeats 'count'"),
             std::string::npos);
-  EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", {"count"}}}, {{"block_id", "fw"}, {"read_handles", {"drops"}}}}}})
+  EXPECT_NE(refusal({{"reads",
+                      {{{"block_id", "fw"}, {"read_handles", {"count"}}},
+                       {{"block_id", "fw"}, {"read_handles", {"drops"}}}}}})
                 .find(".reads[1].block_id repeats block 'fw'"),
             std::string::npos);
-  EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", {"count"}}, {"extra", 1}}}}}).find(".reads[0].extra is unknown"),
+  EXPECT_NE(refusal({{"reads", {{{"block_id", "fw"}, {"read_handles", {"count"}}, {"extra", 1}}}}})
+                .find(".reads[0].extra is unknown"),
             std::string::npos);
 }
 
 TEST(MetricsSubscription, Bounds) {
   EXPECT_EQ(refusal({{"reads", reads(MetricsSubscription::kMaxBlocks, 1)}}), "");
-  EXPECT_NE(refusal({{"reads", reads(MetricsSubscription::kMaxBlocks + 1, 1)}}).find("more than 1024 blocks"), std::string::npos);
+  EXPECT_NE(refusal({{"reads", reads(MetricsSubscription::kMaxBlocks + 1, 1)}}).find("more than 1024 blocks"),
+            std::string::npos);
   EXPECT_EQ(refusal({{"reads", reads(MetricsSubscription::kMaxHandles / 8, 8)}}), "");
-  EXPECT_NE(refusal({{"reads", reads(MetricsSubscription::kMaxHandles / 8 + 1, 8)}}).find("passes 4096 handles"), std::string::npos);
+  EXPECT_NE(refusal({{"reads", reads(MetricsSubscription::kMaxHandles / 8 + 1, 8)}}).find("passes 4096 handles"),
+            std::string::npos);
   EXPECT_EQ(refusal({{"interval", 1}, {"max_bytes", 1024}}), "");
   EXPECT_EQ(refusal({{"interval", 86400}, {"max_bytes", 1 << 20}}), "");
 }
 
 TEST(MetricsSubscription, AttachmentCarriesReadsErrorsAndStats) {
-  MetricsSubscription s = MetricsSubscription::parse(
-      {{"id", 3}, {"reads", {{{"block_id", "fw"}, {"read_handles", {"count", "no_match"}}},
-                             {{"block_id", "in"}, {"read_handles", {"offloads"}}}}}});
+  MetricsSubscription s = MetricsSubscription::parse({{"id", 3},
+                                                      {"reads",
+                                                       {{{"block_id", "fw"}, {"read_handles", {"count", "no_match"}}},
+                                                        {{"block_id", "in"}, {"read_handles", {"offloads"}}}}}});
   std::vector<std::string> asked;
-  json m = obi::control::collect_metrics(s, {{"packets_in", 10}}, [&](const std::string& b, const std::string& h) -> json {
-    asked.push_back(b + "/" + h);
-    if (b == "in") throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "no handle 'offloads'");
-    return h == "count" ? json::array({4, 5}) : json(1);
-  });
+  json m =
+      obi::control::collect_metrics(s, {{"packets_in", 10}}, [&](const std::string& b, const std::string& h) -> json {
+        asked.push_back(b + "/" + h);
+        if (b == "in") throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "no handle 'offloads'");
+        return h == "count" ? json::array({4, 5}) : json(1);
+      });
   EXPECT_EQ(asked, (std::vector<std::string>{"fw/count", "fw/no_match", "in/offloads"}));
   EXPECT_EQ(m["subscription"], 3);
   EXPECT_EQ(m["stats"], json({{"packets_in", 10}}));
@@ -117,7 +131,8 @@ TEST(MetricsSubscription, AttachmentCarriesReadsErrorsAndStats) {
   EXPECT_EQ(m["omitted"], 0);
   // without global_stats: no stats
   s.global_stats = false;
-  EXPECT_FALSE(obi::control::collect_metrics(s, {{"packets_in", 10}}, [](auto&, auto&) { return json(1); }).contains("stats"));
+  EXPECT_FALSE(
+      obi::control::collect_metrics(s, {{"packets_in", 10}}, [](auto&, auto&) { return json(1); }).contains("stats"));
 }
 
 TEST(MetricsSubscription, AttachmentStaysUnderMaxBytes) {

@@ -35,7 +35,10 @@ struct Vector {
 std::string hex(const std::string& s) {
   static const char* d = "0123456789abcdef";
   std::string out;
-  for (unsigned char c : s) { out.push_back(d[c >> 4]); out.push_back(d[c & 15]); }
+  for (unsigned char c : s) {
+    out.push_back(d[c >> 4]);
+    out.push_back(d[c & 15]);
+  }
   return out;
 }
 
@@ -99,7 +102,7 @@ TEST(module_signature, ChangedOrMissingVersionIsRefused) {
   other.version = "1.2.1";
   EXPECT_NE(refusal(ModuleTrust::load(ts::trusted_pub()), t.name, t.content, other).find("does not match"),
             std::string::npos);
-  other.version.reset();   // signed as the empty version
+  other.version.reset();  // signed as the empty version
   EXPECT_NE(refusal(ModuleTrust::load(ts::trusted_pub()), t.name, t.content, other), "");
 }
 
@@ -108,7 +111,8 @@ TEST(module_signature, UnknownKeyIsRefused) {
   // the list trusts only the other key: the vector's key id is unknown to it
   std::string why = refusal(ModuleTrust::load(ts::untrusted_pub()), t.name, t.content, t.sig);
   EXPECT_NE(why.find("signed by key " + t.v["key_id"].get<std::string>() + ", which this OBI does not trust"),
-            std::string::npos) << why;
+            std::string::npos)
+      << why;
   EXPECT_NE(why.find(t.v["untrusted_key_id"].get<std::string>()), std::string::npos) << why;
   // a trusted key's id on a signature made by another key
   ModuleTrust both = ModuleTrust::load(ts::trusted_pub());
@@ -121,8 +125,8 @@ TEST(module_signature, UnknownKeyIsRefused) {
 TEST(module_signature, BadSignatureEncodingIsRefused) {
   Vector t;
   ModuleTrust trust = ModuleTrust::load(ts::trusted_pub());
-  for (std::string bad : {std::string("not base64!"), std::string("AAAA"), t.sig.signature->substr(4),
-                          *t.sig.signature + "AAAA"}) {
+  for (std::string bad :
+       {std::string("not base64!"), std::string("AAAA"), t.sig.signature->substr(4), *t.sig.signature + "AAAA"}) {
     ModuleSignature s = t.sig;
     s.signature = bad;
     std::string why = refusal(trust, t.name, t.content, s);
@@ -184,7 +188,7 @@ TEST(module_signature, TrustListFromFileOrDirectoryAndItsErrors) {
 
 TEST(module_signature, NoTrustListRefusesEveryModuleWithHowToConfigure) {
   Vector t;
-  CustomModules modules;   // no --module-trust, no --allow-unsigned-modules
+  CustomModules modules;  // no --module-trust, no --allow-unsigned-modules
   for (const ModuleSignature& s : {t.sig, ModuleSignature{}}) {
     try {
       modules.add(t.name, t.content, json(), s);
@@ -192,7 +196,8 @@ TEST(module_signature, NoTrustListRefusesEveryModuleWithHowToConfigure) {
     } catch (const openbox::ProtocolError& e) {
       EXPECT_EQ(e.subtype(), openbox::ErrorSubtype::ADD_MODULE_FAILED);
       EXPECT_NE(std::string(e.what()).find("no module trust list; start it with --module-trust FILE|DIR"),
-                std::string::npos) << e.what();
+                std::string::npos)
+          << e.what();
     }
   }
   EXPECT_FALSE(modules.has(t.name));

@@ -71,7 +71,7 @@ TEST(Sender, control_SendQueueDropsOldestAlertsFirstAndKeepsResponses) {
   obi::control::Sender s(ctl.url(), nullptr, true, {8, std::size_t{1} << 20});
   s.start();
   s.send(alert(0));
-  ASSERT_EQ(ctl.wait(1).size(), 1u);   // the sender now waits for the stalled controller
+  ASSERT_EQ(ctl.wait(1).size(), 1u);  // the sender now waits for the stalled controller
   for (int i = 1; i <= 50; ++i) s.send(alert(i));
   s.send({{"type", "SetProcessingGraphResponse"}, {"xid", 7}});
   for (int i = 51; i <= 100; ++i) {
@@ -79,7 +79,7 @@ TEST(Sender, control_SendQueueDropsOldestAlertsFirstAndKeepsResponses) {
     EXPECT_LE(s.queued(), 8u);
   }
   EXPECT_EQ(s.queued(), 8u);
-  EXPECT_EQ(s.events_dropped(), 93u);   // 100 queued alerts, 7 kept beside the response
+  EXPECT_EQ(s.events_dropped(), 93u);  // 100 queued alerts, 7 kept beside the response
   EXPECT_EQ(s.messages_dropped(), 0u);
 
   ctl.open();
@@ -99,7 +99,7 @@ TEST(Sender, control_SendQueueBytesAreBounded) {
   s.start();
   s.send(alert(0));
   ASSERT_EQ(ctl.wait(1).size(), 1u);
-  for (int i = 1; i <= 2000; ++i) {   // ~2 MB of alerts behind a controller that does not answer
+  for (int i = 1; i <= 2000; ++i) {  // ~2 MB of alerts behind a controller that does not answer
     s.send(alert(i, 1000));
     ASSERT_LE(s.queued_bytes(), limit);
   }
@@ -110,7 +110,7 @@ TEST(Sender, control_SendQueueBytesAreBounded) {
   r.start();
   for (int i = 0; i < 10; ++i) r.send({{"type", "ReadResponse"}, {"xid", i}});
   EXPECT_LE(r.queued(), 4u);
-  EXPECT_GE(r.messages_dropped(), 5u);   // one may be on its way already
+  EXPECT_GE(r.messages_dropped(), 5u);  // one may be on its way already
   EXPECT_EQ(r.events_dropped(), 0u);
   ctl.open();
 }
@@ -171,7 +171,7 @@ class FlakyController {
 }  // namespace
 
 TEST(Sender, control_FailedAlertsAreSentAgainInOrderWithoutHoldingResponses) {
-  FlakyController ctl(1, 503);   // the first POST fails as an overloaded controller's would
+  FlakyController ctl(1, 503);  // the first POST fails as an overloaded controller's would
   obi::control::Sender s(ctl.url(), nullptr, true);
   s.start();
   s.send(alert(1));
@@ -203,13 +203,13 @@ TEST(Sender, control_AlertsAreRetriedWithBackOffUntilTaken) {
   EXPECT_EQ(got[0]["xid"], 1);
   EXPECT_EQ(got[1]["xid"], 2);
   EXPECT_EQ(s.events_retried(), 3u);
-  EXPECT_EQ(ctl.posts(), 5);   // alert 1 four times, alert 2 once: nothing hammered meanwhile
+  EXPECT_EQ(ctl.posts(), 5);  // alert 1 four times, alert 2 once: nothing hammered meanwhile
   EXPECT_GE(std::chrono::steady_clock::now() - start, 700ms) << "0.1 + 0.2 + 0.4 s of back-off";
   s.stop();
 }
 
 TEST(Sender, control_AlertsRefusedByTheControllerAreNotRetried) {
-  FlakyController ctl(1, 403);   // a refusal (e.g. the wrong address for the dpid)
+  FlakyController ctl(1, 403);  // a refusal (e.g. the wrong address for the dpid)
   obi::control::Sender s(ctl.url(), nullptr, true);
   s.start();
   s.send(alert(1));
@@ -225,7 +225,7 @@ TEST(Sender, control_AlertsRefusedByTheControllerAreNotRetried) {
 TEST(Sender, control_AlertsAreSentAgainWhenTheControllerIsAway) {
   int port;
   {
-    FlakyController probe(0, 200);   // a free port, closed again: nothing listens there now
+    FlakyController probe(0, 200);  // a free port, closed again: nothing listens there now
     port = std::stoi(probe.url().substr(probe.url().rfind(':') + 1));
   }
   obi::control::Sender s("http://127.0.0.1:" + std::to_string(port), nullptr, true);
@@ -234,7 +234,7 @@ TEST(Sender, control_AlertsAreSentAgainWhenTheControllerIsAway) {
   s.send(alert(2));
   for (int i = 0; i < 200 && s.events_retried() == 0; ++i) std::this_thread::sleep_for(5ms);
   ASSERT_GE(s.events_retried(), 1u) << "the refused connection counts as a failed send";
-  FlakyController ctl(0, 200, port);   // the controller comes back on its address
+  FlakyController ctl(0, 200, port);  // the controller comes back on its address
   std::vector<json> got = ctl.wait(2);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0]["xid"], 1);

@@ -41,8 +41,8 @@ inline std::string sign(const std::string& name, const std::string& version, con
                         const std::string& key_path = (vector_dir() / "test-signing.key").string()) {
   const std::string pem = read_text(key_path);
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
-  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
-      PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr), EVP_PKEY_free);
+  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr),
+                                                          EVP_PKEY_free);
   if (!key) throw std::runtime_error(key_path + ": no private key");
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   const std::string input = control::module_signing_input(name, version, content);

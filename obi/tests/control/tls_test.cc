@@ -50,13 +50,15 @@ class TlsTest : public ::testing::Test {
     ASSERT_EQ(run(pki + d + " controller 2>/dev/null"), 0);
     ASSERT_EQ(run(pki + d + " obi 7 --ip 127.0.0.1 2>/dev/null"), 0);
     ASSERT_EQ(run(pki + d + " obi 3 --ip 127.0.0.1 2>/dev/null"), 0);
-    ASSERT_EQ(run(pki + d + "/other controller 2>/dev/null"), 0);   // a CA of its own
+    ASSERT_EQ(run(pki + d + "/other controller 2>/dev/null"), 0);  // a CA of its own
     // The controller's name from the right CA, but expired yesterday.
-    ASSERT_EQ(run("cd " + d + " && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out expired.key"
+    ASSERT_EQ(run("cd " + d +
+                  " && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out expired.key"
                   " 2>/dev/null && openssl req -new -key expired.key -subj /CN=openbox-controller -out expired.csr"
                   " && printf 'extendedKeyUsage=serverAuth,clientAuth\\n' > expired.ext"
                   " && openssl x509 -req -in expired.csr -CA ca.crt -CAkey ca.key -days -1 -extfile expired.ext"
-                  " -out expired.crt 2>/dev/null"), 0);
+                  " -out expired.crt 2>/dev/null"),
+              0);
     std::ofstream(dir_ / "garbage.crt") << "not a certificate\n";
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
@@ -151,7 +153,8 @@ TEST_F(TlsTest, tls_HelloAndAnswersReachTheControllerOverMutualTls) {
 TEST_F(TlsTest, tls_ServerRefusesEveryClientButTheController) {
   start();
   ASSERT_TRUE(ctl_->wait_type("Hello"));
-  const json graph_request = {{"type", "SetProcessingGraphRequest"}, {"xid", 601},
+  const json graph_request = {{"type", "SetProcessingGraphRequest"},
+                              {"xid", 601},
                               {"blocks", json::array({{{"type", "Discard"}, {"name", "d"}}})},
                               {"connectors", json::array()}};
   // No certificate, another CA's controller certificate, an expired one: the handshake fails.
@@ -190,19 +193,23 @@ std::string exchange(SSL_CTX* ctx, int port, SSL_SESSION* resume, SSL_SESSION** 
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<uint16_t>(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) { ::close(fd); return "connect failed"; }
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return "connect failed";
+  }
   SSL* ssl = SSL_new(ctx);
   SSL_set_fd(ssl, fd);
   if (resume) SSL_set_session(ssl, resume);
   std::string line;
   if (SSL_connect(ssl) == 1) {
     const std::string body = R"({"type":"GlobalStatsRequest","xid":77})";
-    const std::string req = "POST /message/GlobalStatsRequest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                            "application/json\r\nConnection: close\r\nContent-Length: " +
-                            std::to_string(body.size()) + "\r\n\r\n" + body;
+    const std::string req =
+        "POST /message/GlobalStatsRequest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+        "application/json\r\nConnection: close\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
     SSL_write(ssl, req.data(), static_cast<int>(req.size()));
     char buf[512];
-    int n = SSL_read(ssl, buf, sizeof buf - 1);   // also takes the TLS 1.3 session tickets
+    int n = SSL_read(ssl, buf, sizeof buf - 1);  // also takes the TLS 1.3 session tickets
     if (n > 0) line.assign(buf, static_cast<size_t>(n));
     line = line.substr(0, line.find('\r'));
     *reused = SSL_session_reused(ssl) == 1;

@@ -51,7 +51,7 @@ TEST(AlertFields, Ipv4TcpHasAddressesPortsAndPacketTime) {
   EXPECT_EQ(e["dst_port"], 443);
   EXPECT_EQ(e["eth_type"], 0x0800);
   EXPECT_NEAR(e["packet_timestamp"].get<double>(), 1700000000.123456789, 1e-6);
-  EXPECT_FALSE(e.contains("eth_src"));   // IP packets are named by their addresses
+  EXPECT_FALSE(e.contains("eth_src"));  // IP packets are named by their addresses
   EXPECT_FALSE(e.contains("icmp_type"));
 }
 
@@ -70,7 +70,7 @@ TEST(AlertFields, Ipv4UdpAfterVlanTag) {
   EXPECT_EQ(e["ip_proto"], 17);
   EXPECT_EQ(e["src_port"], 5353);
   EXPECT_EQ(e["dst_port"], 53);
-  EXPECT_FALSE(e.contains("packet_timestamp"));   // a packet without a capture time
+  EXPECT_FALSE(e.contains("packet_timestamp"));  // a packet without a capture time
 }
 
 TEST(AlertFields, Ipv6TcpAndIcmpv6) {
@@ -84,7 +84,7 @@ TEST(AlertFields, Ipv6TcpAndIcmpv6) {
   json e = alert_entry(build(f));
   EXPECT_EQ(e["eth_type"], 0x86dd);
   EXPECT_EQ(e["src_ip"], "2001:db8::1");
-  EXPECT_EQ(e["dst_ip"], "2001:db8::1:0:0:2");   // RFC 5952 text: the first longest zero run
+  EXPECT_EQ(e["dst_ip"], "2001:db8::1:0:0:2");  // RFC 5952 text: the first longest zero run
   EXPECT_EQ(e["ip_proto"], 6);
   EXPECT_EQ(e["src_port"], 1234);
   EXPECT_EQ(e["dst_port"], 22);
@@ -117,7 +117,7 @@ TEST(AlertFields, Icmpv4TypeAndCode) {
 
 TEST(AlertFields, NonIpHasOnlyTheEthernetFields) {
   Frame f;
-  f.eth_type = 0x0806;   // ARP
+  f.eth_type = 0x0806;  // ARP
   f.proto = 0;
   f.src_mac = "02:aa:bb:cc:dd:01";
   f.dst_mac = "ff:ff:ff:ff:ff:ff";
@@ -132,7 +132,7 @@ TEST(AlertFields, NonIpHasOnlyTheEthernetFields) {
 
 TEST(AlertFields, NonFirstFragmentHasAddressesButNoPorts) {
   Bytes frag = udp4("10.0.0.1", "10.0.0.2", 1000, 2000, "x");
-  frag[14 + 6] = 0x00;   // fragment offset 8 bytes, not the first fragment
+  frag[14 + 6] = 0x00;  // fragment offset 8 bytes, not the first fragment
   frag[14 + 7] = 0x01;
   json e = alert_entry(frag);
   EXPECT_EQ(e["src_ip"], "10.0.0.1");

@@ -94,18 +94,18 @@ void expect_refused(const json& graph, const GraphLimits& limits, openbox::Error
 TEST(DeepGraph, ChainOf40000BlocksRunsAsAShortOneDoes) {
   RuntimeStats shallow, deep;
   const uint64_t ipv4 = run(chain(1), &shallow);
-  const uint64_t out = run(chain(40000), &deep);   // 40,002 blocks, each pushing into the next
+  const uint64_t out = run(chain(40000), &deep);  // 40,002 blocks, each pushing into the next
   EXPECT_GT(ipv4, 0u);
-  EXPECT_LT(ipv4, shallow.packets_in);             // the trace has non-IPv4 frames too
+  EXPECT_LT(ipv4, shallow.packets_in);  // the trace has non-IPv4 frames too
   EXPECT_EQ(out, ipv4);
   EXPECT_EQ(deep.packets_in, shallow.packets_in);
-  EXPECT_EQ(deep.packets_dropped, deep.packets_in);   // the first classifier's misses, and Discard
+  EXPECT_EQ(deep.packets_dropped, deep.packets_in);  // the first classifier's misses, and Discard
 }
 
 TEST(DeepGraph, DeepTreeSplitsAsAShallowOneDoes) {
   RuntimeStats shallow, deep;
   const uint64_t ipv4 = run(caterpillar(1), &shallow);
-  const uint64_t out = run(caterpillar(20000), &deep);   // 40,002 blocks
+  const uint64_t out = run(caterpillar(20000), &deep);  // 40,002 blocks
   EXPECT_GT(ipv4, 0u);
   EXPECT_EQ(out, ipv4);
   EXPECT_EQ(deep.packets_in, shallow.packets_in);
@@ -119,25 +119,31 @@ TEST(DeepGraph, CapsRefuseWithTheCapAndTheValue) {
   expect_refused(chain(99), l, ErrorSubtype::BAD_GRAPH, "101 blocks, over the cap of 100 (--max-blocks)");
   l = GraphLimits{};
   l.max_depth = 60;
-  expect_refused(caterpillar(60), l, ErrorSubtype::BAD_GRAPH, "longest path of 62 blocks, over the cap of 60 (--max-depth)");
+  expect_refused(caterpillar(60), l, ErrorSubtype::BAD_GRAPH,
+                 "longest path of 62 blocks, over the cap of 60 (--max-depth)");
   l = GraphLimits{};
   l.max_rules = 2;
   json three = caterpillar(1);
   three["blocks"][1]["config"]["pattern"] = {"12/0800", "12/86dd", "-"};
-  expect_refused(three, l, ErrorSubtype::BAD_BLOCK, "block 'c0' (ContentClassifier): 3 rules in 'pattern', over the cap of 2 (--max-rules)");
-  json hpc = {{"blocks", {blk("FromDump", "in", {{"filename", pcap()}}),
-                          blk("HeaderPayloadClassifier", "ips",
-                              {{"match", {{{"payload_match", {{{"pattern", "abc"}}, {{"pattern", "defg"}}}}},
-                                          {{"payload_match", {{{"pattern", "hij"}}}}}}}})}},
+  expect_refused(three, l, ErrorSubtype::BAD_BLOCK,
+                 "block 'c0' (ContentClassifier): 3 rules in 'pattern', over the cap of 2 (--max-rules)");
+  json hpc = {{"blocks",
+               {blk("FromDump", "in", {{"filename", pcap()}}),
+                blk("HeaderPayloadClassifier", "ips",
+                    {{"match",
+                      {{{"payload_match", {{{"pattern", "abc"}}, {{"pattern", "defg"}}}}},
+                       {{"payload_match", {{{"pattern", "hij"}}}}}}}})}},
               {"connectors", {con("in", 0, "ips")}}};
   l = GraphLimits{};
   l.max_patterns = 2;
-  expect_refused(hpc, l, ErrorSubtype::BAD_PAYLOAD_MATCH, "block 'ips' (HeaderPayloadClassifier): 3 payload patterns, over the cap of 2 (--max-patterns)");
+  expect_refused(hpc, l, ErrorSubtype::BAD_PAYLOAD_MATCH,
+                 "block 'ips' (HeaderPayloadClassifier): 3 payload patterns, over the cap of 2 (--max-patterns)");
   l = GraphLimits{};
   l.max_pattern_bytes = 9;
-  expect_refused(hpc, l, ErrorSubtype::BAD_PAYLOAD_MATCH, "the graph's payload patterns reach 10 bytes here, over the cap of 9 bytes (--max-pattern-kib)");
+  expect_refused(hpc, l, ErrorSubtype::BAD_PAYLOAD_MATCH,
+                 "the graph's payload patterns reach 10 bytes here, over the cap of 9 bytes (--max-pattern-kib)");
   l.max_pattern_bytes = 10;
   CompileOptions o;
   o.limits = l;
-  EXPECT_NO_THROW(compile_graph(hpc, o));   // at the caps: accepted
+  EXPECT_NO_THROW(compile_graph(hpc, o));  // at the caps: accepted
 }

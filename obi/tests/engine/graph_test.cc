@@ -53,14 +53,24 @@ class GraphTest : public ::testing::Test {
         }
         return std::make_unique<TestPass>(a);
       });
-      Catalogue::builtin().add(Catalogue::parse(json{
-          {"name", "TestBuildThread"}, {"class", "classifier"}, {"spec", "extension"}, {"required", false},
-          {"config", json::array()}, {"read_handles", json::array()}, {"write_handles", json::array()},
-          {"inputs", 1}, {"outputs", 1}}));
-      Catalogue::builtin().add(Catalogue::parse(json{
-          {"name", "TestBadMatch"}, {"class", "classifier"}, {"spec", "extension"}, {"required", false},
-          {"config", json::array({{{"name", "payload"}, {"type", "any"}}})},
-          {"read_handles", json::array()}, {"write_handles", json::array()}, {"inputs", 1}, {"outputs", 1}}));
+      Catalogue::builtin().add(Catalogue::parse(json{{"name", "TestBuildThread"},
+                                                     {"class", "classifier"},
+                                                     {"spec", "extension"},
+                                                     {"required", false},
+                                                     {"config", json::array()},
+                                                     {"read_handles", json::array()},
+                                                     {"write_handles", json::array()},
+                                                     {"inputs", 1},
+                                                     {"outputs", 1}}));
+      Catalogue::builtin().add(Catalogue::parse(json{{"name", "TestBadMatch"},
+                                                     {"class", "classifier"},
+                                                     {"spec", "extension"},
+                                                     {"required", false},
+                                                     {"config", json::array({{{"name", "payload"}, {"type", "any"}}})},
+                                                     {"read_handles", json::array()},
+                                                     {"write_handles", json::array()},
+                                                     {"inputs", 1},
+                                                     {"outputs", 1}}));
     }
   }
 
@@ -98,10 +108,15 @@ TEST_F(GraphTest, UnknownTypeIsUnsupported) {
 }
 
 TEST_F(GraphTest, CatalogueTypeWithoutFactoryIsUnsupported) {
-  Catalogue::builtin().add(Catalogue::parse(json{
-      {"name", "TestUnbuilt"}, {"class", "static"}, {"spec", "extension"}, {"required", false},
-      {"config", json::array()}, {"read_handles", json::array()}, {"write_handles", json::array()},
-      {"inputs", 1}, {"outputs", 1}}));
+  Catalogue::builtin().add(Catalogue::parse(json{{"name", "TestUnbuilt"},
+                                                 {"class", "static"},
+                                                 {"spec", "extension"},
+                                                 {"required", false},
+                                                 {"config", json::array()},
+                                                 {"read_handles", json::array()},
+                                                 {"write_handles", json::array()},
+                                                 {"inputs", 1},
+                                                 {"outputs", 1}}));
   json g = ok_graph();
   g["blocks"][1]["type"] = "TestUnbuilt";
   expect_error(g, ErrorSubtype::UNSUPPORTED_BLOCK, {"'p'", "not implemented"});
@@ -152,7 +167,7 @@ TEST_F(GraphTest, ConnectorErrors) {
   g["connectors"][1]["dst_port"] = 1;
   expect_error(g, ErrorSubtype::BAD_CONNECTOR, {"sink[1]", "1 input"});
   g = ok_graph();
-  g["connectors"].push_back(con("p", 0, "sink", 0));   // output 0 of p twice
+  g["connectors"].push_back(con("p", 0, "sink", 0));  // output 0 of p twice
   expect_error(g, ErrorSubtype::BAD_CONNECTOR, {"already connected", "'p'"});
   g = ok_graph();
   g["connectors"][0]["src_port"] = "zero";
@@ -189,9 +204,10 @@ TEST_F(GraphTest, UnchangedElementsAreCarriedOver) {
 // Several classifiers to build: built on build_threads threads at once (the caller one of
 // them), the graph wired as with one thread; a classifier carried over is not rebuilt.
 TEST_F(GraphTest, ClassifiersAreBuiltInParallel) {
-  const json g = {{"blocks", {blk("TestSource", "src"), blk("TestBuildThread", "c1"), blk("TestBuildThread", "c2"),
-                              blk("TestSink", "sink")}},
-                  {"connectors", {con("src", 0, "c1", 0), con("c1", 0, "c2", 0), con("c2", 0, "sink", 0)}}};
+  const json g = {
+      {"blocks",
+       {blk("TestSource", "src"), blk("TestBuildThread", "c1"), blk("TestBuildThread", "c2"), blk("TestSink", "sink")}},
+      {"connectors", {con("src", 0, "c1", 0), con("c1", 0, "c2", 0), con("c2", 0, "sink", 0)}}};
   auto threads_of = [&](unsigned n, const CompiledGraph* previous) {
     build_threads().clear();
     CompileOptions co;
@@ -217,8 +233,9 @@ TEST_F(GraphTest, ClassifiersAreBuiltInParallel) {
 
 // With classifiers built at once, the error is still the first failing block's in order.
 TEST_F(GraphTest, ParallelBuildReportsTheFirstFailingBlock) {
-  const json g = {{"blocks", {blk("TestSource", "src"), blk("TestBadMatch", "bad1"), blk("TestBadMatch", "bad2",
-                              {{"payload", "x"}}), blk("TestSink", "sink")}},
+  const json g = {{"blocks",
+                   {blk("TestSource", "src"), blk("TestBadMatch", "bad1"),
+                    blk("TestBadMatch", "bad2", {{"payload", "x"}}), blk("TestSink", "sink")}},
                   {"connectors", {con("src", 0, "bad1", 0), con("bad1", 0, "bad2", 0), con("bad2", 0, "sink", 0)}}};
   for (unsigned n : {1u, 2u}) {
     CompileOptions co;
@@ -236,7 +253,11 @@ TEST_F(GraphTest, ParallelBuildReportsTheFirstFailingBlock) {
 // Malformed input of every kind is rejected with a ProtocolError, never a crash.
 TEST_F(GraphTest, MalformedGraphsNeverCrash) {
   std::vector<json> bad = {
-      json(), json(3), json("x"), json{{"blocks", 1}}, json{{"blocks", json::array({1, "a", nullptr})}},
+      json(),
+      json(3),
+      json("x"),
+      json{{"blocks", 1}},
+      json{{"blocks", json::array({1, "a", nullptr})}},
       json{{"blocks", json::array({json::object()})}},
       json{{"blocks", {blk("TestSource", "s")}}, {"connectors", "x"}},
       json{{"blocks", {blk("TestSource", "s")}}, {"connectors", json::array({1})}},

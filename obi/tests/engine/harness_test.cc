@@ -43,11 +43,19 @@ TEST(EventSink, RingDropsWhenFullAndDrainsInOrder) {
   std::vector<Event> ev;
   EXPECT_EQ(sink.drain(ev, 100), 5u);
   std::vector<std::string> w0;
-  for (auto& e : ev) if (e.origin_block == "ids") w0.push_back(e.message);
+  for (auto& e : ev)
+    if (e.origin_block == "ids") w0.push_back(e.message);
   EXPECT_EQ(w0, (std::vector<std::string>{"m0", "m1", "m2", "m3"}));
   for (auto& e : ev) {
-    if (e.origin_block == "ids") { EXPECT_TRUE(e.alert); EXPECT_EQ(e.packet.size(), 20u); EXPECT_EQ(e.severity, 3); }
-    else { EXPECT_FALSE(e.alert); EXPECT_TRUE(e.packet.empty()); EXPECT_EQ(e.app_id, "app2"); }
+    if (e.origin_block == "ids") {
+      EXPECT_TRUE(e.alert);
+      EXPECT_EQ(e.packet.size(), 20u);
+      EXPECT_EQ(e.severity, 3);
+    } else {
+      EXPECT_FALSE(e.alert);
+      EXPECT_TRUE(e.packet.empty());
+      EXPECT_EQ(e.app_id, "app2");
+    }
   }
   EXPECT_NE(ev[0].id, ev[1].id);
   EXPECT_EQ(sink.drain(ev, 100), 0u);
@@ -68,10 +76,10 @@ TEST(EventSink, LongEventsSpillAndTimestampsFollowTheBatchClock) {
   timespec mono, wall;
   clock_gettime(CLOCK_MONOTONIC, &mono);
   clock_gettime(CLOCK_REALTIME, &wall);
-  const uint64_t now = uint64_t(mono.tv_sec) * 1000000000ull + uint64_t(mono.tv_nsec) - 2000000000ull;   // 2 s ago
-  sink.post(EventSink::Kind::kAlert, long_name, "app", long_msg, 5, *p, -1, 0, now);         // spills
-  sink.post(EventSink::Kind::kLog, "short", "app", "fits", 2, *p, 40, 0, now);                 // inline
-  sink.post(EventSink::Kind::kAlert, "big", "", "excerpt", 1, *p, 100000, 0, 0);               // capped
+  const uint64_t now = uint64_t(mono.tv_sec) * 1000000000ull + uint64_t(mono.tv_nsec) - 2000000000ull;  // 2 s ago
+  sink.post(EventSink::Kind::kAlert, long_name, "app", long_msg, 5, *p, -1, 0, now);                    // spills
+  sink.post(EventSink::Kind::kLog, "short", "app", "fits", 2, *p, 40, 0, now);                          // inline
+  sink.post(EventSink::Kind::kAlert, "big", "", "excerpt", 1, *p, 100000, 0, 0);                        // capped
   std::vector<Event> ev;
   ASSERT_EQ(sink.drain(ev, 10), 3u);
   EXPECT_EQ(ev[0].origin_block, long_name.substr(0, RingEventSink::kMaxName));

@@ -30,7 +30,9 @@ TEST(PacketParser, Ipv4Tcp) {
 
 TEST(PacketParser, TwoVlanTagsAndUdp) {
   PacketPool pool(8);
-  Frame f; f.vlans = {0x2005, 0x0007}; f.proto = 17;
+  Frame f;
+  f.vlans = {0x2005, 0x0007};
+  f.proto = 17;
   Headers h = parse(pool, build(f));
   EXPECT_EQ(h.vlan_count, 2);
   EXPECT_EQ(h.vlan_tci, 0x2005);
@@ -42,9 +44,12 @@ TEST(PacketParser, TwoVlanTagsAndUdp) {
 
 TEST(PacketParser, QinQOuterTag) {
   PacketPool pool(8);
-  Frame f; f.vlans = {0x0064}; f.proto = 6;
+  Frame f;
+  f.vlans = {0x0064};
+  f.proto = 6;
   Bytes b = build(f);
-  b[12] = 0x88; b[13] = 0xa8;          // 802.1ad outer TPID
+  b[12] = 0x88;
+  b[13] = 0xa8;  // 802.1ad outer TPID
   Headers h = parse(pool, b);
   EXPECT_EQ(h.vlan_count, 1);
   EXPECT_EQ(h.vlan_tci, 0x64);
@@ -66,7 +71,8 @@ TEST(PacketParser, Ipv4OptionsShiftL4) {
 TEST(PacketParser, Ipv4NonFirstFragmentHasNoL4) {
   PacketPool pool(8);
   Bytes b = udp4("1.1.1.1", "2.2.2.2", 7, 9, "payload");
-  b[20] = 0x00; b[21] = 0x10;          // fragment offset 16 * 8
+  b[20] = 0x00;
+  b[21] = 0x10;  // fragment offset 16 * 8
   Headers h = parse(pool, b);
   EXPECT_TRUE(h.fragment);
   EXPECT_EQ(h.l4, kNoOffset);
@@ -76,10 +82,14 @@ TEST(PacketParser, Ipv4NonFirstFragmentHasNoL4) {
 
 TEST(PacketParser, Ipv6WithExtensionHeaders) {
   PacketPool pool(8);
-  Frame f; f.ipv6 = true; f.src_ip = "2001:db8::1"; f.dst_ip = "2001:db8::2"; f.proto = 6;
+  Frame f;
+  f.ipv6 = true;
+  f.src_ip = "2001:db8::1";
+  f.dst_ip = "2001:db8::2";
+  f.proto = 6;
   Bytes b = build(f);
   // Insert a hop-by-hop header (8 bytes) whose next header is TCP.
-  b[20] = 0;                            // IPv6 next header: hop-by-hop
+  b[20] = 0;  // IPv6 next header: hop-by-hop
   Bytes hbh = {6, 0, 1, 4, 0, 0, 0, 0};
   b.insert(b.begin() + 54, hbh.begin(), hbh.end());
   Headers h = parse(pool, b);
@@ -92,10 +102,14 @@ TEST(PacketParser, Ipv6WithExtensionHeaders) {
 
 TEST(PacketParser, Ipv6FragmentHeader) {
   PacketPool pool(8);
-  Frame f; f.ipv6 = true; f.src_ip = "::1"; f.dst_ip = "::2"; f.proto = 17;
+  Frame f;
+  f.ipv6 = true;
+  f.src_ip = "::1";
+  f.dst_ip = "::2";
+  f.proto = 17;
   Bytes b = build(f);
   b[20] = 44;
-  Bytes frag = {17, 0, 0x00, 0x08, 0, 0, 0, 1};   // offset 1 (non-first)
+  Bytes frag = {17, 0, 0x00, 0x08, 0, 0, 0, 1};  // offset 1 (non-first)
   b.insert(b.begin() + 54, frag.begin(), frag.end());
   Headers h = parse(pool, b);
   EXPECT_TRUE(h.fragment);
@@ -105,15 +119,22 @@ TEST(PacketParser, Ipv6FragmentHeader) {
 
 TEST(PacketParser, Icmp6AndSctpAndArp) {
   PacketPool pool(8);
-  Frame f6; f6.ipv6 = true; f6.src_ip = "::1"; f6.dst_ip = "::2"; f6.proto = 58;
+  Frame f6;
+  f6.ipv6 = true;
+  f6.src_ip = "::1";
+  f6.dst_ip = "::2";
+  f6.proto = 58;
   Headers h = parse(pool, build(f6));
   EXPECT_EQ(h.ip_proto, 58);
   EXPECT_EQ(h.l4, 54);
-  Frame fs; fs.proto = 132;
+  Frame fs;
+  fs.proto = 132;
   h = parse(pool, build(fs));
   EXPECT_EQ(h.l4, 34);
   EXPECT_EQ(h.payload, 46);
-  Frame fa; fa.eth_type = 0x0806; fa.proto = 0;
+  Frame fa;
+  fa.eth_type = 0x0806;
+  fa.proto = 0;
   Bytes arp = build(fa);
   // ARP over Ethernet/IPv4: hlen 6, plen 4
   arp.resize(14);
@@ -131,9 +152,13 @@ TEST(PacketParser, Icmp6AndSctpAndArp) {
 // the assertions check that no recorded offset lies beyond the frame).
 TEST(PacketParser, TruncatedPrefixesStayInBounds) {
   PacketPool pool(4);
-  std::vector<Bytes> frames = {tcp4("1.2.3.4", "5.6.7.8", 1, 2, "hello world"),
-                               udp4("1.2.3.4", "5.6.7.8", 1, 2, "x")};
-  Frame f6; f6.ipv6 = true; f6.src_ip = "::1"; f6.dst_ip = "::2"; f6.proto = 6; f6.vlans = {5, 6};
+  std::vector<Bytes> frames = {tcp4("1.2.3.4", "5.6.7.8", 1, 2, "hello world"), udp4("1.2.3.4", "5.6.7.8", 1, 2, "x")};
+  Frame f6;
+  f6.ipv6 = true;
+  f6.src_ip = "::1";
+  f6.dst_ip = "::2";
+  f6.proto = 6;
+  f6.vlans = {5, 6};
   frames.push_back(build(f6));
   for (const Bytes& full : frames) {
     for (size_t n = 0; n <= full.size(); ++n) {
@@ -145,9 +170,16 @@ TEST(PacketParser, TruncatedPrefixesStayInBounds) {
       if (h.l3 != kNoOffset) {
         EXPECT_LE(h.l3 + 20u, n + 0u + (h.eth_type == 0x0806 ? 12u : 0u));
       }
-      if (h.l4 != kNoOffset) { EXPECT_LE(h.l4 + 8u, n); }
-      if (h.payload != kNoOffset) { EXPECT_LE(h.payload, n); }
-      if (n < 14) { EXPECT_EQ(h.l3, kNoOffset); EXPECT_EQ(h.eth_type, 0); }
+      if (h.l4 != kNoOffset) {
+        EXPECT_LE(h.l4 + 8u, n);
+      }
+      if (h.payload != kNoOffset) {
+        EXPECT_LE(h.payload, n);
+      }
+      if (n < 14) {
+        EXPECT_EQ(h.l3, kNoOffset);
+        EXPECT_EQ(h.eth_type, 0);
+      }
       (void)flow_hash(*p);
       pool.free(p);
     }
@@ -158,7 +190,8 @@ TEST(PacketParser, InvalidateReparses) {
   PacketPool pool(4);
   Packet* p = make_packet(pool, udp4("1.1.1.1", "2.2.2.2", 1, 2));
   EXPECT_EQ(p->headers().l3, 14);
-  p->data[12] = 0x86; p->data[13] = 0xdd;   // now claims IPv6, but the version nibble is 4
+  p->data[12] = 0x86;
+  p->data[13] = 0xdd;                        // now claims IPv6, but the version nibble is 4
   EXPECT_EQ(p->headers().eth_type, 0x0800);  // cached until invalidated
   p->invalidate_headers();
   EXPECT_EQ(p->headers().eth_type, 0x86dd);
@@ -171,7 +204,9 @@ TEST(PacketParser, InvalidateReparses) {
 
 TEST(PacketPool, ExhaustsAndRecycles) {
   PacketPool pool(3);
-  Packet* a = pool.alloc(); Packet* b = pool.alloc(); Packet* c = pool.alloc();
+  Packet* a = pool.alloc();
+  Packet* b = pool.alloc();
+  Packet* c = pool.alloc();
   ASSERT_TRUE(a && b && c);
   EXPECT_EQ(pool.alloc(), nullptr);
   EXPECT_EQ(pool.available(), 0u);
@@ -181,7 +216,9 @@ TEST(PacketPool, ExhaustsAndRecycles) {
   Packet* d = pool.alloc();
   EXPECT_EQ(d, b);
   EXPECT_EQ(d->len, 0u);
-  pool.free(a); pool.free(c); pool.free(d);
+  pool.free(a);
+  pool.free(c);
+  pool.free(d);
   EXPECT_EQ(pool.available(), 3u);
 }
 
@@ -192,7 +229,9 @@ TEST(FlowHash, SymmetricAndSpread) {
   Packet* c = make_packet(pool, tcp4("10.0.0.1", "10.0.0.2", 1001, 80));
   EXPECT_EQ(flow_hash(*a), flow_hash(*b));
   EXPECT_NE(flow_hash(*a), flow_hash(*c));
-  pool.free(a); pool.free(b); pool.free(c);
+  pool.free(a);
+  pool.free(b);
+  pool.free(c);
 }
 
 }  // namespace

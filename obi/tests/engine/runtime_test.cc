@@ -24,9 +24,10 @@ json direct(uint64_t limit = 0) {
           {"connectors", {con("src", 0, "sink", 0)}}};
 }
 json via(int tag, uint64_t limit = 0) {
-  return {{"blocks", {blk("TestSource", "src", {{"limit", limit}}), blk("TestPass", "p", {{"tag", tag}}),
-                      blk("TestSink", "sink")}},
-          {"connectors", {con("src", 0, "p", 0), con("p", 0, "sink", 0)}}};
+  return {
+      {"blocks",
+       {blk("TestSource", "src", {{"limit", limit}}), blk("TestPass", "p", {{"tag", tag}}), blk("TestSink", "sink")}},
+      {"connectors", {con("src", 0, "p", 0), con("p", 0, "sink", 0)}}};
 }
 void wait_done(Runtime& rt) {
   for (int i = 0; i < 5000 && !rt.sources_done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -43,13 +44,13 @@ TEST(Runtime, RunsToCompletionAndCounts) {
   wait_done(rt);
   ASSERT_TRUE(rt.sources_done());
   rt.stop();
-  EXPECT_EQ(rt.read("sink", "count").get<uint64_t>(), 20000u);   // each worker's source runs to its limit
+  EXPECT_EQ(rt.read("sink", "count").get<uint64_t>(), 20000u);  // each worker's source runs to its limit
   EXPECT_EQ(rt.read("sink", "gaps").get<uint64_t>(), 0u);
   RuntimeStats s = rt.stats();
   EXPECT_EQ(s.packets_in, 20000u);
   EXPECT_EQ(s.packets_out, 20000u);
   EXPECT_EQ(s.packets_dropped, 0u);
-  EXPECT_EQ(s.bytes_in, 20000u * 60);   // 58-byte frames padded to the 60-byte minimum
+  EXPECT_EQ(s.bytes_in, 20000u * 60);  // 58-byte frames padded to the 60-byte minimum
   EXPECT_EQ(rt.graph(), direct(10000));
   EXPECT_THROW(rt.read("nope", "count"), openbox::ProtocolError);
   EXPECT_THROW(rt.read("sink", "nope"), openbox::ProtocolError);
@@ -77,9 +78,9 @@ TEST(Runtime, SwapUnderTrafficLosesNothingAndKeepsUnchangedBlocks) {
   rt.stop();
   uint64_t produced = rt.read("src", "count").get<uint64_t>();
   uint64_t got = rt.read("sink", "count").get<uint64_t>();
-  EXPECT_GT(got, before);                 // the sink was carried over: its count kept growing
+  EXPECT_GT(got, before);  // the sink was carried over: its count kept growing
   EXPECT_GT(produced, 0u);
-  EXPECT_EQ(produced, got);               // no packet lost across 30 swaps
+  EXPECT_EQ(produced, got);  // no packet lost across 30 swaps
   EXPECT_EQ(rt.read("sink", "gaps").get<uint64_t>(), 0u);
   RuntimeStats s = rt.stats();
   EXPECT_EQ(s.packets_in, s.packets_out + s.packets_dropped);
@@ -89,8 +90,9 @@ TEST(Runtime, SwapUnderTrafficLosesNothingAndKeepsUnchangedBlocks) {
 TEST(Runtime, ReplacedGraphIsDeactivatedAtOnceAndFreedByReleaseRetired) {
   register_test_elements();
   auto counted = [](int tag) {
-    return json{{"blocks", {blk("TestSource", "src"), blk("TestCounted", "c", {{"tag", tag}}), blk("TestSink", "sink")}},
-                {"connectors", {con("src", 0, "c", 0), con("c", 0, "sink", 0)}}};
+    return json{
+        {"blocks", {blk("TestSource", "src"), blk("TestCounted", "c", {{"tag", tag}}), blk("TestSink", "sink")}},
+        {"connectors", {con("src", 0, "c", 0), con("c", 0, "sink", 0)}}};
   };
   const int alive0 = TestCounted::alive().load();
   {
@@ -101,12 +103,12 @@ TEST(Runtime, ReplacedGraphIsDeactivatedAtOnceAndFreedByReleaseRetired) {
     rt.start();
     EXPECT_EQ(TestCounted::alive().load(), alive0 + 1);
     const int deactivated0 = TestCounted::deactivated().load();
-    rt.set_graph(counted(2));   // "c" is rebuilt: the old one leaves service now...
+    rt.set_graph(counted(2));  // "c" is rebuilt: the old one leaves service now...
     EXPECT_EQ(TestCounted::deactivated().load(), deactivated0 + 1);
-    EXPECT_EQ(TestCounted::alive().load(), alive0 + 2);   // ...and is freed later
+    EXPECT_EQ(TestCounted::alive().load(), alive0 + 2);  // ...and is freed later
     rt.release_retired();
     EXPECT_EQ(TestCounted::alive().load(), alive0 + 1);
-    rt.release_retired();        // nothing left: harmless
+    rt.release_retired();  // nothing left: harmless
     EXPECT_EQ(TestCounted::alive().load(), alive0 + 1);
     // Callers that never release keep at most one replaced graph.
     for (int tag = 3; tag < 8; ++tag) {
@@ -122,7 +124,7 @@ TEST(Runtime, ReplacedGraphIsDeactivatedAtOnceAndFreedByReleaseRetired) {
     EXPECT_EQ(rt.read("sink", "gaps").get<uint64_t>(), 0u);
     EXPECT_EQ(rt.read("src", "count").get<uint64_t>(), rt.read("sink", "count").get<uint64_t>());
   }
-  EXPECT_EQ(TestCounted::alive().load(), alive0);   // the Runtime frees everything it kept
+  EXPECT_EQ(TestCounted::alive().load(), alive0);  // the Runtime frees everything it kept
 }
 
 TEST(Runtime, ReplacedSourceStartsAfresh) {
@@ -134,12 +136,12 @@ TEST(Runtime, ReplacedSourceStartsAfresh) {
   rt.start();
   wait_done(rt);
   EXPECT_TRUE(rt.sources_done());
-  rt.set_graph(direct(200));              // changed config: a new source, not done
+  rt.set_graph(direct(200));  // changed config: a new source, not done
   wait_done(rt);
   EXPECT_TRUE(rt.sources_done());
   rt.stop();
   EXPECT_EQ(rt.read("src", "count").get<uint64_t>(), 200u);
-  EXPECT_EQ(rt.read("sink", "count").get<uint64_t>(), 300u);   // sink carried over
+  EXPECT_EQ(rt.read("sink", "count").get<uint64_t>(), 300u);  // sink carried over
 }
 
 TEST(Runtime, SupportedBlocksAreInCatalogueAndBuilt) {
@@ -165,8 +167,8 @@ TEST(Runtime, SwapReleasesPacketsHeldByRemovedElements) {
   wait_done(rt);
   RuntimeStats s = rt.stats();
   EXPECT_EQ(s.packets_in, 10000u);
-  EXPECT_EQ(s.packets_dropped, 10000u - 2000u);   // 1000 held per worker
-  rt.set_graph(direct(10));                       // `hold` leaves: its packets are released
+  EXPECT_EQ(s.packets_dropped, 10000u - 2000u);  // 1000 held per worker
+  rt.set_graph(direct(10));                      // `hold` leaves: its packets are released
   wait_done(rt);
   rt.stop();
   s = rt.stats();
@@ -205,7 +207,7 @@ TEST(Runtime, SwapUnderTrafficWithQueuesAndShapersConservesPackets) {
   }
   rt.set_graph(held_by("PpsShaper", "s", {{"rate", 1000}, {"capacity", 5000}}));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_GT(rt.read("s", "length").get<uint64_t>(), 0u);   // the slow shaper holds packets at stop
+  EXPECT_GT(rt.read("s", "length").get<uint64_t>(), 0u);  // the slow shaper holds packets at stop
   rt.stop();
   EXPECT_EQ(rt.read("s", "length").get<uint64_t>(), 0u);
   uint64_t produced = rt.read("src", "count").get<uint64_t>();
@@ -230,7 +232,7 @@ TEST(Runtime, RemovedShaperDrainsDownstreamAndCarriedOneKeepsPackets) {
   ASSERT_TRUE(rt.sources_done());
   uint64_t held = rt.read("s", "length").get<uint64_t>();
   uint64_t drops = rt.read("s", "drops").get<uint64_t>();
-  EXPECT_GE(held, 990u);                                    // 500 per worker wait for tokens
+  EXPECT_GE(held, 990u);  // 500 per worker wait for tokens
   EXPECT_GE(drops, 990u);
   // An unrelated block is added: the shaper is carried and keeps its packets.
   json again = slow;
@@ -248,7 +250,7 @@ TEST(Runtime, RemovedShaperDrainsDownstreamAndCarriedOneKeepsPackets) {
   rt.stop();
   RuntimeStats st = rt.stats();
   EXPECT_EQ(st.packets_in, 2000u);
-  EXPECT_EQ(st.packets_dropped, drops);                     // only FIFO overflow
+  EXPECT_EQ(st.packets_dropped, drops);  // only FIFO overflow
   EXPECT_EQ(st.packets_out, 2000u - drops);
 }
 
@@ -257,14 +259,15 @@ TEST(Runtime, StopDrainsShaperAndAQueueBehindIt) {
   RuntimeOptions o;
   o.workers = 1;
   Runtime rt(o);
-  json g = {{"blocks", {blk("TestSource", "src", {{"limit", 50}}), blk("PpsShaper", "s", {{"rate", 1}, {"capacity", 100}}),
-                        blk("Queue", "q", {{"capacity", 100}}), blk("TestSink", "sink")}},
+  json g = {{"blocks",
+             {blk("TestSource", "src", {{"limit", 50}}), blk("PpsShaper", "s", {{"rate", 1}, {"capacity", 100}}),
+              blk("Queue", "q", {{"capacity", 100}}), blk("TestSink", "sink")}},
             {"connectors", {con("src", 0, "s", 0), con("s", 0, "q", 0), con("q", 0, "sink", 0)}}};
   rt.set_graph(g);
   rt.start();
   wait_done(rt);
   EXPECT_GE(rt.read("s", "length").get<uint64_t>(), 45u);
-  rt.stop();   // the shaper drains into the queue, which then drains into the sink
+  rt.stop();  // the shaper drains into the queue, which then drains into the sink
   EXPECT_EQ(rt.read("s", "length").get<uint64_t>(), 0u);
   EXPECT_EQ(rt.read("q", "length").get<uint64_t>(), 0u);
   EXPECT_EQ(rt.read("sink", "count").get<uint64_t>(), 50u);

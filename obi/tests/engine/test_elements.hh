@@ -41,7 +41,11 @@ class TestSource final : public Element {
     return limit_ == 0 || s < limit_;
   }
   nlohmann::json read(std::string_view h) const override {
-    if (h == "count") { uint64_t n = 0; produced_.for_each([&](const Counter& c) { n += c.get(); }); return n; }
+    if (h == "count") {
+      uint64_t n = 0;
+      produced_.for_each([&](const Counter& c) { n += c.get(); });
+      return n;
+    }
     return Element::read(h);
   }
 
@@ -77,7 +81,11 @@ class TestSink final : public Element {
     b.n = 0;
   }
   nlohmann::json read(std::string_view h) const override {
-    if (h == "count") { uint64_t n = 0; got_.for_each([&](const Counter& c) { n += c.get(); }); return n; }
+    if (h == "count") {
+      uint64_t n = 0;
+      got_.for_each([&](const Counter& c) { n += c.get(); });
+      return n;
+    }
     if (h == "gaps") return gaps_.load();
     return Element::read(h);
   }
@@ -133,16 +141,27 @@ inline void register_test_elements() {
   static bool done = false;
   if (done) return;
   done = true;
-  register_element("TestSource", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestSource>(a); });
-  register_element("TestPass", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestPass>(a); });
-  register_element("TestSink", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestSink>(a); });
-  register_element("TestHold", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestHold>(a); });
-  register_element("TestCounted", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestCounted>(a); });
+  register_element("TestSource",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestSource>(a); });
+  register_element("TestPass",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestPass>(a); });
+  register_element("TestSink",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestSink>(a); });
+  register_element("TestHold",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestHold>(a); });
+  register_element("TestCounted",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<TestCounted>(a); });
   auto desc = [](const char* name, int in, int out, nlohmann::json config) {
-    return nlohmann::json{{"name", name}, {"class", "terminal"}, {"spec", "extension"}, {"required", false},
-                          {"description", "test"}, {"config", config},
+    return nlohmann::json{{"name", name},
+                          {"class", "terminal"},
+                          {"spec", "extension"},
+                          {"required", false},
+                          {"description", "test"},
+                          {"config", config},
                           {"read_handles", nlohmann::json::array({{{"name", "count"}, {"type", "integer"}}})},
-                          {"write_handles", nlohmann::json::array()}, {"inputs", in}, {"outputs", out}};
+                          {"write_handles", nlohmann::json::array()},
+                          {"inputs", in},
+                          {"outputs", out}};
   };
   Catalogue& c = Catalogue::builtin();
   c.add(Catalogue::parse(desc("TestSource", 0, 1, nlohmann::json::array({{{"name", "limit"}, {"type", "integer"}}}))));

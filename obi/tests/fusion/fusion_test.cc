@@ -34,8 +34,8 @@ using nlohmann::json;
 namespace {
 
 std::vector<Bytes> g_frames;
-std::vector<int> g_terminal;   // per packet: id of the sink it reached, -1 none
-unsigned g_run = 0;            // sources restart at each run (carried ones too)
+std::vector<int> g_terminal;  // per packet: id of the sink it reached, -1 none
+unsigned g_run = 0;           // sources restart at each run (carried ones too)
 
 class FeedSource final : public Element {
  public:
@@ -44,7 +44,10 @@ class FeedSource final : public Element {
   bool is_source() const override { return true; }
   void push(uint16_t, Batch& b, Context& ctx, const Outputs&) override { ctx.drop(b); }
   bool poll(Batch& b, Context& ctx) override {
-    if (run_ != g_run) { run_ = g_run; next_ = 0; }
+    if (run_ != g_run) {
+      run_ = g_run;
+      next_ = 0;
+    }
     while (b.n < kBatchSize && next_ < g_frames.size()) {
       Packet* p = ctx.pool->alloc_copy(g_frames[next_].data(), static_cast<uint32_t>(g_frames[next_].size()));
       if (!p) break;
@@ -72,7 +75,7 @@ class FeedSink final : public Element {
   void push(uint16_t, Batch& b, Context& ctx, const Outputs&) override {
     for (uint32_t i = 0; i < b.n; ++i) {
       int& t = g_terminal.at(b.pkts[i]->timestamp_ns);
-      t = t == -1 ? id_ : -2;   // -2: a packet reached two sinks
+      t = t == -1 ? id_ : -2;  // -2: a packet reached two sinks
       ctx.pool->free(b.pkts[i]);
     }
     b.n = 0;
@@ -86,13 +89,17 @@ void register_feed_elements() {
   static bool done = false;
   if (done) return;
   done = true;
-  register_element("FeedSource", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<FeedSource>(a); });
-  register_element("FeedPass", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<FeedPass>(a); });
-  register_element("FeedSink", [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<FeedSink>(a); });
+  register_element("FeedSource",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<FeedSource>(a); });
+  register_element("FeedPass",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<FeedPass>(a); });
+  register_element("FeedSink",
+                   [](const ElementArgs& a) -> std::unique_ptr<Element> { return std::make_unique<FeedSink>(a); });
   auto desc = [](const char* name, const char* cls, int in, int out, json config) {
-    return json{{"name", name}, {"class", cls}, {"spec", "extension"}, {"required", false},
-                {"description", "test"}, {"config", config}, {"read_handles", json::array()},
-                {"write_handles", json::array()}, {"inputs", in}, {"outputs", out}};
+    return json{
+        {"name", name},          {"class", cls},     {"spec", "extension"},           {"required", false},
+        {"description", "test"}, {"config", config}, {"read_handles", json::array()}, {"write_handles", json::array()},
+        {"inputs", in},          {"outputs", out}};
   };
   Catalogue& c = Catalogue::builtin();
   c.add(Catalogue::parse(desc("FeedSource", "terminal", 0, 1, json::array())));
@@ -102,8 +109,8 @@ void register_feed_elements() {
 
 class Recorder final : public EventSink {
  public:
-  void post(Kind, std::string_view origin, std::string_view, std::string_view, int, Packet& p, int,
-            unsigned, uint64_t) override {
+  void post(Kind, std::string_view origin, std::string_view, std::string_view, int, Packet& p, int, unsigned,
+            uint64_t) override {
     events.emplace(std::string(origin), p.timestamp_ns);
   }
   std::multiset<std::pair<std::string, uint64_t>> events;
@@ -112,7 +119,7 @@ class Recorder final : public EventSink {
 struct Outcome {
   std::vector<int> terminal;
   std::multiset<std::pair<std::string, uint64_t>> alerts;
-  std::map<std::string, json> counts;   // per classifier: count (+ no_match)
+  std::map<std::string, json> counts;  // per classifier: count (+ no_match)
   uint64_t drops = 0;
   uint32_t leaked = 0;
 };
@@ -135,7 +142,8 @@ Outcome run_graph(const CompiledGraph& g) {
   o.leaked = pool.capacity() - pool.available();
   for (size_t i = 0; i < g.specs.size(); ++i) {
     const std::string& t = g.specs[i].type;
-    if (t == "HeaderClassifier") o.counts[g.specs[i].name] = {g.elements[i]->read("count"), g.elements[i]->read("no_match")};
+    if (t == "HeaderClassifier")
+      o.counts[g.specs[i].name] = {g.elements[i]->read("count"), g.elements[i]->read("no_match")};
     if (t == "HeaderPayloadClassifier") o.counts[g.specs[i].name] = g.elements[i]->read("count");
   }
   return o;
@@ -200,8 +208,11 @@ json random_rule(std::mt19937& rng) {
   json r = json::object();
   if (pick(5) == 0) return pick(2) ? r : json{{"ETH_TYPE", "0x0806"}};
   r["ETH_TYPE"] = "0x0800";
-  if (pick(3) == 0) r["IPV4_SRC"] = "10." + std::to_string(pick(2)) + "." + std::to_string(pick(4)) + ".0/" + std::to_string(std::vector<int>{8, 16, 24}[pick(3)]);
-  if (pick(3) == 0) r["IPV4_DST"] = "192.168." + std::to_string(pick(4)) + "." + std::to_string(pick(4)) + (pick(2) ? "/32" : "/30");
+  if (pick(3) == 0)
+    r["IPV4_SRC"] = "10." + std::to_string(pick(2)) + "." + std::to_string(pick(4)) + ".0/" +
+                    std::to_string(std::vector<int>{8, 16, 24}[pick(3)]);
+  if (pick(3) == 0)
+    r["IPV4_DST"] = "192.168." + std::to_string(pick(4)) + "." + std::to_string(pick(4)) + (pick(2) ? "/32" : "/30");
   if (pick(2)) {
     const bool tcp = pick(2);
     r["IP_PROTO"] = tcp ? 6 : 17;
@@ -225,7 +236,7 @@ Bytes random_frame(std::mt19937& rng, bool payload) {
     static const char* words[] = {"hello", "evil", "GET /etc/passwd", "x", "attack!", "benign"};
     for (int k = pick(3); k >= 0; --k) f.payload += std::string(words[pick(6)]) + " ";
   }
-  if (pick(10) == 0) f.eth_type = 0x0806;   // not IP
+  if (pick(10) == 0) f.eth_type = 0x0806;  // not IP
   return build(f);
 }
 
@@ -236,13 +247,15 @@ json random_chain(std::mt19937& rng, const std::string& c2_type, const json& c2_
   auto pick = [&](int n) { return static_cast<int>(rng() % n); };
   json r1 = json::array();
   for (int k = 1 + pick(12); k > 0; --k) r1.push_back(random_rule(rng));
-  json blocks = json::array({block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", r1}, {"fuse", {"c2"}}}),
-                             block("c2", c2_type, {{"match", c2_rules}})});
+  json blocks =
+      json::array({block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", r1}, {"fuse", {"c2"}}}),
+                   block("c2", c2_type, {{"match", c2_rules}})});
   json conns = json::array({conn("src", 0, "c1")});
   for (size_t o = 0; o < r1.size(); ++o) {
     const std::string s = std::to_string(o);
     switch (pick(6)) {
-      case 0: case 1:
+      case 0:
+      case 1:
         blocks.push_back(alert("a1_" + s));
         if (pick(2)) {
           blocks.push_back(block("l1_" + s, "Log", {{"message", "log " + s}}));
@@ -263,7 +276,7 @@ json random_chain(std::mt19937& rng, const std::string& c2_type, const json& c2_
         blocks.push_back(block("s1_" + s, "FeedSink", {{"id", 100 + int(o)}}));
         conns.push_back(conn("c1", int(o), "s1_" + s));
         break;
-      default: break;   // unconnected: dropped
+      default: break;  // unconnected: dropped
     }
   }
   for (size_t o = 0; o < c2_rules.size(); ++o) {
@@ -339,19 +352,27 @@ TEST(Fusion, RandomHeaderChainsMatchUnfused) {
 }
 
 TEST(Fusion, RandomPayloadTargetsMatchUnfused) {
-  check_random_chains(1001, 1200, "HeaderPayloadClassifier", true, [](std::mt19937& rng) { return random_hpc_rules(rng); },
-                      100u);
+  check_random_chains(
+      1001, 1200, "HeaderPayloadClassifier", true, [](std::mt19937& rng) { return random_hpc_rules(rng); }, 100u);
 }
 
 TEST(Fusion, FusedHandleAndEngine) {
-  json graph = {{"blocks", {block("src", "FeedSource"),
-                            block("c1", "HeaderClassifier", {{"match", {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}, json::object()}}, {"fuse", {"c2", "ips"}}}),
-                            alert("a"),
-                            block("c2", "HeaderClassifier", {{"match", {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}}, {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 22}}}}}),
-                            block("ips", "HeaderPayloadClassifier",
-                                  {{"match", {{{"header_match", {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}, {"UDP_DST", 53}}}, {"payload_match", {{{"pattern", "x"}}}}},
-                                              {{"header_match", json::object()}}}}})}},
-                {"connectors", {conn("src", 0, "c1"), conn("c1", 0, "a"), conn("a", 0, "c2"), conn("c1", 1, "ips")}}};
+  json graph = {
+      {"blocks",
+       {block("src", "FeedSource"),
+        block("c1", "HeaderClassifier",
+              {{"match", {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}, json::object()}}, {"fuse", {"c2", "ips"}}}),
+        alert("a"),
+        block("c2", "HeaderClassifier",
+              {{"match",
+                {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}},
+                 {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 22}}}}}),
+        block("ips", "HeaderPayloadClassifier",
+              {{"match",
+                {{{"header_match", {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}, {"UDP_DST", 53}}},
+                  {"payload_match", {{{"pattern", "x"}}}}},
+                 {{"header_match", json::object()}}}}})}},
+      {"connectors", {conn("src", 0, "c1"), conn("c1", 0, "a"), conn("a", 0, "c2"), conn("c1", 1, "ips")}}};
   auto g = compile(graph);
   json f = g->find("c1")->read("fused");
   EXPECT_EQ(f["sets"], json({2, 2, 1, 1})) << f;
@@ -381,12 +402,13 @@ TEST(Fusion, FwPlusFwOnClassBench) {
   const size_t half = rules.size() / 2;
   json r1 = std::vector<json>(rules.begin(), rules.begin() + static_cast<long>(half));
   json r2 = std::vector<json>(rules.begin() + static_cast<long>(half), rules.end());
-  r1.push_back(json::object());   // the first firewall passes what it does not match
-  json blocks = json::array({block("src", "FeedSource"), block("fw1", "HeaderClassifier", {{"match", r1}, {"fuse", {"fw2"}}}),
-                             block("fw2", "HeaderClassifier", {{"match", r2}})});
+  r1.push_back(json::object());  // the first firewall passes what it does not match
+  json blocks =
+      json::array({block("src", "FeedSource"), block("fw1", "HeaderClassifier", {{"match", r1}, {"fuse", {"fw2"}}}),
+                   block("fw2", "HeaderClassifier", {{"match", r2}})});
   json conns = json::array({conn("src", 0, "fw1")});
   for (size_t o = 0; o < r1.size(); ++o) {
-    if (o % 7 == 3) continue;   // some rules drop
+    if (o % 7 == 3) continue;  // some rules drop
     const std::string a = "a" + std::to_string(o);
     blocks.push_back(alert(a));
     conns.push_back(conn("fw1", int(o), a));
@@ -398,10 +420,11 @@ TEST(Fusion, FwPlusFwOnClassBench) {
     conns.push_back(conn("fw2", int(o), s));
   }
   json graph = {{"blocks", blocks}, {"connectors", conns}};
-  auto plain = compile(unfused(graph), nullptr, false);   // no fusion, no folded statics
+  auto plain = compile(unfused(graph), nullptr, false);  // no fusion, no folded statics
   auto fused = compile(graph);
   EXPECT_GT(folded_links(*fused), r1.size() / 2);
-  EXPECT_EQ(fused_outputs(*fused, "fw1"), r1.size() - (r1.size() + 3) / 7) << fused->find("fw1")->read("fused").dump().substr(0, 300);
+  EXPECT_EQ(fused_outputs(*fused, "fw1"), r1.size() - (r1.size() + 3) / 7)
+      << fused->find("fw1")->read("fused").dump().substr(0, 300);
   Outcome a = run_graph(*plain), b = run_graph(*fused);
   expect_same(a, b, "fw-4560");
   size_t delivered = std::count_if(a.terminal.begin(), a.terminal.end(), [](int t) { return t >= 0; });
@@ -414,7 +437,10 @@ TEST(Fusion, FwPlusFwOnClassBench) {
 TEST(Fusion, TargetAlsoReachedUnfused) {
   std::mt19937 rng(77);
   json r1 = json::array(), r2 = json::array();
-  for (int k = 0; k < 8; ++k) { r1.push_back(random_rule(rng)); r2.push_back(random_rule(rng)); }
+  for (int k = 0; k < 8; ++k) {
+    r1.push_back(random_rule(rng));
+    r2.push_back(random_rule(rng));
+  }
   r1.push_back(json::object());
   json blocks = json::array({block("src", "FeedSource"), block("src2", "FeedSource"),
                              block("c1", "HeaderClassifier", {{"match", r1}, {"fuse", {"c2"}}}),
@@ -500,7 +526,9 @@ TEST(Fusion, BadFuseConfigs) {
   auto graph = [](json fuse, std::string target_type = "HeaderClassifier") {
     json target = target_type == "HeaderClassifier" ? block("c2", target_type, {{"match", {json::object()}}})
                                                     : block("c2", target_type, {{"alerts", {{{"message", "m"}}}}});
-    return json{{"blocks", {block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", {json::object()}}, {"fuse", fuse}}), target}},
+    return json{{"blocks",
+                 {block("src", "FeedSource"),
+                  block("c1", "HeaderClassifier", {{"match", {json::object()}}, {"fuse", fuse}}), target}},
                 {"connectors", {conn("src", 0, "c1"), conn("c1", 0, "c2")}}};
   };
   auto expect_bad = [&](const json& g, const std::string& mention) {
@@ -545,12 +573,16 @@ TEST(Fusion, PacketAnnotationClearedAndCloned) {
 // `fuse` is a hint with no Click counterpart: export-click ignores it (exit 0, every block
 // expressed).
 TEST(Fusion, ExportClickIgnoresFuse) {
-  json graph = {{"blocks", {block("src", "FromDump", {{"filename", "in.pcap"}}),
-                            block("c1", "HeaderClassifier", {{"match", {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}, json::object()}}, {"fuse", {"c2"}}}),
-                            alert("a"),
-                            block("c2", "HeaderClassifier", {{"match", {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}}}}}),
-                            block("out", "Discard")}},
-                {"connectors", {conn("src", 0, "c1"), conn("c1", 0, "a"), conn("a", 0, "c2"), conn("c1", 1, "out"), conn("c2", 0, "out")}}};
+  json graph = {
+      {"blocks",
+       {block("src", "FromDump", {{"filename", "in.pcap"}}),
+        block("c1", "HeaderClassifier",
+              {{"match", {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}, json::object()}}, {"fuse", {"c2"}}}),
+        alert("a"),
+        block("c2", "HeaderClassifier", {{"match", {{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}}}}}),
+        block("out", "Discard")}},
+      {"connectors",
+       {conn("src", 0, "c1"), conn("c1", 0, "a"), conn("a", 0, "c2"), conn("c1", 1, "out"), conn("c2", 0, "out")}}};
   const std::string path = ::testing::TempDir() + "fuse_export.json";
   { std::ofstream(path) << graph.dump(); }
   const std::string cmd = std::string(OBI_BINARY) + " export-click --graph " + path + " > " + path + ".click 2>&1";
@@ -564,14 +596,14 @@ TEST(Fusion, ExportClickIgnoresFuse) {
 // sink becomes a link c1 -> sink carrying (Log, Alert), applied in that order to each
 // output's packets; a chain ending in an unconnected output still posts, then drops.
 TEST(Fusion, StaticsFoldIntoLinks) {
-  json blocks = json::array({block("src", "FeedSource"),
-                             block("c1", "HeaderClassifier",
-                                   {{"match", json::array({{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}},
-                                                          {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}})}}),
-                             block("l", "Log", {{"message", "udp"}}), alert("a"), alert("t"),
-                             block("sink", "FeedSink", {{"id", 7}})});
-  json conns = json::array({conn("src", 0, "c1"), conn("c1", 0, "l"), conn("l", 0, "a"), conn("a", 0, "sink"),
-                            conn("c1", 1, "t")});
+  json blocks = json::array(
+      {block("src", "FeedSource"),
+       block("c1", "HeaderClassifier",
+             {{"match",
+               json::array({{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 17}}, {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}})}}),
+       block("l", "Log", {{"message", "udp"}}), alert("a"), alert("t"), block("sink", "FeedSink", {{"id", 7}})});
+  json conns = json::array(
+      {conn("src", 0, "c1"), conn("c1", 0, "l"), conn("l", 0, "a"), conn("a", 0, "sink"), conn("c1", 1, "t")});
   json graph = {{"blocks", blocks}, {"connectors", conns}};
   auto g = compile(graph);
   const Link& udp = g->links[g->by_name.at("c1")][0];
@@ -608,7 +640,7 @@ TEST(Fusion, StaticsFoldIntoLinks) {
   EXPECT_EQ(log_events, udp_frames);
   EXPECT_EQ(alert_a, udp_frames);
   EXPECT_EQ(alert_t, tcp_frames);
-  EXPECT_EQ(folded.drops, g_frames.size() - udp_frames);   // tcp after its alert, and no match
+  EXPECT_EQ(folded.drops, g_frames.size() - udp_frames);  // tcp after its alert, and no match
 }
 
 // A single alert that fits a link's site is copied into the link that carries it
@@ -618,8 +650,8 @@ TEST(Fusion, StaticsFoldIntoLinks) {
 class FullRecorder final : public EventSink {
  public:
   using Entry = std::tuple<int, std::string, std::string, std::string, int, int, uint64_t, unsigned, uint64_t>;
-  void post(Kind kind, std::string_view origin, std::string_view app, std::string_view message, int severity,
-            Packet& p, int packet_size, unsigned worker, uint64_t now_ns) override {
+  void post(Kind kind, std::string_view origin, std::string_view app, std::string_view message, int severity, Packet& p,
+            int packet_size, unsigned worker, uint64_t now_ns) override {
     events.emplace_back(static_cast<int>(kind), std::string(origin), std::string(app), std::string(message), severity,
                         packet_size, p.timestamp_ns, worker, now_ns);
   }
@@ -636,10 +668,12 @@ TEST(Fusion, AlertSitesInLinks) {
       {block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", rules}}),
        block("udp", "Alert", {{"alerts", json::array({{{"message", "udp seen"}, {"severity", 4}, {"app_id", "fw"}}})}}),
        block("tcp", "Alert",
-             {{"alerts", json::array({{{"message", "tcp seen"}, {"severity", 2}}})}, {"attach_packet", true},
+             {{"alerts", json::array({{{"message", "tcp seen"}, {"severity", 2}}})},
+              {"attach_packet", true},
               {"packet_size", 20}}),
        block("long", "Alert", {{"alerts", json::array({{{"message", long_message}}})}}),
-       block("two", "Alert", {{"alerts", json::array({{{"message", "first"}}, {{"message", "second"}, {"severity", 5}}})}}),
+       block("two", "Alert",
+             {{"alerts", json::array({{{"message", "first"}}, {{"message", "second"}, {"severity", 5}}})}}),
        block("sink", "FeedSink", {{"id", 3}})});
   json conns = json::array({conn("src", 0, "c1"), conn("c1", 0, "udp"), conn("udp", 0, "sink"), conn("c1", 1, "tcp"),
                             conn("tcp", 0, "sink"), conn("c1", 2, "long"), conn("long", 0, "sink"),
@@ -654,8 +688,8 @@ TEST(Fusion, AlertSitesInLinks) {
   }
   EXPECT_NE(links[0].site_fn, nullptr);
   EXPECT_NE(links[1].site_fn, nullptr);
-  EXPECT_EQ(links[2].site_fn, nullptr);   // 200-byte message: no site
-  EXPECT_EQ(links[3].site_fn, nullptr);   // two alerts: no site
+  EXPECT_EQ(links[2].site_fn, nullptr);  // 200-byte message: no site
+  EXPECT_EQ(links[3].site_fn, nullptr);  // two alerts: no site
   auto plain = compile(graph, nullptr, false);
   for (const auto& outs : plain->links)
     for (const Link& l : outs) EXPECT_EQ(l.site_fn, nullptr);

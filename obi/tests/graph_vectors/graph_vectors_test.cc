@@ -63,8 +63,7 @@ TEST(graph_vectors, EveryGraphVector) {
     ASSERT_TRUE(cases.is_array()) << path << ": not an array of cases";
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const json& c = cases[i];
-      const std::string where =
-          path.filename().string() + "[" + std::to_string(i) + "] " + c.value("description", "");
+      const std::string where = path.filename().string() + "[" + std::to_string(i) + "] " + c.value("description", "");
       const json& expect = c["expect"];
       const bool want_valid = expect == "valid";
       (want_valid ? valid : invalid)++;
@@ -76,7 +75,8 @@ TEST(graph_vectors, EveryGraphVector) {
           ADD_FAILURE() << where << ": refused: " << e.what();
           continue;
         }
-        EXPECT_EQ(std::string(openbox::to_string(e.type())), expect.value("error_type", "")) << where << ": " << e.what();
+        EXPECT_EQ(std::string(openbox::to_string(e.type())), expect.value("error_type", ""))
+            << where << ": " << e.what();
         EXPECT_EQ(std::string(openbox::to_string(e.subtype())), expect.value("error_subtype", ""))
             << where << ": " << e.what();
       }

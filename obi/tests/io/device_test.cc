@@ -5,8 +5,8 @@
 #include <fcntl.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
-#include <sys/socket.h>
 #include <sched.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,10 +16,10 @@
 #include <set>
 #include <thread>
 
-#include "engine/runtime.hh"
-#include "engine/testing.hh"
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include "engine/runtime.hh"
+#include "engine/testing.hh"
 
 #include "engine/pool.hh"
 #include "io/afpacket.hh"
@@ -42,7 +42,8 @@ std::set<std::string> write_frames(const std::string& path, int n) {
   std::set<std::string> frames;
   io::PcapWriter w(path);
   for (int i = 0; i < n; ++i) {
-    Bytes b = udp4("192.0.2.1", "192.0.2." + std::to_string(2 + i % 50), 4000 + i, 5000, "OBI-TEST-" + std::to_string(i));
+    Bytes b =
+        udp4("192.0.2.1", "192.0.2." + std::to_string(2 + i % 50), 4000 + i, 5000, "OBI-TEST-" + std::to_string(i));
     w.write(b.data(), static_cast<uint32_t>(b.size()), 1000ull * i);
     frames.insert(std::string(b.begin(), b.end()));
   }
@@ -60,10 +61,11 @@ std::set<std::string> read_marked(const std::string& path) {
   return out;
 }
 json loop_graph(const std::string& in, const std::string& tx, const std::string& rx, const std::string& out) {
-  return {{"blocks", {{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", in}}}},
-                      {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", tx}}}},
-                      {{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", rx}, {"promisc", true}}}},
-                      {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
+  return {{"blocks",
+           {{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", in}}}},
+            {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", tx}}}},
+            {{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", rx}, {"promisc", true}}}},
+            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
           {"connectors", {{{"src", "in"}, {"dst", "tx"}}, {{"src", "rx"}, {"dst", "out"}}}}};
 }
 void wait_for(Runtime& rt, const std::string& block, uint64_t n) {
@@ -86,15 +88,18 @@ class VethNamespace {
     if (sh("ip netns add " + name_) != 0) return;
     std::string ex = "ip netns exec " + name_ + " ";
     ok_ = sh(ex + "ip link add va type veth peer name vb") == 0 &&
-          sh(ex + "sysctl -w net.ipv6.conf.all.disable_ipv6=1") == 0 &&
-          sh(ex + "ip link set va up") == 0 && sh(ex + "ip link set vb up") == 0;
+          sh(ex + "sysctl -w net.ipv6.conf.all.disable_ipv6=1") == 0 && sh(ex + "ip link set va up") == 0 &&
+          sh(ex + "ip link set vb up") == 0;
     original_ = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
     int target = open(("/var/run/netns/" + name_).c_str(), O_RDONLY | O_CLOEXEC);
     ok_ = ok_ && original_ >= 0 && target >= 0 && setns(target, CLONE_NEWNET) == 0;
     if (target >= 0) close(target);
   }
   ~VethNamespace() {
-    if (original_ >= 0) { setns(original_, CLONE_NEWNET); close(original_); }
+    if (original_ >= 0) {
+      setns(original_, CLONE_NEWNET);
+      close(original_);
+    }
     sh("ip netns delete " + name_);
   }
   bool ok() const { return ok_; }
@@ -141,8 +146,9 @@ TEST(Device, RebuiltFromDeviceKeepsTheFramesInItsRing) {
   ASSERT_TRUE(ns.ok()) << "cannot create a network namespace with a veth pair (needs root and iproute2)";
   std::string out = tmp("rebuilt_out.pcap");
   auto graph = [&](bool promisc) {
-    return json{{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"promisc", promisc}}}},
-                            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
+    return json{{"blocks",
+                 {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"promisc", promisc}}}},
+                  {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
                 {"connectors", {{{"src", "rx"}, {"dst", "out"}}}}};
   };
   std::set<std::string> sent;
@@ -150,7 +156,7 @@ TEST(Device, RebuiltFromDeviceKeepsTheFramesInItsRing) {
     RuntimeOptions o;
     o.workers = 1;
     Runtime rt(o);
-    rt.set_graph(graph(false));   // the socket and its ring are open from here on
+    rt.set_graph(graph(false));  // the socket and its ring are open from here on
     std::set<std::string> batch1, batch2;
     auto send = [&](int from, int n) {
       io::AfPacketTx tx;
@@ -169,10 +175,10 @@ TEST(Device, RebuiltFromDeviceKeepsTheFramesInItsRing) {
       }
     };
     send(0, 100);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));   // in the ring, blocks retired
-    rt.set_graph(graph(true));    // FromDevice rebuilt: promisc changed
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // in the ring, blocks retired
+    rt.set_graph(graph(true));                                   // FromDevice rebuilt: promisc changed
     send(100, 100);
-    rt.set_graph(graph(false));   // and once more
+    rt.set_graph(graph(false));  // and once more
     rt.start();
     wait_for(rt, "rx", 200);
     rt.stop();
@@ -201,8 +207,9 @@ TEST(Device, FailedSwapLeavesTheRunningFromDeviceAlone) {
   ASSERT_TRUE(ns.ok()) << "cannot create a network namespace with a veth pair (needs root and iproute2)";
   std::string out = tmp("failed_swap_out.pcap");
   auto graph = [&](bool promisc, const std::string& file) {
-    return json{{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"promisc", promisc}}}},
-                            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", file}}}}}},
+    return json{{"blocks",
+                 {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"promisc", promisc}}}},
+                  {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", file}}}}}},
                 {"connectors", {{{"src", "rx"}, {"dst", "out"}}}}};
   };
   RuntimeOptions o;
@@ -266,9 +273,9 @@ TEST(Device, AfPacketTxRingAndSendmmsgDeliverEveryFrame) {
       }
       taken += tx.send(batch);
     }
-    if (ring) EXPECT_EQ(tx.calls(), uint64_t(kBatches));   // one sendto per batch
+    if (ring) EXPECT_EQ(tx.calls(), uint64_t(kBatches));  // one sendto per batch
     else EXPECT_GE(tx.calls(), uint64_t(kBatches));
-    EXPECT_EQ(taken, expected.size());   // the frame over the MTU is refused, the rest taken
+    EXPECT_EQ(taken, expected.size());  // the frame over the MTU is refused, the rest taken
     std::vector<std::string> got;
     char frame[4096];
     for (;;) {
@@ -303,7 +310,7 @@ TEST(Device, FrameRingReadsEveryFrameInOrder) {
   std::vector<std::string> sent;
   {
     io::PcapWriter w(in);
-    for (int i = 0; i < 3000; ++i) {   // more than the ring's 2048 slots: it wraps
+    for (int i = 0; i < 3000; ++i) {  // more than the ring's 2048 slots: it wraps
       Bytes b = udp4("192.0.2.1", "192.0.2.9", 4000 + i % 1000, 5000, "OBI-TEST-" + std::to_string(i));
       w.write(b.data(), static_cast<uint32_t>(b.size()), 1000ull * i);
       sent.emplace_back(b.begin(), b.end());
@@ -354,7 +361,8 @@ TEST(Device, FrameRingHandsOverALoneFrame) {
       if (got.n == 0) std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
     ASSERT_EQ(got.n, 1u) << "frame " << i;
-    EXPECT_EQ(std::string(reinterpret_cast<const char*>(got.pkts[0]->data), got.pkts[0]->len), std::string(b.begin(), b.end()));
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(got.pkts[0]->data), got.pkts[0]->len),
+              std::string(b.begin(), b.end()));
     EXPECT_GT(got.pkts[0]->timestamp_ns, 0u);
     pool.free(got.pkts[0]);
   }
@@ -367,8 +375,9 @@ TEST(Device, BadRxRingIsBadBlock) {
   RuntimeOptions o;
   o.workers = 1;
   Runtime rt(o);
-  json g = {{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"rx_ring", "fast"}}}},
-                        {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "va"}}}}}},
+  json g = {{"blocks",
+             {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "vb"}, {"rx_ring", "fast"}}}},
+              {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "va"}}}}}},
             {"connectors", {{{"src", "rx"}, {"dst", "tx"}}}}};
   try {
     rt.set_graph(g);
@@ -397,12 +406,14 @@ TEST(Device, DpdkRingVdevEndToEnd) {
   {
     RuntimeOptions o;
     o.workers = 1;
-    o.eal_args = {"--no-huge", "--no-pci", "-m", "512", "--vdev", "net_ring0", "--no-shconf",
-                  "--file-prefix", "obi_test_" + std::to_string(getpid()), "--log-level", "*:error"};
+    o.eal_args = {"--no-huge",   "--no-pci",      "-m",
+                  "512",         "--vdev",        "net_ring0",
+                  "--no-shconf", "--file-prefix", "obi_test_" + std::to_string(getpid()),
+                  "--log-level", "*:error"};
     Runtime rt(o);
     // A port that does not exist is refused when the graph is set.
     EXPECT_THROW(rt.set_graph(loop_graph(in, "dpdk:7", "dpdk:7", out)), openbox::ProtocolError);
-    rt.set_graph(loop_graph(in, "dpdk:0", "dpdk:0", out));   // net_ring0: what is sent comes back
+    rt.set_graph(loop_graph(in, "dpdk:0", "dpdk:0", out));  // net_ring0: what is sent comes back
     rt.start();
     wait_for(rt, "rx", 300);
     rt.stop();
@@ -420,22 +431,25 @@ TEST(Device, DpdkRingVdevEndToEnd) {
 TEST(Device, DpdkFromDeviceRebuiltAtSwapsKeepsItsQueue) {
   std::string out = tmp("dpdk_swap_out.pcap");
   auto graph = [&](bool promisc) {
-    return json{{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "dpdk:0"}, {"promisc", promisc}}}},
-                            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
+    return json{{"blocks",
+                 {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "dpdk:0"}, {"promisc", promisc}}}},
+                  {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
                 {"connectors", {{{"src", "rx"}, {"dst", "out"}}}}};
   };
   std::set<std::string> sent;
   {
     RuntimeOptions o;
     o.workers = 1;
-    o.eal_args = {"--no-huge", "--no-pci", "-m", "512", "--vdev", "net_ring0", "--no-shconf",
-                  "--file-prefix", "obi_test_" + std::to_string(getpid()), "--log-level", "*:error"};
+    o.eal_args = {"--no-huge",   "--no-pci",      "-m",
+                  "512",         "--vdev",        "net_ring0",
+                  "--no-shconf", "--file-prefix", "obi_test_" + std::to_string(getpid()),
+                  "--log-level", "*:error"};
     Runtime rt(o);
-    rt.set_graph(graph(false));   // port 0 configured and started
+    rt.set_graph(graph(false));  // port 0 configured and started
     rte_mempool* mp = rte_pktmbuf_pool_create(("obi_t_swap" + std::to_string(getpid())).c_str(), 1023, 0, 0,
                                               RTE_MBUF_DEFAULT_BUF_SIZE, static_cast<int>(rte_socket_id()));
     ASSERT_NE(mp, nullptr);
-    for (int i = 0; i < 200; ++i) {   // net_ring0: what TX queue 0 takes, RX queue 0 gives back
+    for (int i = 0; i < 200; ++i) {  // net_ring0: what TX queue 0 takes, RX queue 0 gives back
       Bytes b = udp4("192.0.2.1", "192.0.2.9", 4000 + i, 5000, "OBI-TEST-" + std::to_string(i));
       rte_mbuf* m = rte_pktmbuf_alloc(mp);
       ASSERT_NE(m, nullptr);
@@ -443,7 +457,7 @@ TEST(Device, DpdkFromDeviceRebuiltAtSwapsKeepsItsQueue) {
       ASSERT_EQ(rte_eth_tx_burst(0, 0, &m, 1), 1);
       sent.insert(std::string(b.begin(), b.end()));
     }
-    rt.set_graph(graph(true));    // FromDevice rebuilt twice before any worker reads
+    rt.set_graph(graph(true));  // FromDevice rebuilt twice before any worker reads
     rt.set_graph(graph(false));
     rt.start();
     wait_for(rt, "rx", 200);

@@ -50,13 +50,16 @@ std::vector<uint8_t> frame(bool v4, bool tcp, uint32_t payload, uint8_t tcp_flag
     store_be16(&f[l3 + 4], static_cast<uint16_t>(f.size() - l3 - 40));
     f[l3 + 6] = proto;
     f[l3 + 7] = 64;
-    f[l3 + 8] = 0xfd; f[l3 + 23] = 1;
-    f[l3 + 24] = 0xfd; f[l3 + 39] = 2;
+    f[l3 + 8] = 0xfd;
+    f[l3 + 23] = 1;
+    f[l3 + 24] = 0xfd;
+    f[l3 + 39] = 2;
   }
   store_be16(&f[l4], 40000);
   store_be16(&f[l4 + 2], 80);
   if (tcp) {
-    f[l4 + 4] = 0x10; f[l4 + 7] = 0x01;   // seq 0x10000001
+    f[l4 + 4] = 0x10;
+    f[l4 + 7] = 0x01;  // seq 0x10000001
     f[l4 + 12] = 5 << 4;
     f[l4 + 13] = tcp_flags;
     store_be16(&f[l4 + 14], 65535);
@@ -117,7 +120,7 @@ TEST(Offload, CompletesAPartialChecksumWithoutSegmenting) {
 TEST(Offload, CutsATcpSuperFrameIntoSegmentsLikeTheNicWould) {
   for (bool v4 : {true, false}) {
     const uint32_t payload = 64000, mss = 1448;
-    auto f = frame(v4, true, payload, 0x19 | 0x80);   // FIN, PSH, ACK, CWR
+    auto f = frame(v4, true, payload, 0x19 | 0x80);  // FIN, PSH, ACK, CWR
     OffloadedFrame of(f.data(), static_cast<uint32_t>(f.size()), offload(v4, true, v4 ? kGsoTcpV4 : kGsoTcpV6, mss),
                       9216);
     ASSERT_TRUE(of.valid()) << of.why_invalid();

@@ -28,12 +28,11 @@ std::string slurp(const std::string& p) {
   std::ifstream f(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(f), {});
 }
-std::string shared_data(const std::string& rel) {
-  return std::string(OPENBOX_ROOT) + "/../shared/data/" + rel;
-}
+std::string shared_data(const std::string& rel) { return std::string(OPENBOX_ROOT) + "/../shared/data/" + rel; }
 json copy_graph(const std::string& in, const std::string& out) {
-  return {{"blocks", {{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", in}}}},
-                      {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
+  return {{"blocks",
+           {{{"type", "FromDump"}, {"name", "in"}, {"config", {{"filename", in}}}},
+            {{"type", "ToDump"}, {"name", "out"}, {"config", {{"filename", out}}}}}},
           {"connectors", {{{"src", "in"}, {"src_port", 0}, {"dst", "out"}, {"dst_port", 0}}}}};
 }
 void run_until_done(Runtime& rt) {
@@ -48,7 +47,8 @@ std::vector<std::pair<uint64_t, std::string>> records(const std::string& path) {
   std::vector<std::pair<uint64_t, std::string>> out;
   uint64_t off = r.begin();
   io::PcapRecord rec;
-  while (r.next(off, rec)) out.emplace_back(rec.ts_ns, std::string(reinterpret_cast<const char*>(rec.data), rec.caplen));
+  while (r.next(off, rec))
+    out.emplace_back(rec.ts_ns, std::string(reinterpret_cast<const char*>(rec.data), rec.caplen));
   return out;
 }
 
@@ -70,7 +70,7 @@ TEST(Pcap, FromDumpToDumpIsByteIdentical) {
     EXPECT_EQ(rt.read("in", "count").get<uint64_t>(), 1000u);
     EXPECT_EQ(rt.read("out", "count").get<uint64_t>(), 1000u);
     EXPECT_EQ(rt.stats().packets_out, 1000u);
-  }   // the runtime closes (flushes) the dump
+  }  // the runtime closes (flushes) the dump
   EXPECT_EQ(slurp(in), slurp(out));
   fs::remove(in);
   fs::remove(out);
@@ -115,7 +115,7 @@ TEST(Pcap, BadFilesAreRejectedAsBadBlock) {
       EXPECT_NE(std::string(e.what()).find("'in'"), std::string::npos) << e.what();
     }
   }
-  EXPECT_FALSE(fs::exists(tmp("never.pcap")));   // nothing opened for a rejected graph
+  EXPECT_FALSE(fs::exists(tmp("never.pcap")));  // nothing opened for a rejected graph
   // An unwritable dump fails at activation, also as BAD_BLOCK.
   EXPECT_THROW(rt.set_graph(copy_graph(shared_data("fw-4560.trace.pcap"), "/nonexistent/dir/o.pcap")),
                openbox::ProtocolError);
@@ -128,9 +128,12 @@ TEST(Pcap, TruncatedFileYieldsCompleteRecordsOnly) {
   std::string in = tmp("trunc.pcap"), out = tmp("trunc_out.pcap");
   {
     io::PcapWriter w(in);
-    for (int i = 0; i < 10; ++i) { Bytes b = udp4("1.1.1.1", "2.2.2.2", i, 9); w.write(b.data(), 60, i * 1000ull); }
+    for (int i = 0; i < 10; ++i) {
+      Bytes b = udp4("1.1.1.1", "2.2.2.2", i, 9);
+      w.write(b.data(), 60, i * 1000ull);
+    }
   }
-  fs::resize_file(in, fs::file_size(in) - 30);   // cut the last record
+  fs::resize_file(in, fs::file_size(in) - 30);  // cut the last record
   {
     RuntimeOptions o;
     o.workers = 1;
@@ -161,20 +164,29 @@ TEST(Pcap, FromDumpHandles) {
   h.write("reset_counts", nullptr);
   EXPECT_EQ(h.read("count").get<uint64_t>(), 0u);
   EXPECT_THROW(h.write("active", "yes"), openbox::ProtocolError);
-  EXPECT_EQ(r.meta[0][0].flow_hash, [&] { Packet p; Bytes b = r.out[0][0]; p.data = b.data(); p.len = b.size(); return flow_hash(p); }());
+  EXPECT_EQ(r.meta[0][0].flow_hash, [&] {
+    Packet p;
+    Bytes b = r.out[0][0];
+    p.data = b.data();
+    p.len = b.size();
+    return flow_hash(p);
+  }());
 }
 
 TEST(Pcap, TimingKeepsInterPacketDelays) {
   std::string in = tmp("timed.pcap");
   {
     io::PcapWriter w(in);
-    for (int i = 0; i < 3; ++i) { Bytes b = udp4("1.1.1.1", "2.2.2.2", 1, 2); w.write(b.data(), 60, 5000000000ull + i * 50000000ull); }
+    for (int i = 0; i < 3; ++i) {
+      Bytes b = udp4("1.1.1.1", "2.2.2.2", 1, 2);
+      w.write(b.data(), 60, 5000000000ull + i * 50000000ull);
+    }
   }
   ElementHarness h("FromDump", {{"filename", in}, {"timing", true}}, "in");
   h.set_now(1000);
-  EXPECT_EQ(h.poll().total(), 1u);          // first packet at once
+  EXPECT_EQ(h.poll().total(), 1u);  // first packet at once
   h.set_now(1000 + 49000000);
-  EXPECT_EQ(h.poll().total(), 0u);          // second is due 50 ms later
+  EXPECT_EQ(h.poll().total(), 0u);  // second is due 50 ms later
   h.set_now(1000 + 50000000);
   EXPECT_EQ(h.poll().total(), 1u);
   h.set_now(1000 + 200000000);
@@ -190,8 +202,9 @@ namespace {
 
 // FromDevice "in" -> ToDevice "out", the shape of an application's graph.
 json device_graph() {
-  return {{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "in"}}}},
-                      {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "out"}}}}}},
+  return {{"blocks",
+           {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "in"}}}},
+            {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "out"}}}}}},
           {"connectors", {{{"src", "rx"}, {"src_port", 0}, {"dst", "tx"}, {"dst_port", 0}}}}};
 }
 
@@ -222,8 +235,8 @@ TEST(DeviceMap, PcapBoundDevicesReadAndWriteFiles) {
     rt.set_graph(device_graph());
     run_until_done(rt);
     EXPECT_EQ(rt.read("rx", "count").get<uint64_t>(), 100u);
-    EXPECT_EQ(rt.graph(), device_graph());   // the graph is reported as given
-  }   // the runtime closes (and so completes) its output file
+    EXPECT_EQ(rt.graph(), device_graph());  // the graph is reported as given
+  }                                         // the runtime closes (and so completes) its output file
   EXPECT_EQ(records(out), records(in));
   fs::remove(in);
   fs::remove(out);
@@ -231,8 +244,9 @@ TEST(DeviceMap, PcapBoundDevicesReadAndWriteFiles) {
 
 TEST(DeviceMap, DirectionBindingsSplitOneDeviceIntoTwoFiles) {
   // a graph that sends its packets back through the device they came in by
-  json graph = {{"blocks", {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "in"}}}},
-                            {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "in"}}}}}},
+  json graph = {{"blocks",
+                 {{{"type", "FromDevice"}, {"name", "rx"}, {"config", {{"devname", "in"}}}},
+                  {{"type", "ToDevice"}, {"name", "tx"}, {"config", {{"devname", "in"}}}}}},
                 {"connectors", {{{"src", "rx"}, {"src_port", 0}, {"dst", "tx"}, {"dst_port", 0}}}}};
   std::string in = tmp("dir_in.pcap"), back = tmp("dir_back.pcap");
   {
@@ -251,7 +265,7 @@ TEST(DeviceMap, DirectionBindingsSplitOneDeviceIntoTwoFiles) {
     rt.set_graph(graph);
     run_until_done(rt);
     EXPECT_EQ(rt.read("rx", "count").get<uint64_t>(), 50u);
-  }   // the runtime closes (and so completes) its output file
+  }                                  // the runtime closes (and so completes) its output file
   EXPECT_EQ(records(in), before);    // the input trace is read, not overwritten
   EXPECT_EQ(records(back), before);  // what left by "in" went to the tx file
   fs::remove(in);

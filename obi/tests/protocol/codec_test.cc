@@ -47,8 +47,10 @@ TEST(protocol_header_match, MasksRangesLists) {
               {"value":"0x1f90","mask":"0xffff"},{"min":"0x4000","max":"0xffff"}]})"));
   EXPECT_EQ(canon("tcp_src", "80%0x00ff"),
             json::parse(R"({"field":"TCP_SRC","terms":[{"value":"0x50","mask":"0xff"}]})"));
-  EXPECT_EQ(canon("eth_type", 2048), json::parse(R"({"field":"ETH_TYPE","terms":[{"value":"0x800","mask":"0xffff"}]})"));
-  EXPECT_EQ(canon("udp_dst", "[ : 1023 ]"), json::parse(R"({"field":"UDP_DST","terms":[{"min":"0x0","max":"0x3ff"}]})"));
+  EXPECT_EQ(canon("eth_type", 2048),
+            json::parse(R"({"field":"ETH_TYPE","terms":[{"value":"0x800","mask":"0xffff"}]})"));
+  EXPECT_EQ(canon("udp_dst", "[ : 1023 ]"),
+            json::parse(R"({"field":"UDP_DST","terms":[{"min":"0x0","max":"0x3ff"}]})"));
   EXPECT_EQ(canon("ipv4_proto", "6")["field"], "IP_PROTO");
 }
 
@@ -58,19 +60,35 @@ TEST(protocol_header_match, MacAndIpv6) {
   EXPECT_THROW(canon("eth_dst", "[00:00:00:00:00:01:00:00:00:00:00:09]"), ProtocolError);  // no MAC ranges
   EXPECT_EQ(canon("eth_dst", "[00:00:00:00:00:01, 00-00-00-00-00-09]")["terms"][1]["value"], "0x9");
   EXPECT_EQ(canon("ipv6_src", "::1")["terms"][0]["value"], "0x1");
-  EXPECT_EQ(canon("ipv6_src", "2001:db8::/32")["terms"][0],
-            json::parse(R"({"value":"0x20010db8000000000000000000000000","mask":"0xffffffff000000000000000000000000"})"));
+  EXPECT_EQ(
+      canon("ipv6_src", "2001:db8::/32")["terms"][0],
+      json::parse(R"({"value":"0x20010db8000000000000000000000000","mask":"0xffffffff000000000000000000000000"})"));
   EXPECT_EQ(canon("ipv6_dst", "::ffff:10.0.0.1")["terms"][0]["value"], "0xffff0a000001");
   EXPECT_EQ(canon("ipv6_dst", "[::1 , ::9]")["terms"][1]["value"], "0x9");
   EXPECT_THROW(canon("ipv4_src", "10.0.0.01"), ProtocolError);
 }
 
 TEST(protocol_header_match, Errors) {
-  for (auto [f, v] : std::vector<std::pair<const char*, json>>{
-           {"tcp_dst", "65536"}, {"tcp_dst", "[]"}, {"tcp_dst", "[90:80]"}, {"tcp_dst", -1},
-           {"tcp_dst", 1.5}, {"ipv4_src", 167772161}, {"ipv4_src", "10.0.0.256"}, {"ipv4_src", "10.0.0.1/33"},
-           {"eth_dst", "00:11:22:33:44"}, {"ipv6_src", "1::2::3"}, {"no_such", "1"}, {"vlan_vid", "0x1000"},
-           {"tcp_dst", "8 0"}, {"tcp_dst", "  "}, {"ipv4_src", "10.0.0.0 /8"}, {"tcp_dst", "[80:90]%0xff"}, {"tcp_dst", "[80:90,100]"}, {"tcp_dst", "[80,]"}, {"tcp_dst", "80%"}, {"tcp_dst", true}}) {
+  for (auto [f, v] : std::vector<std::pair<const char*, json>>{{"tcp_dst", "65536"},
+                                                               {"tcp_dst", "[]"},
+                                                               {"tcp_dst", "[90:80]"},
+                                                               {"tcp_dst", -1},
+                                                               {"tcp_dst", 1.5},
+                                                               {"ipv4_src", 167772161},
+                                                               {"ipv4_src", "10.0.0.256"},
+                                                               {"ipv4_src", "10.0.0.1/33"},
+                                                               {"eth_dst", "00:11:22:33:44"},
+                                                               {"ipv6_src", "1::2::3"},
+                                                               {"no_such", "1"},
+                                                               {"vlan_vid", "0x1000"},
+                                                               {"tcp_dst", "8 0"},
+                                                               {"tcp_dst", "  "},
+                                                               {"ipv4_src", "10.0.0.0 /8"},
+                                                               {"tcp_dst", "[80:90]%0xff"},
+                                                               {"tcp_dst", "[80:90,100]"},
+                                                               {"tcp_dst", "[80,]"},
+                                                               {"tcp_dst", "80%"},
+                                                               {"tcp_dst", true}}) {
     EXPECT_THROW(parse_field_value(f, v), ProtocolError) << f << " " << v.dump();
   }
 }
@@ -81,7 +99,8 @@ TEST(protocol_header_match, Prerequisites) {
   EXPECT_NO_THROW(parse_header_match(json::object()));
   EXPECT_THROW(parse_header_match(json::parse(R"({"ip_proto":6,"tcp_dst":80})")), ProtocolError);
   EXPECT_THROW(parse_header_match(json::parse(R"({"eth_type":"0x0800","tcp_dst":80})")), ProtocolError);
-  EXPECT_THROW(parse_header_match(json::parse(R"({"eth_type":"0x0800","ip_proto":"[6:17]","tcp_dst":80})")), ProtocolError);
+  EXPECT_THROW(parse_header_match(json::parse(R"({"eth_type":"0x0800","ip_proto":"[6:17]","tcp_dst":80})")),
+               ProtocolError);
   EXPECT_THROW(parse_header_match(json::parse(R"({"eth_type":"0x86dd","ipv4_src":"1.2.3.4"})")), ProtocolError);
   EXPECT_THROW(parse_header_match(json::parse(R"({"eth_type":2048,"ETH_TYPE":2048})")), ProtocolError);
   EXPECT_THROW(parse_header_match(json::parse(R"({"vlan_pcp":3})")), ProtocolError);
@@ -100,7 +119,7 @@ TEST(protocol_base64, RoundTripAndRejects) {
   EXPECT_EQ(base64_encode("hello"), "aGVsbG8=");
   EXPECT_TRUE(base64_decode("aGVsbG8=", out));
   EXPECT_EQ(out, "hello");
-  EXPECT_FALSE(base64_decode("aGVsbG8", out));   // unpadded
+  EXPECT_FALSE(base64_decode("aGVsbG8", out));  // unpadded
   EXPECT_FALSE(base64_decode("", out));
   EXPECT_FALSE(base64_decode("aG=sbG8=", out));
   EXPECT_FALSE(base64_decode("aGVs*G8=", out));
@@ -113,29 +132,33 @@ TEST(protocol_codec, ValidationOrder) {
   EXPECT_EQ(subtype_of(R"({"xid": 1})"), ErrorSubtype::BAD_TYPE);
   EXPECT_EQ(subtype_of(R"({"type": "Nope", "xid": "x"})"), ErrorSubtype::BAD_TYPE);
   EXPECT_EQ(subtype_of(R"({"type": "Hello", "xid": -1, "version": "x"})"), ErrorSubtype::ILLEGAL_ARGUMENT);
-  EXPECT_EQ(subtype_of(R"({"type": "Hello", "xid": 9007199254740992, "dpid": 1, "version": "1.1.0"})"), ErrorSubtype::ILLEGAL_ARGUMENT);
+  EXPECT_EQ(subtype_of(R"({"type": "Hello", "xid": 9007199254740992, "dpid": 1, "version": "1.1.0"})"),
+            ErrorSubtype::ILLEGAL_ARGUMENT);
   EXPECT_EQ(subtype_of(R"({"type": "Hello", "xid": 1, "version": "one"})"), ErrorSubtype::BAD_VERSION);
   EXPECT_EQ(subtype_of(R"({"type": "Hello", "xid": 1, "version": "2.0"})"), ErrorSubtype::UNSUPPORTED_VERSION);
   EXPECT_EQ(subtype_of(R"({"type": "Hello", "xid": 1, "version": "1.0"})"), ErrorSubtype::ILLEGAL_ARGUMENT);  // no dpid
   EXPECT_EQ(subtype_of(R"({"type": "KeepAlive", "xid": 1, "dpid": 1} x)"), ErrorSubtype::ILLEGAL_ARGUMENT);
   EXPECT_EQ(subtype_of(R"({"type": "KeepAlive", "xid": 1.0, "dpid": 1})"), ErrorSubtype::ILLEGAL_ARGUMENT);
   EXPECT_EQ(subtype_of(R"({"type": "SetProcessingGraphRequest", "xid": 1, "blocks": [{"type": "Discard"}],
-      "connectors": [{"src": 1}]})"), ErrorSubtype::BAD_BLOCK);
+      "connectors": [{"src": 1}]})"),
+            ErrorSubtype::BAD_BLOCK);
   EXPECT_EQ(subtype_of(R"({"type": "SetProcessingGraphRequest", "xid": 1,
       "blocks": [{"type": "HeaderClassifier", "name": "h", "config": {"match": [{"tcp_dst": 80}]}}],
-      "connectors": [{"src": "a", "src_port": -1, "dst": "b", "dst_port": 0}]})"), ErrorSubtype::BAD_CONNECTOR);
+      "connectors": [{"src": "a", "src_port": -1, "dst": "b", "dst_port": 0}]})"),
+            ErrorSubtype::BAD_CONNECTOR);
   EXPECT_EQ(subtype_of(R"({"type": "SetProcessingGraphRequest", "xid": 1,
       "blocks": [{"type": "HeaderClassifier", "name": "h", "config": {"match": [{"tcp_dst": 80}]}}]})"),
-      ErrorSubtype::BAD_HEADER_MATCH);
+            ErrorSubtype::BAD_HEADER_MATCH);
   EXPECT_EQ(subtype_of(R"({"type": "SetProcessingGraphRequest", "xid": 1, "blocks": [{"type": "HeaderPayloadClassifier",
       "name": "h", "config": {"match": [{"header_match": {}, "payload_match": [{"pattern": "a", "from": 5, "to": 1}]}]}}]})"),
-      ErrorSubtype::BAD_PAYLOAD_MATCH);
+            ErrorSubtype::BAD_PAYLOAD_MATCH);
   EXPECT_EQ(subtype_of(R"({"type": "AddCustomModule", "xid": 1, "module_name": "m", "module_content": "@@"})"),
             ErrorSubtype::BAD_FILE);
   EXPECT_EQ(subtype_of(R"({"type": "Error", "xid": 1, "error_type": "BAD_REQUEST", "error_subtype": "NO_ACCESS"})"),
             ErrorSubtype::ILLEGAL_ARGUMENT);
   EXPECT_EQ(subtype_of(R"({"type": "Alert", "xid": 1, "origin_dpid": 1, "messages": [{"id": 1, "timestamp": 1.5,
-      "message": "m", "severity": 6, "origin_block": "a"}]})"), ErrorSubtype::ILLEGAL_ARGUMENT);
+      "message": "m", "severity": 6, "origin_block": "a"}]})"),
+            ErrorSubtype::ILLEGAL_ARGUMENT);
 }
 
 TEST(protocol_codec, RoundTripAndTypedAccess) {
@@ -156,6 +179,8 @@ TEST(protocol_codec, RoundTripAndTypedAccess) {
   EXPECT_EQ(encode(decode(R"({"type": "RemoveCustomModule", "xid": 3, "module_name": "x"})"))["type"],
             "RemoveCustomModuleRequest");
   EXPECT_EQ(salvage_xid(R"({"type": "Bad", "xid": 77})"), 77u);
-  EXPECT_EQ(encode(make_error(5, ProtocolError(ErrorSubtype::BAD_GRAPH, "cycle"))),
-            json::parse(R"({"type": "Error", "xid": 5, "error_type": "BAD_REQUEST", "error_subtype": "BAD_GRAPH", "message": "cycle"})"));
+  EXPECT_EQ(
+      encode(make_error(5, ProtocolError(ErrorSubtype::BAD_GRAPH, "cycle"))),
+      json::parse(
+          R"({"type": "Error", "xid": 5, "error_type": "BAD_REQUEST", "error_subtype": "BAD_GRAPH", "message": "cycle"})"));
 }

@@ -66,20 +66,20 @@ void expect_same(const std::string& body) {
 }  // namespace
 
 TEST(json_body, BuildsTheTreeNlohmannBuilds) {
-  for (const char* body : {R"({"type":"KeepAlive","xid":7,"dpid":1})", "[]", "{}", "0", "-12", "1.5e300",
-                           "18446744073709551615", "-9223372036854775808", "\"a\\u00e9\\ud83d\\ude00\"", "null",
-                           "true", R"([1,[2,[3,{"a":[4,{"b":null}]}]],"x",{}])", R"({"a":1,"a":2,"b":{"a":3}})",
-                           " \n\t{ \"k\" : [ ] } "}) {
+  for (const char* body :
+       {R"({"type":"KeepAlive","xid":7,"dpid":1})", "[]", "{}", "0", "-12", "1.5e300", "18446744073709551615",
+        "-9223372036854775808", "\"a\\u00e9\\ud83d\\ude00\"", "null", "true",
+        R"([1,[2,[3,{"a":[4,{"b":null}]}]],"x",{}])", R"({"a":1,"a":2,"b":{"a":3}})", " \n\t{ \"k\" : [ ] } "}) {
     SCOPED_TRACE(body);
     expect_same(body);
   }
-  EXPECT_EQ(parse_json_body(R"({"a":1,"a":2})"), json::parse(R"({"a":2})"));   // the last key wins, as in json::parse
+  EXPECT_EQ(parse_json_body(R"({"a":1,"a":2})"), json::parse(R"({"a":2})"));  // the last key wins, as in json::parse
 }
 
 TEST(json_body, RefusesNestingOverTheBoundWhileParsing) {
   EXPECT_EQ(parse_json_body(nest(kMaxJsonDepth)), json::parse(nest(kMaxJsonDepth)));
-  for (const std::string& body : {nest(kMaxJsonDepth + 1), nest(100000), std::string(1000000, '['),
-                                  "{\"a\":" + nest(kMaxJsonDepth) + "}"}) {
+  for (const std::string& body :
+       {nest(kMaxJsonDepth + 1), nest(100000), std::string(1000000, '['), "{\"a\":" + nest(kMaxJsonDepth) + "}"}) {
     try {
       parse_json_body(body);
       ADD_FAILURE() << "accepted a body " << json_depth(body, SIZE_MAX) << " deep";
@@ -125,7 +125,8 @@ TEST(json_body, MessageVectorsParseAlike) {
   EXPECT_GT(n, 10u);
   json blocks = json::array(), connectors = json::array();
   for (int i = 0; i < 3000; ++i) {
-    blocks.push_back({{"type", "Alert"}, {"name", "a" + std::to_string(i)},
+    blocks.push_back({{"type", "Alert"},
+                      {"name", "a" + std::to_string(i)},
                       {"config", {{"alerts", {{{"message", "rule " + std::to_string(i)}, {"severity", 3}}}}}}});
     connectors.push_back({{"src", "c"}, {"src_port", i}, {"dst", "a" + std::to_string(i)}, {"dst_port", 0}});
   }

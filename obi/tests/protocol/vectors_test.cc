@@ -73,7 +73,8 @@ TEST(protocol_vectors, EveryMessageVector) {
         const json want = vec.contains("encoded") ? vec["encoded"] : normalised(vec["message"]);
         EXPECT_EQ(out, want) << rel << ": round trip differs";
         // Decoding from a tree that is handed over (block configs moved, not copied) gives the same message.
-        EXPECT_EQ(openbox::encode(openbox::decode_json(json::parse(body), expected)), want) << rel << ": moved decode differs";
+        EXPECT_EQ(openbox::encode(openbox::decode_json(json::parse(body), expected)), want)
+            << rel << ": moved decode differs";
       } catch (const openbox::ProtocolError& e) {
         ADD_FAILURE() << rel << ": valid vector rejected: " << openbox::to_string(e.type()) << "/"
                       << openbox::to_string(e.subtype()) << ": " << e.what();
@@ -90,7 +91,7 @@ TEST(protocol_vectors, EveryMessageVector) {
       }
       // The same refusal from a tree that is handed over (when the body is JSON within the depth limit).
       json tree = openbox::json_depth(body) <= openbox::kMaxJsonDepth ? json::parse(body, nullptr, false)
-                                                                        : json(json::value_t::discarded);
+                                                                      : json(json::value_t::discarded);
       if (!tree.is_discarded()) {
         try {
           openbox::decode_json(std::move(tree), expected);
@@ -126,7 +127,9 @@ TEST(protocol_vectors, EveryHeaderMatchVector) {
         if (c.contains("match")) {
           openbox::parse_header_match(c["match"]);
           EXPECT_FALSE(want_error) << where << ": accepted";
-          if (!want_error) { EXPECT_EQ(expect, "valid") << where; }
+          if (!want_error) {
+            EXPECT_EQ(expect, "valid") << where;
+          }
         } else {
           openbox::FieldMatch m = openbox::parse_field_value(c["field"].get<std::string>(), c["value"]);
           if (want_error) {

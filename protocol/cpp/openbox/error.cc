@@ -39,22 +39,32 @@ constexpr std::array<std::pair<ErrorSubtype, std::string_view>, 19> kSubtypes{{
 }  // namespace
 
 std::string_view to_string(ErrorType t) {
-  for (const auto& [v, n] : kTypes) if (v == t) return n;
+  for (const auto& [v, n] : kTypes)
+    if (v == t) return n;
   return "INTERNAL_ERROR";
 }
 
 std::string_view to_string(ErrorSubtype s) {
-  for (const auto& [v, n] : kSubtypes) if (v == s) return n;
+  for (const auto& [v, n] : kSubtypes)
+    if (v == s) return n;
   return "INTERNAL_ERROR";
 }
 
 bool parse_error_type(std::string_view name, ErrorType& out) {
-  for (const auto& [v, n] : kTypes) if (n == name) { out = v; return true; }
+  for (const auto& [v, n] : kTypes)
+    if (n == name) {
+      out = v;
+      return true;
+    }
   return false;
 }
 
 bool parse_error_subtype(std::string_view name, ErrorSubtype& out) {
-  for (const auto& [v, n] : kSubtypes) if (n == name) { out = v; return true; }
+  for (const auto& [v, n] : kSubtypes)
+    if (n == name) {
+      out = v;
+      return true;
+    }
   return false;
 }
 

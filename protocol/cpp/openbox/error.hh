@@ -15,14 +15,28 @@ enum class ErrorType { BAD_REQUEST, FORBIDDEN, UNSUPPORTED, INTERNAL_ERROR };
 
 enum class ErrorSubtype {
   // BAD_REQUEST
-  BAD_VERSION, BAD_TYPE, BAD_GRAPH, BAD_BLOCK, BAD_BLOCK_IMPL, BAD_CONNECTOR,
-  BAD_HEADER_MATCH, BAD_PAYLOAD_MATCH, BAD_FILE, ILLEGAL_ARGUMENT, ILLEGAL_STATE,
+  BAD_VERSION,
+  BAD_TYPE,
+  BAD_GRAPH,
+  BAD_BLOCK,
+  BAD_BLOCK_IMPL,
+  BAD_CONNECTOR,
+  BAD_HEADER_MATCH,
+  BAD_PAYLOAD_MATCH,
+  BAD_FILE,
+  ILLEGAL_ARGUMENT,
+  ILLEGAL_STATE,
   // FORBIDDEN
-  NOT_PERMITTED, NO_ACCESS,
+  NOT_PERMITTED,
+  NO_ACCESS,
   // UNSUPPORTED
-  UNSUPPORTED_VERSION, UNSUPPORTED_BLOCK, UNSUPPORTED_MESSAGE, UNSUPPORTED_OTHER,
+  UNSUPPORTED_VERSION,
+  UNSUPPORTED_BLOCK,
+  UNSUPPORTED_MESSAGE,
+  UNSUPPORTED_OTHER,
   // INTERNAL_ERROR
-  ADD_MODULE_FAILED, INTERNAL_ERROR,
+  ADD_MODULE_FAILED,
+  INTERNAL_ERROR,
 };
 
 // The type every subtype belongs to (spec 3.4.1).
@@ -48,8 +62,7 @@ bool parse_error_subtype(std::string_view name, ErrorSubtype& out);
 
 class ProtocolError : public std::runtime_error {
  public:
-  ProtocolError(ErrorSubtype subtype, const std::string& message)
-      : std::runtime_error(message), subtype_(subtype) {}
+  ProtocolError(ErrorSubtype subtype, const std::string& message) : std::runtime_error(message), subtype_(subtype) {}
   ErrorType type() const { return type_of(subtype_); }
   ErrorSubtype subtype() const { return subtype_; }
 

@@ -13,25 +13,25 @@ namespace {
 using S = FieldSyntax;
 
 constexpr std::array<FieldInfo, static_cast<size_t>(MatchField::kCount)> kFields{{
-    {"ETH_DST", 48, S::kMac, true},        {"ETH_SRC", 48, S::kMac, true},
-    {"ETH_TYPE", 16, S::kInteger, true},   {"VLAN_VID", 12, S::kInteger, true},
-    {"VLAN_PCP", 3, S::kInteger, true},    {"IP_PROTO", 8, S::kInteger, true},
-    {"IP_DSCP", 6, S::kInteger, false},    {"IP_ECN", 2, S::kInteger, false},
-    {"IPV4_SRC", 32, S::kIpv4, true},      {"IPV4_DST", 32, S::kIpv4, true},
-    {"TCP_SRC", 16, S::kInteger, true},    {"TCP_DST", 16, S::kInteger, true},
-    {"UDP_SRC", 16, S::kInteger, true},    {"UDP_DST", 16, S::kInteger, true},
-    {"SCTP_SRC", 16, S::kInteger, false},  {"SCTP_DST", 16, S::kInteger, false},
-    {"ICMPV4_TYPE", 8, S::kInteger, false}, {"ICMPV4_CODE", 8, S::kInteger, false},
-    {"ARP_OP", 16, S::kInteger, false},    {"ARP_SPA", 32, S::kIpv4, false},
-    {"ARP_TPA", 32, S::kIpv4, false},      {"ARP_SHA", 48, S::kMac, false},
-    {"ARP_THA", 48, S::kMac, false},       {"IPV6_SRC", 128, S::kIpv6, false},
-    {"IPV6_DST", 128, S::kIpv6, false},    {"IPV6_FLABEL", 20, S::kInteger, false},
+    {"ETH_DST", 48, S::kMac, true},           {"ETH_SRC", 48, S::kMac, true},
+    {"ETH_TYPE", 16, S::kInteger, true},      {"VLAN_VID", 12, S::kInteger, true},
+    {"VLAN_PCP", 3, S::kInteger, true},       {"IP_PROTO", 8, S::kInteger, true},
+    {"IP_DSCP", 6, S::kInteger, false},       {"IP_ECN", 2, S::kInteger, false},
+    {"IPV4_SRC", 32, S::kIpv4, true},         {"IPV4_DST", 32, S::kIpv4, true},
+    {"TCP_SRC", 16, S::kInteger, true},       {"TCP_DST", 16, S::kInteger, true},
+    {"UDP_SRC", 16, S::kInteger, true},       {"UDP_DST", 16, S::kInteger, true},
+    {"SCTP_SRC", 16, S::kInteger, false},     {"SCTP_DST", 16, S::kInteger, false},
+    {"ICMPV4_TYPE", 8, S::kInteger, false},   {"ICMPV4_CODE", 8, S::kInteger, false},
+    {"ARP_OP", 16, S::kInteger, false},       {"ARP_SPA", 32, S::kIpv4, false},
+    {"ARP_TPA", 32, S::kIpv4, false},         {"ARP_SHA", 48, S::kMac, false},
+    {"ARP_THA", 48, S::kMac, false},          {"IPV6_SRC", 128, S::kIpv6, false},
+    {"IPV6_DST", 128, S::kIpv6, false},       {"IPV6_FLABEL", 20, S::kInteger, false},
     {"IPV6_ND_TARGET", 128, S::kIpv6, false}, {"IPV6_ND_SLL", 48, S::kMac, false},
-    {"IPV6_ND_TLL", 48, S::kMac, false},   {"IPV6_EXTHDR", 9, S::kInteger, false},
-    {"ICMPV6_TYPE", 8, S::kInteger, false}, {"ICMPV6_CODE", 8, S::kInteger, false},
-    {"MPLS_LABEL", 20, S::kInteger, false}, {"MPLS_TC", 3, S::kInteger, false},
-    {"MPLS_BOS", 1, S::kInteger, false},   {"PBB_ISID", 24, S::kInteger, false},
-    {"PBB_UCA", 1, S::kInteger, false},    {"TUNNEL_ID", 64, S::kInteger, false},
+    {"IPV6_ND_TLL", 48, S::kMac, false},      {"IPV6_EXTHDR", 9, S::kInteger, false},
+    {"ICMPV6_TYPE", 8, S::kInteger, false},   {"ICMPV6_CODE", 8, S::kInteger, false},
+    {"MPLS_LABEL", 20, S::kInteger, false},   {"MPLS_TC", 3, S::kInteger, false},
+    {"MPLS_BOS", 1, S::kInteger, false},      {"PBB_ISID", 24, S::kInteger, false},
+    {"PBB_UCA", 1, S::kInteger, false},       {"TUNNEL_ID", 64, S::kInteger, false},
 }};
 
 // A prerequisite: `on` must be present and (unless `allowed` is empty) admit only
@@ -58,26 +58,43 @@ Prereq prereq_of(MatchField f) {
   auto ipp = [](u128 v) { return Prereq{true, F::IP_PROTO, {v}}; };
   switch (f) {
     case F::VLAN_PCP: return Prereq{true, F::VLAN_VID, {}};
-    case F::IP_PROTO: case F::IP_DSCP: case F::IP_ECN: return eth({0x0800, 0x86dd});
-    case F::IPV4_SRC: case F::IPV4_DST: return eth({0x0800});
-    case F::TCP_SRC: case F::TCP_DST: return ipp(6);
-    case F::UDP_SRC: case F::UDP_DST: return ipp(17);
-    case F::SCTP_SRC: case F::SCTP_DST: return ipp(132);
-    case F::ICMPV4_TYPE: case F::ICMPV4_CODE: return ipp(1);
-    case F::ARP_OP: case F::ARP_SPA: case F::ARP_TPA: case F::ARP_SHA: case F::ARP_THA:
-      return eth({0x0806});
-    case F::IPV6_SRC: case F::IPV6_DST: case F::IPV6_ND_TARGET: case F::IPV6_FLABEL:
-    case F::IPV6_ND_SLL: case F::IPV6_ND_TLL: case F::IPV6_EXTHDR: return eth({0x86dd});
-    case F::ICMPV6_TYPE: case F::ICMPV6_CODE: return ipp(58);
-    case F::MPLS_LABEL: case F::MPLS_TC: case F::MPLS_BOS: return eth({0x8847, 0x8848});
-    case F::PBB_ISID: case F::PBB_UCA: return eth({0x88e7});
+    case F::IP_PROTO:
+    case F::IP_DSCP:
+    case F::IP_ECN: return eth({0x0800, 0x86dd});
+    case F::IPV4_SRC:
+    case F::IPV4_DST: return eth({0x0800});
+    case F::TCP_SRC:
+    case F::TCP_DST: return ipp(6);
+    case F::UDP_SRC:
+    case F::UDP_DST: return ipp(17);
+    case F::SCTP_SRC:
+    case F::SCTP_DST: return ipp(132);
+    case F::ICMPV4_TYPE:
+    case F::ICMPV4_CODE: return ipp(1);
+    case F::ARP_OP:
+    case F::ARP_SPA:
+    case F::ARP_TPA:
+    case F::ARP_SHA:
+    case F::ARP_THA: return eth({0x0806});
+    case F::IPV6_SRC:
+    case F::IPV6_DST:
+    case F::IPV6_ND_TARGET:
+    case F::IPV6_FLABEL:
+    case F::IPV6_ND_SLL:
+    case F::IPV6_ND_TLL:
+    case F::IPV6_EXTHDR: return eth({0x86dd});
+    case F::ICMPV6_TYPE:
+    case F::ICMPV6_CODE: return ipp(58);
+    case F::MPLS_LABEL:
+    case F::MPLS_TC:
+    case F::MPLS_BOS: return eth({0x8847, 0x8848});
+    case F::PBB_ISID:
+    case F::PBB_UCA: return eth({0x88e7});
     default: return Prereq{};
   }
 }
 
-u128 full_mask(unsigned width) {
-  return width >= 128 ? ~u128{0} : ((u128{1} << width) - 1);
-}
+u128 full_mask(unsigned width) { return width >= 128 ? ~u128{0} : ((u128{1} << width) - 1); }
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
@@ -159,8 +176,11 @@ std::optional<u128> parse_ipv6(std::string_view s) {
   bool compressed = false;
   auto* cur = &head;
   size_t i = 0;
-  if (s.substr(0, 2) == "::") { compressed = true; cur = &tail; i = 2; }
-  else if (!s.empty() && s[0] == ':') return std::nullopt;
+  if (s.substr(0, 2) == "::") {
+    compressed = true;
+    cur = &tail;
+    i = 2;
+  } else if (!s.empty() && s[0] == ':') return std::nullopt;
   while (i < s.size()) {
     size_t j = i;
     while (j < s.size() && s[j] != ':') ++j;
@@ -182,7 +202,10 @@ std::optional<u128> parse_ipv6(std::string_view s) {
       g = g * 16 + static_cast<unsigned>(d);
     }
     cur->push_back(static_cast<uint16_t>(g));
-    if (j == s.size()) { i = j; break; }
+    if (j == s.size()) {
+      i = j;
+      break;
+    }
     // j points at ':'
     if (j + 1 < s.size() && s[j + 1] == ':') {
       if (compressed) return std::nullopt;
@@ -218,8 +241,7 @@ class ValueParser {
   ValueParser(const FieldInfo& info, std::string_view text) : info_(info), text_(text) {}
 
   [[noreturn]] void fail(const std::string& why) const {
-    throw ProtocolError(ErrorSubtype::BAD_HEADER_MATCH,
-                        std::string(info_.name) + " value \"" + shown() + "\": " + why);
+    throw ProtocolError(ErrorSubtype::BAD_HEADER_MATCH, std::string(info_.name) + " value \"" + shown() + "\": " + why);
   }
   // The value as quoted in an error: long values are cut (they may be hostile).
   std::string shown() const {
@@ -271,12 +293,17 @@ class ValueParser {
     bool has_comma = false, has_nested = false;
     int depth = 0;
     for (char c : content) {
-      if (c == '[') { ++depth; has_nested = true; }
-      else if (c == ']') --depth;
+      if (c == '[') {
+        ++depth;
+        has_nested = true;
+      } else if (c == ']') --depth;
       else if (c == ',' && depth == 0) has_comma = true;
     }
     if (!has_comma && !has_nested) {
-      if (auto r = try_range(content)) { out.push_back(*r); return; }
+      if (auto r = try_range(content)) {
+        out.push_back(*r);
+        return;
+      }
     }
     // A list: split on top-level commas.
     size_t start = 0;
@@ -284,8 +311,14 @@ class ValueParser {
     for (size_t i = 0; i <= content.size(); ++i) {
       if (i < content.size()) {
         char c = content[i];
-        if (c == '[') { ++depth; continue; }
-        if (c == ']') { --depth; continue; }
+        if (c == '[') {
+          ++depth;
+          continue;
+        }
+        if (c == ']') {
+          --depth;
+          continue;
+        }
         if (c != ',' || depth != 0) continue;
       }
       element(trim(content.substr(start, i - start)), out);
@@ -381,9 +414,7 @@ class ValueParser {
   std::string_view text_;
 };
 
-[[noreturn]] void bad_match(const std::string& why) {
-  throw ProtocolError(ErrorSubtype::BAD_HEADER_MATCH, why);
-}
+[[noreturn]] void bad_match(const std::string& why) { throw ProtocolError(ErrorSubtype::BAD_HEADER_MATCH, why); }
 
 }  // namespace
 
@@ -397,9 +428,15 @@ bool parse_field_name(std::string_view name, MatchField& out) {
       if (std::toupper(static_cast<unsigned char>(name[i])) != field[i]) return false;
     return true;
   };
-  if (same("IPV4_PROTO")) { out = MatchField::IP_PROTO; return true; }
+  if (same("IPV4_PROTO")) {
+    out = MatchField::IP_PROTO;
+    return true;
+  }
   for (size_t i = 0; i < kFields.size(); ++i) {
-    if (same(kFields[i].name)) { out = static_cast<MatchField>(i); return true; }
+    if (same(kFields[i].name)) {
+      out = static_cast<MatchField>(i);
+      return true;
+    }
   }
   return false;
 }
@@ -414,17 +451,15 @@ FieldMatch parse_field_value(std::string_view field_name, const nlohmann::json& 
     return m;
   }
   if (value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0)) {
-    if (info.syntax != S::kInteger)
-      bad_match(std::string(info.name) + ": a number is only allowed for integer fields");
+    if (info.syntax != S::kInteger) bad_match(std::string(info.name) + ": a number is only allowed for integer fields");
     uint64_t v = value.get<uint64_t>();
     if (u128{v} > full_mask(info.width))
-      bad_match(std::string(info.name) + ": " + std::to_string(v) + " does not fit in " +
-                std::to_string(info.width) + " bits");
+      bad_match(std::string(info.name) + ": " + std::to_string(v) + " does not fit in " + std::to_string(info.width) +
+                " bits");
     m.terms.push_back(MatchTerm{MatchTerm::Kind::kMasked, v, full_mask(info.width), 0, 0});
     return m;
   }
-  bad_match(std::string(info.name) + ": value must be a string or a non-negative integer, got " +
-            value.dump());
+  bad_match(std::string(info.name) + ": value must be a string or a non-negative integer, got " + value.dump());
 }
 
 HeaderMatch parse_header_match(const nlohmann::json& match_object) {
@@ -462,10 +497,8 @@ HeaderMatch parse_header_match(const nlohmann::json& match_object) {
 nlohmann::json to_canonical(const FieldMatch& m) {
   nlohmann::json terms = nlohmann::json::array();
   for (const auto& t : m.terms) {
-    if (t.kind == MatchTerm::Kind::kMasked)
-      terms.push_back({{"value", to_hex(t.value)}, {"mask", to_hex(t.mask)}});
-    else
-      terms.push_back({{"min", to_hex(t.min)}, {"max", to_hex(t.max)}});
+    if (t.kind == MatchTerm::Kind::kMasked) terms.push_back({{"value", to_hex(t.value)}, {"mask", to_hex(t.mask)}});
+    else terms.push_back({{"min", to_hex(t.min)}, {"max", to_hex(t.max)}});
   }
   return {{"field", std::string(field_info(m.field).name)}, {"terms", terms}};
 }

@@ -23,18 +23,45 @@ class BoundedTreeBuilder {
 
   bool too_deep() const { return too_deep_; }
 
-  bool null() { place(json(nullptr)); return true; }
-  bool boolean(bool v) { place(json(v)); return true; }
-  bool number_integer(json::number_integer_t v) { place(json(v)); return true; }
-  bool number_unsigned(json::number_unsigned_t v) { place(json(v)); return true; }
-  bool number_float(json::number_float_t v, const json::string_t&) { place(json(v)); return true; }
-  bool string(json::string_t& v) { place(json(std::move(v))); return true; }
-  bool binary(json::binary_t& v) { place(json(std::move(v))); return true; }
+  bool null() {
+    place(json(nullptr));
+    return true;
+  }
+  bool boolean(bool v) {
+    place(json(v));
+    return true;
+  }
+  bool number_integer(json::number_integer_t v) {
+    place(json(v));
+    return true;
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    place(json(v));
+    return true;
+  }
+  bool number_float(json::number_float_t v, const json::string_t&) {
+    place(json(v));
+    return true;
+  }
+  bool string(json::string_t& v) {
+    place(json(std::move(v)));
+    return true;
+  }
+  bool binary(json::binary_t& v) {
+    place(json(std::move(v)));
+    return true;
+  }
 
   bool start_object(std::size_t) { return open(json::value_t::object); }
   bool start_array(std::size_t) { return open(json::value_t::array); }
-  bool end_object() { open_.pop_back(); return true; }
-  bool end_array() { open_.pop_back(); return true; }
+  bool end_object() {
+    open_.pop_back();
+    return true;
+  }
+  bool end_array() {
+    open_.pop_back();
+    return true;
+  }
 
   bool key(json::string_t& k) {
     slot_ = &open_.back()->get_ref<json::object_t&>()[std::move(k)];

@@ -15,23 +15,38 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::array<std::string_view, static_cast<size_t>(MessageType::kCount)> kNames{
-    "Hello", "KeepAlive", "ListCapabilitiesRequest", "ListCapabilitiesResponse",
-    "SetParametersRequest", "SetParametersResponse", "GetParametersRequest", "GetParametersResponse",
-    "GlobalStatsRequest", "GlobalStatsResponse", "GlobalStatsReset",
-    "ReadRequest", "ReadResponse", "WriteRequest", "WriteResponse",
-    "SetProcessingGraphRequest", "SetProcessingGraphResponse", "BarrierRequest", "Error",
-    "Alert", "Log", "AddCustomModuleRequest", "AddCustomModuleResponse",
-    "RemoveCustomModuleRequest", "RemoveCustomModuleResponse"};
+constexpr std::array<std::string_view, static_cast<size_t>(MessageType::kCount)> kNames{"Hello",
+                                                                                        "KeepAlive",
+                                                                                        "ListCapabilitiesRequest",
+                                                                                        "ListCapabilitiesResponse",
+                                                                                        "SetParametersRequest",
+                                                                                        "SetParametersResponse",
+                                                                                        "GetParametersRequest",
+                                                                                        "GetParametersResponse",
+                                                                                        "GlobalStatsRequest",
+                                                                                        "GlobalStatsResponse",
+                                                                                        "GlobalStatsReset",
+                                                                                        "ReadRequest",
+                                                                                        "ReadResponse",
+                                                                                        "WriteRequest",
+                                                                                        "WriteResponse",
+                                                                                        "SetProcessingGraphRequest",
+                                                                                        "SetProcessingGraphResponse",
+                                                                                        "BarrierRequest",
+                                                                                        "Error",
+                                                                                        "Alert",
+                                                                                        "Log",
+                                                                                        "AddCustomModuleRequest",
+                                                                                        "AddCustomModuleResponse",
+                                                                                        "RemoveCustomModuleRequest",
+                                                                                        "RemoveCustomModuleResponse"};
 
 [[noreturn]] void fail(ErrorSubtype s, const std::string& why) { throw ProtocolError(s, why); }
 
-constexpr uint64_t kPortLimit = uint64_t{1} << 31;     // connector ports, payload offsets
+constexpr uint64_t kPortLimit = uint64_t{1} << 31;      // connector ports, payload offsets
 constexpr uint64_t kIdLimit = (uint64_t{1} << 63) - 1;  // dpid, origin_dpid, entry id (inclusive)
 
-bool is_uint(const json& v) {
-  return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
-}
+bool is_uint(const json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0); }
 
 std::string kind(const json& v) {
   if (v.is_null()) return "null";
@@ -56,10 +71,16 @@ void check_version(const json& body) {
   while (ok) {
     size_t start = i;
     while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i;
-    if (i == start || i - start > 9) { ok = false; break; }
+    if (i == start || i - start > 9) {
+      ok = false;
+      break;
+    }
     ++parts;
     if (i == v.size()) break;
-    if (v[i] != '.' || parts == 3) { ok = false; break; }
+    if (v[i] != '.' || parts == 3) {
+      ok = false;
+      break;
+    }
     ++i;
   }
   if (!ok || parts < 2) fail(ErrorSubtype::BAD_VERSION, "Hello.version \"" + v + "\" is not MAJOR.MINOR[.PATCH]");
@@ -79,7 +100,7 @@ std::vector<MatchBlock> check_blocks(const json& body) {
   std::vector<MatchBlock> match_blocks;
   auto it = body.find("blocks");
   if (it == body.end() || !it->is_array()) return match_blocks;
-  std::unordered_set<std::string_view> names;   // views of the tree's strings
+  std::unordered_set<std::string_view> names;  // views of the tree's strings
   names.reserve(it->size());
   size_t i = 0;
   for (const auto& b : *it) {
@@ -119,7 +140,8 @@ void check_connectors(const json& body) {
     for (const char* f : {"src_port", "dst_port"}) {
       auto v = c.find(f);
       if (v == c.end()) fail(ErrorSubtype::BAD_CONNECTOR, where + " has no \"" + f + "\"");
-      if (!v->is_number_integer()) fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is " + kind(*v) + ", not an integer");
+      if (!v->is_number_integer())
+        fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is " + kind(*v) + ", not an integer");
       if (!is_uint(*v)) fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is negative");
       if (v->get<uint64_t>() >= kPortLimit) fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is too large");
     }
@@ -177,13 +199,18 @@ void check_payload_matches(const std::vector<MatchBlock>& blocks) {
         const std::string w = where + "[" + std::to_string(k) + "]";
         if (!p.is_object()) fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + " is not an object");
         auto pat = p.find("pattern");
-        if (pat == p.end() || !pat->is_string()) fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + " needs a string \"pattern\"");
+        if (pat == p.end() || !pat->is_string())
+          fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + " needs a string \"pattern\"");
         auto r = p.find("is_regex");
         if (r != p.end() && !r->is_boolean()) fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + ".is_regex is not a boolean");
         auto from = p.find("from"), to = p.find("to");
-        auto offset_ok = [](const json& v) { return v.is_number_integer() && is_uint(v) && v.get<uint64_t>() < kPortLimit; };
-        if (from != p.end() && !offset_ok(*from)) fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + ".from is not an integer in [0, 2^31)");
-        if (to != p.end() && !offset_ok(*to)) fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + ".to is not an integer in [0, 2^31)");
+        auto offset_ok = [](const json& v) {
+          return v.is_number_integer() && is_uint(v) && v.get<uint64_t>() < kPortLimit;
+        };
+        if (from != p.end() && !offset_ok(*from))
+          fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + ".from is not an integer in [0, 2^31)");
+        if (to != p.end() && !offset_ok(*to))
+          fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + ".to is not an integer in [0, 2^31)");
         if (from != p.end() && to != p.end() && from->get<uint64_t>() > to->get<uint64_t>())
           fail(ErrorSubtype::BAD_PAYLOAD_MATCH, w + ": from > to");
       }
@@ -292,8 +319,8 @@ std::vector<Block> read_blocks(const Fields& f, const json& v) {
 std::vector<Connector> read_connectors(const Fields& f, const json& v) {
   std::vector<Connector> out;
   for (const auto& c : f.array("connectors", v))
-    out.push_back({c["src"].get<std::string>(), c["src_port"].get<uint64_t>(),
-                   c["dst"].get<std::string>(), c["dst_port"].get<uint64_t>()});
+    out.push_back({c["src"].get<std::string>(), c["src_port"].get<uint64_t>(), c["dst"].get<std::string>(),
+                   c["dst_port"].get<uint64_t>()});
   return out;
 }
 
@@ -301,8 +328,7 @@ void check_capabilities(const Fields& f, const json& caps) {
   auto cm = caps.find("complex_match");
   if (cm == caps.end()) return;
   static const std::set<std::string> kAllowed{"full", "lists", "ranges", "basic"};
-  if (!cm->is_array() || cm->size() != 1 || !(*cm)[0].is_string() ||
-      !kAllowed.count((*cm)[0].get<std::string>()))
+  if (!cm->is_array() || cm->size() != 1 || !(*cm)[0].is_string() || !kAllowed.count((*cm)[0].get<std::string>()))
     f.bad("capabilities.complex_match", "must be an array with exactly one of full, lists, ranges, basic");
 }
 
@@ -371,8 +397,18 @@ Message decode_fields(MessageType t, const json& body, uint64_t xid) {
       }
       return m;
     }
-    case MessageType::KeepAlive: { KeepAlive m; m.xid = xid; m.dpid = f.uint("dpid", kIdLimit); m.metrics = f.opt_object("metrics"); return m; }
-    case MessageType::ListCapabilitiesRequest: { ListCapabilitiesRequest m; m.xid = xid; return m; }
+    case MessageType::KeepAlive: {
+      KeepAlive m;
+      m.xid = xid;
+      m.dpid = f.uint("dpid", kIdLimit);
+      m.metrics = f.opt_object("metrics");
+      return m;
+    }
+    case MessageType::ListCapabilitiesRequest: {
+      ListCapabilitiesRequest m;
+      m.xid = xid;
+      return m;
+    }
     case MessageType::ListCapabilitiesResponse: {
       ListCapabilitiesResponse m;
       m.xid = xid;
@@ -380,18 +416,45 @@ Message decode_fields(MessageType t, const json& body, uint64_t xid) {
       check_capabilities(f, m.capabilities);
       return m;
     }
-    case MessageType::SetParametersRequest: { SetParametersRequest m; m.xid = xid; m.parameters = f.object("parameters"); return m; }
-    case MessageType::SetParametersResponse: { SetParametersResponse m; m.xid = xid; return m; }
+    case MessageType::SetParametersRequest: {
+      SetParametersRequest m;
+      m.xid = xid;
+      m.parameters = f.object("parameters");
+      return m;
+    }
+    case MessageType::SetParametersResponse: {
+      SetParametersResponse m;
+      m.xid = xid;
+      return m;
+    }
     case MessageType::GetParametersRequest: {
       GetParametersRequest m;
       m.xid = xid;
       if (const json* p = f.opt("parameters")) m.parameters = f.strings("parameters", *p);
       return m;
     }
-    case MessageType::GetParametersResponse: { GetParametersResponse m; m.xid = xid; m.parameters = f.object("parameters"); return m; }
-    case MessageType::GlobalStatsRequest: { GlobalStatsRequest m; m.xid = xid; return m; }
-    case MessageType::GlobalStatsResponse: { GlobalStatsResponse m; m.xid = xid; m.stats = f.object("stats"); return m; }
-    case MessageType::GlobalStatsReset: { GlobalStatsReset m; m.xid = xid; return m; }
+    case MessageType::GetParametersResponse: {
+      GetParametersResponse m;
+      m.xid = xid;
+      m.parameters = f.object("parameters");
+      return m;
+    }
+    case MessageType::GlobalStatsRequest: {
+      GlobalStatsRequest m;
+      m.xid = xid;
+      return m;
+    }
+    case MessageType::GlobalStatsResponse: {
+      GlobalStatsResponse m;
+      m.xid = xid;
+      m.stats = f.object("stats");
+      return m;
+    }
+    case MessageType::GlobalStatsReset: {
+      GlobalStatsReset m;
+      m.xid = xid;
+      return m;
+    }
     case MessageType::ReadRequest: {
       ReadRequest m;
       m.xid = xid;
@@ -439,13 +502,18 @@ Message decode_fields(MessageType t, const json& body, uint64_t xid) {
       if (const json* c = f.opt("connectors")) m.connectors = read_connectors(f, *c);
       return m;
     }
-    case MessageType::BarrierRequest: { BarrierRequest m; m.xid = xid; return m; }
+    case MessageType::BarrierRequest: {
+      BarrierRequest m;
+      m.xid = xid;
+      return m;
+    }
     case MessageType::Error: {
       Error m;
       m.xid = xid;
       std::string type = f.str("error_type"), sub = f.str("error_subtype");
       if (!parse_error_type(type, m.error_type)) f.bad("error_type", "\"" + type + "\" is not a spec 3.4 error type");
-      if (!parse_error_subtype(sub, m.error_subtype)) f.bad("error_subtype", "\"" + sub + "\" is not a spec 3.4 error subtype");
+      if (!parse_error_subtype(sub, m.error_subtype))
+        f.bad("error_subtype", "\"" + sub + "\" is not a spec 3.4 error subtype");
       if (type_of(m.error_subtype) != m.error_type) f.bad("error_subtype", sub + " does not belong to " + type);
       m.message = f.opt_str("message");
       m.extended_message = f.opt_str("extended_message");
@@ -480,9 +548,22 @@ Message decode_fields(MessageType t, const json& body, uint64_t xid) {
       m.key_id = f.opt_str("key_id");
       return m;
     }
-    case MessageType::AddCustomModuleResponse: { AddCustomModuleResponse m; m.xid = xid; return m; }
-    case MessageType::RemoveCustomModuleRequest: { RemoveCustomModuleRequest m; m.xid = xid; m.module_name = f.str("module_name"); return m; }
-    case MessageType::RemoveCustomModuleResponse: { RemoveCustomModuleResponse m; m.xid = xid; return m; }
+    case MessageType::AddCustomModuleResponse: {
+      AddCustomModuleResponse m;
+      m.xid = xid;
+      return m;
+    }
+    case MessageType::RemoveCustomModuleRequest: {
+      RemoveCustomModuleRequest m;
+      m.xid = xid;
+      m.module_name = f.str("module_name");
+      return m;
+    }
+    case MessageType::RemoveCustomModuleResponse: {
+      RemoveCustomModuleResponse m;
+      m.xid = xid;
+      return m;
+    }
     case MessageType::kCount: break;
   }
   fail(ErrorSubtype::BAD_TYPE, "unknown message type");
@@ -505,8 +586,7 @@ json encode_entries(const std::vector<EventEntry>& es) {
     // whole seconds stay integers on the wire
     if (e.timestamp == static_cast<double>(static_cast<int64_t>(e.timestamp)) && e.timestamp >= 0 && e.timestamp < 9e15)
       j["timestamp"] = static_cast<int64_t>(e.timestamp);
-    else
-      j["timestamp"] = e.timestamp;
+    else j["timestamp"] = e.timestamp;
     if (e.packet) j["packet"] = *e.packet;
     if (e.origin_block) j["origin_block"] = *e.origin_block;
     if (e.app_id) j["app_id"] = *e.app_id;
@@ -540,7 +620,10 @@ struct Encoder {
     put(j, "source_addr", m.source_addr);
     put(j, "source_port", m.source_port);
   }
-  void operator()(const KeepAlive& m) { j["dpid"] = m.dpid; if (m.metrics) j["metrics"] = *m.metrics; }
+  void operator()(const KeepAlive& m) {
+    j["dpid"] = m.dpid;
+    if (m.metrics) j["metrics"] = *m.metrics;
+  }
   void operator()(const ListCapabilitiesRequest&) {}
   void operator()(const ListCapabilitiesResponse& m) { j["capabilities"] = m.capabilities; }
   void operator()(const SetParametersRequest& m) { j["parameters"] = m.parameters; }
@@ -550,7 +633,10 @@ struct Encoder {
   void operator()(const GlobalStatsRequest&) {}
   void operator()(const GlobalStatsResponse& m) { j["stats"] = m.stats; }
   void operator()(const GlobalStatsReset&) {}
-  void operator()(const ReadRequest& m) { j["block_id"] = m.block_id; j["read_handle"] = m.read_handle; }
+  void operator()(const ReadRequest& m) {
+    j["block_id"] = m.block_id;
+    j["read_handle"] = m.read_handle;
+  }
   void operator()(const ReadResponse& m) {
     j["block_id"] = m.block_id;
     j["read_handle"] = m.read_handle;
@@ -561,7 +647,10 @@ struct Encoder {
     j["write_handle"] = m.write_handle;
     j["value"] = m.value;
   }
-  void operator()(const WriteResponse& m) { j["block_id"] = m.block_id; j["write_handle"] = m.write_handle; }
+  void operator()(const WriteResponse& m) {
+    j["block_id"] = m.block_id;
+    j["write_handle"] = m.write_handle;
+  }
   void operator()(const SetProcessingGraphRequest& m) {
     put(j, "required_modules", m.required_modules);
     j["blocks"] = json::array();
@@ -587,8 +676,14 @@ struct Encoder {
     put(j, "message", m.message);
     put(j, "extended_message", m.extended_message);
   }
-  void operator()(const Alert& m) { j["origin_dpid"] = m.origin_dpid; j["messages"] = encode_entries(m.messages); }
-  void operator()(const Log& m) { j["origin_dpid"] = m.origin_dpid; j["messages"] = encode_entries(m.messages); }
+  void operator()(const Alert& m) {
+    j["origin_dpid"] = m.origin_dpid;
+    j["messages"] = encode_entries(m.messages);
+  }
+  void operator()(const Log& m) {
+    j["origin_dpid"] = m.origin_dpid;
+    j["messages"] = encode_entries(m.messages);
+  }
   void operator()(const AddCustomModuleRequest& m) {
     j["module_name"] = m.module_name;
     j["module_content"] = m.module_content;
@@ -614,10 +709,19 @@ std::string_view to_string(MessageType t) {
 }
 
 bool parse_message_type(std::string_view name, MessageType& out) {
-  if (name == "AddCustomModule") { out = MessageType::AddCustomModuleRequest; return true; }
-  if (name == "RemoveCustomModule") { out = MessageType::RemoveCustomModuleRequest; return true; }
+  if (name == "AddCustomModule") {
+    out = MessageType::AddCustomModuleRequest;
+    return true;
+  }
+  if (name == "RemoveCustomModule") {
+    out = MessageType::RemoveCustomModuleRequest;
+    return true;
+  }
   for (size_t i = 0; i < kNames.size(); ++i)
-    if (kNames[i] == name) { out = static_cast<MessageType>(i); return true; }
+    if (kNames[i] == name) {
+      out = static_cast<MessageType>(i);
+      return true;
+    }
   return false;
 }
 
@@ -708,7 +812,8 @@ std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<M
   // 3
   auto xi = body.find("xid");
   if (xi == body.end()) fail(ErrorSubtype::ILLEGAL_ARGUMENT, tname + ": required field \"xid\" is missing");
-  if (!xi->is_number_integer()) fail(ErrorSubtype::ILLEGAL_ARGUMENT, tname + ".xid is " + kind(*xi) + ", not an integer");
+  if (!xi->is_number_integer())
+    fail(ErrorSubtype::ILLEGAL_ARGUMENT, tname + ".xid is " + kind(*xi) + ", not an integer");
   if (!is_uint(*xi) || xi->get<uint64_t>() >= kXidLimit)
     fail(ErrorSubtype::ILLEGAL_ARGUMENT, tname + ".xid is out of range [0, 2^53)");
   const uint64_t xid = xi->get<uint64_t>();
@@ -764,7 +869,10 @@ std::string base64_encode(std::string_view bytes) {
   size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {
     uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
-    out += kB64[v >> 18]; out += kB64[(v >> 12) & 63]; out += kB64[(v >> 6) & 63]; out += kB64[v & 63];
+    out += kB64[v >> 18];
+    out += kB64[(v >> 12) & 63];
+    out += kB64[(v >> 6) & 63];
+    out += kB64[v & 63];
   }
   if (size_t rest = bytes.size() - i) {
     uint32_t v = uint8_t(bytes[i]) << 16;

@@ -25,13 +25,31 @@
 namespace openbox {
 
 enum class MessageType : uint8_t {
-  Hello, KeepAlive, ListCapabilitiesRequest, ListCapabilitiesResponse,
-  SetParametersRequest, SetParametersResponse, GetParametersRequest, GetParametersResponse,
-  GlobalStatsRequest, GlobalStatsResponse, GlobalStatsReset,
-  ReadRequest, ReadResponse, WriteRequest, WriteResponse,
-  SetProcessingGraphRequest, SetProcessingGraphResponse, BarrierRequest, Error,
-  Alert, Log, AddCustomModuleRequest, AddCustomModuleResponse,
-  RemoveCustomModuleRequest, RemoveCustomModuleResponse,
+  Hello,
+  KeepAlive,
+  ListCapabilitiesRequest,
+  ListCapabilitiesResponse,
+  SetParametersRequest,
+  SetParametersResponse,
+  GetParametersRequest,
+  GetParametersResponse,
+  GlobalStatsRequest,
+  GlobalStatsResponse,
+  GlobalStatsReset,
+  ReadRequest,
+  ReadResponse,
+  WriteRequest,
+  WriteResponse,
+  SetProcessingGraphRequest,
+  SetProcessingGraphResponse,
+  BarrierRequest,
+  Error,
+  Alert,
+  Log,
+  AddCustomModuleRequest,
+  AddCustomModuleResponse,
+  RemoveCustomModuleRequest,
+  RemoveCustomModuleResponse,
   kCount
 };
 
@@ -42,11 +60,13 @@ bool parse_message_type(std::string_view name, MessageType& out);
 // The largest xid (exclusive): integers exact in an IEEE double.
 constexpr uint64_t kXidLimit = uint64_t{1} << 53;
 
-struct Header { uint64_t xid = 0; };
+struct Header {
+  uint64_t xid = 0;
+};
 
 struct Block {
   std::string type, name;
-  std::optional<nlohmann::json> config;       // an object when present
+  std::optional<nlohmann::json> config;  // an object when present
 };
 
 struct Connector {
@@ -61,8 +81,8 @@ struct EventEntry {
   uint64_t id = 0;
   double timestamp = 0;
   std::string message;
-  int severity = 1;                           // 1..5
-  std::optional<std::string> packet;          // base64 text as on the wire
+  int severity = 1;                   // 1..5
+  std::optional<std::string> packet;  // base64 text as on the wire
   std::optional<std::string> origin_block;
   std::optional<std::string> app_id;
   // Extension (Alert entries): the packet's own timestamp and its header fields, each
@@ -81,20 +101,43 @@ struct Hello : Header {
   std::optional<uint16_t> source_port;
 };
 // `metrics` (extension): the figures of the controller's metrics_subscription, when due.
-struct KeepAlive : Header { uint64_t dpid = 0; std::optional<nlohmann::json> metrics; };
+struct KeepAlive : Header {
+  uint64_t dpid = 0;
+  std::optional<nlohmann::json> metrics;
+};
 struct ListCapabilitiesRequest : Header {};
-struct ListCapabilitiesResponse : Header { nlohmann::json capabilities = nlohmann::json::object(); };
-struct SetParametersRequest : Header { nlohmann::json parameters = nlohmann::json::object(); };
+struct ListCapabilitiesResponse : Header {
+  nlohmann::json capabilities = nlohmann::json::object();
+};
+struct SetParametersRequest : Header {
+  nlohmann::json parameters = nlohmann::json::object();
+};
 struct SetParametersResponse : Header {};
-struct GetParametersRequest : Header { std::optional<std::vector<std::string>> parameters; };
-struct GetParametersResponse : Header { nlohmann::json parameters = nlohmann::json::object(); };
+struct GetParametersRequest : Header {
+  std::optional<std::vector<std::string>> parameters;
+};
+struct GetParametersResponse : Header {
+  nlohmann::json parameters = nlohmann::json::object();
+};
 struct GlobalStatsRequest : Header {};
-struct GlobalStatsResponse : Header { nlohmann::json stats = nlohmann::json::object(); };
+struct GlobalStatsResponse : Header {
+  nlohmann::json stats = nlohmann::json::object();
+};
 struct GlobalStatsReset : Header {};
-struct ReadRequest : Header { std::string block_id, read_handle; };
-struct ReadResponse : Header { std::string block_id, read_handle; nlohmann::json result; };
-struct WriteRequest : Header { std::string block_id, write_handle; nlohmann::json value; };
-struct WriteResponse : Header { std::string block_id, write_handle; };
+struct ReadRequest : Header {
+  std::string block_id, read_handle;
+};
+struct ReadResponse : Header {
+  std::string block_id, read_handle;
+  nlohmann::json result;
+};
+struct WriteRequest : Header {
+  std::string block_id, write_handle;
+  nlohmann::json value;
+};
+struct WriteResponse : Header {
+  std::string block_id, write_handle;
+};
 struct SetProcessingGraphRequest : Header {
   std::optional<std::vector<std::string>> required_modules;
   std::vector<Block> blocks;
@@ -111,11 +154,17 @@ struct Error : Header {
   ErrorSubtype error_subtype = ErrorSubtype::INTERNAL_ERROR;
   std::optional<std::string> message, extended_message;
 };
-struct Alert : Header { uint64_t origin_dpid = 0; std::vector<EventEntry> messages; };
-struct Log : Header { uint64_t origin_dpid = 0; std::vector<EventEntry> messages; };
+struct Alert : Header {
+  uint64_t origin_dpid = 0;
+  std::vector<EventEntry> messages;
+};
+struct Log : Header {
+  uint64_t origin_dpid = 0;
+  std::vector<EventEntry> messages;
+};
 struct AddCustomModuleRequest : Header {
   std::string module_name;
-  std::string module_content;                 // base64 text as on the wire
+  std::string module_content;  // base64 text as on the wire
   std::optional<std::string> content_type, content_transfer_encoding;
   std::optional<nlohmann::json> translation;
   // Extension: what the module's signature binds, and the signature itself (base64 of an
@@ -123,21 +172,23 @@ struct AddCustomModuleRequest : Header {
   std::optional<std::string> module_version, signature, key_id;
 };
 struct AddCustomModuleResponse : Header {};
-struct RemoveCustomModuleRequest : Header { std::string module_name; };
+struct RemoveCustomModuleRequest : Header {
+  std::string module_name;
+};
 struct RemoveCustomModuleResponse : Header {};
 
 // Alternatives in MessageType order: index() == static_cast<size_t>(type).
-using Message = std::variant<
-    Hello, KeepAlive, ListCapabilitiesRequest, ListCapabilitiesResponse,
-    SetParametersRequest, SetParametersResponse, GetParametersRequest, GetParametersResponse,
-    GlobalStatsRequest, GlobalStatsResponse, GlobalStatsReset,
-    ReadRequest, ReadResponse, WriteRequest, WriteResponse,
-    SetProcessingGraphRequest, SetProcessingGraphResponse, BarrierRequest, Error,
-    Alert, Log, AddCustomModuleRequest, AddCustomModuleResponse,
-    RemoveCustomModuleRequest, RemoveCustomModuleResponse>;
+using Message = std::variant<Hello, KeepAlive, ListCapabilitiesRequest, ListCapabilitiesResponse, SetParametersRequest,
+                             SetParametersResponse, GetParametersRequest, GetParametersResponse, GlobalStatsRequest,
+                             GlobalStatsResponse, GlobalStatsReset, ReadRequest, ReadResponse, WriteRequest,
+                             WriteResponse, SetProcessingGraphRequest, SetProcessingGraphResponse, BarrierRequest,
+                             Error, Alert, Log, AddCustomModuleRequest, AddCustomModuleResponse,
+                             RemoveCustomModuleRequest, RemoveCustomModuleResponse>;
 
 inline MessageType type_of(const Message& m) { return static_cast<MessageType>(m.index()); }
-inline uint64_t xid_of(const Message& m) { return std::visit([](const auto& v) { return v.xid; }, m); }
+inline uint64_t xid_of(const Message& m) {
+  return std::visit([](const auto& v) { return v.xid; }, m);
+}
 
 // Hard limit on untrusted bodies: arrays and objects nested deeper than this are refused
 // (ILLEGAL_ARGUMENT) by a linear scan before any tree is built, so no parser, destructor

@@ -16,7 +16,8 @@ final class Base64Text {
         int pad = s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0;
         for (int i = 0; i < n - pad; i++) {
             char c = s.charAt(i);
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
+            boolean ok =
+                    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
             if (!ok) {
                 return false;
             }

@@ -27,16 +27,37 @@ import org.openbox.protocol.message.*;
  */
 public final class MessageCodec {
     /** Every message name, as it appears in {@code type} and in POST /message/&lt;Type&gt;. */
-    public static final List<String> MESSAGE_TYPES = List.of("Hello", "KeepAlive", "ListCapabilitiesRequest",
-            "ListCapabilitiesResponse", "SetParametersRequest", "SetParametersResponse", "GetParametersRequest",
-            "GetParametersResponse", "GlobalStatsRequest", "GlobalStatsResponse", "GlobalStatsReset",
-            "ReadRequest", "ReadResponse", "WriteRequest", "WriteResponse", "SetProcessingGraphRequest",
-            "SetProcessingGraphResponse", "BarrierRequest", "Error", "Alert", "Log", "AddCustomModuleRequest",
-            "AddCustomModuleResponse", "RemoveCustomModuleRequest", "RemoveCustomModuleResponse");
+    public static final List<String> MESSAGE_TYPES = List.of(
+            "Hello",
+            "KeepAlive",
+            "ListCapabilitiesRequest",
+            "ListCapabilitiesResponse",
+            "SetParametersRequest",
+            "SetParametersResponse",
+            "GetParametersRequest",
+            "GetParametersResponse",
+            "GlobalStatsRequest",
+            "GlobalStatsResponse",
+            "GlobalStatsReset",
+            "ReadRequest",
+            "ReadResponse",
+            "WriteRequest",
+            "WriteResponse",
+            "SetProcessingGraphRequest",
+            "SetProcessingGraphResponse",
+            "BarrierRequest",
+            "Error",
+            "Alert",
+            "Log",
+            "AddCustomModuleRequest",
+            "AddCustomModuleResponse",
+            "RemoveCustomModuleRequest",
+            "RemoveCustomModuleResponse");
     /** The spec's short names (4.2.11, 4.2.12), accepted on input. */
     public static final Map<String, String> TYPE_ALIASES = Map.of(
             "AddCustomModule", "AddCustomModuleRequest",
             "RemoveCustomModule", "RemoveCustomModuleRequest");
+
     private static final Set<String> COMPLEX_MATCH = Set.of("full", "lists", "ranges", "basic");
     private static final BigInteger ONE_BIG = BigInteger.ONE;
 
@@ -105,13 +126,15 @@ public final class MessageCodec {
             throw new ProtocolException(ErrorSubtype.BAD_TYPE, "unknown message type '" + typeNode.asText() + "'");
         }
         if (pathType != null && !type.equals(canonicalType(pathType))) {
-            throw new ProtocolException(ErrorSubtype.BAD_TYPE,
+            throw new ProtocolException(
+                    ErrorSubtype.BAD_TYPE,
                     "message of type '" + typeNode.asText() + "' posted to /message/" + pathType);
         }
         // 3: xid
         Fields f = new Fields(type, root);
         if (Fields.integer(root.get("xid"), Fields.XID_LIMIT) < 0) {
-            throw new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT,
+            throw new ProtocolException(
+                    ErrorSubtype.ILLEGAL_ARGUMENT,
                     type + ".xid: must be an integer in [0, 2^53), got " + root.get("xid"));
         }
         // 4-10 are message specific and run first inside each decoder; 11 follows.
@@ -186,8 +209,8 @@ public final class MessageCodec {
             String version = f.reqString("version");
             ObjectNode caps = f.reqObject("capabilities");
             checkCapabilities(f, caps);
-            return new Hello(xid(f), dpid, version, caps, f.optString("source_addr"),
-                    f.optIntInRange("source_port", 1, 65535));
+            return new Hello(
+                    xid(f), dpid, version, caps, f.optString("source_addr"), f.optIntInRange("source_port", 1, 65535));
         });
         decoders.put("KeepAlive", f -> new KeepAlive(xid(f), f.reqLong("dpid", l63), f.optObject("metrics")));
         decoders.put("ListCapabilitiesRequest", f -> new ListCapabilitiesRequest(xid(f)));
@@ -204,15 +227,20 @@ public final class MessageCodec {
         decoders.put("GlobalStatsResponse", f -> new GlobalStatsResponse(xid(f), f.reqObject("stats")));
         decoders.put("GlobalStatsReset", f -> new GlobalStatsReset(xid(f)));
         decoders.put("ReadRequest", f -> new ReadRequest(xid(f), f.reqString("block_id"), f.reqString("read_handle")));
-        decoders.put("ReadResponse", f -> new ReadResponse(xid(f), f.reqString("block_id"),
-                f.reqString("read_handle"), f.reqValue("result")));
-        decoders.put("WriteRequest", f -> new WriteRequest(xid(f), f.reqString("block_id"),
-                f.reqString("write_handle"), f.reqValue("value")));
+        decoders.put(
+                "ReadResponse",
+                f -> new ReadResponse(
+                        xid(f), f.reqString("block_id"), f.reqString("read_handle"), f.reqValue("result")));
+        decoders.put(
+                "WriteRequest",
+                f -> new WriteRequest(
+                        xid(f), f.reqString("block_id"), f.reqString("write_handle"), f.reqValue("value")));
         decoders.put("WriteResponse", f -> {
             String block = f.reqString("block_id");
             // the spec names this field read_handle; write_handle wins when both are present
             String handle = f.has("write_handle") || !f.has("read_handle")
-                    ? f.reqString("write_handle") : f.reqString("read_handle");
+                    ? f.reqString("write_handle")
+                    : f.reqString("read_handle");
             return new WriteResponse(xid(f), block, handle);
         });
         decoders.put("SetProcessingGraphRequest", f -> {
@@ -220,8 +248,8 @@ public final class MessageCodec {
             List<String> modules = f.optStringList("required_modules");
             f.checkArray("blocks", true);
             f.checkArray("connectors", true);
-            return new SetProcessingGraphRequest(xid(f), modules, shape.blocks(), shape.connectors(),
-                    f.optBoolean("report_back"));
+            return new SetProcessingGraphRequest(
+                    xid(f), modules, shape.blocks(), shape.connectors(), f.optBoolean("report_back"));
         });
         decoders.put("SetProcessingGraphResponse", f -> {
             GraphShape shape = GraphShape.check(f.node().get("blocks"), f.node().get("connectors"));
@@ -235,9 +263,16 @@ public final class MessageCodec {
             long origin = f.reqLong("origin_dpid", l63);
             List<AlertEntry> entries = new ArrayList<>();
             for (Fields e : f.reqObjectArray("messages")) {
-                entries.add(new AlertEntry(e.reqLong("id", l63), e.reqTimestamp("timestamp"), e.reqString("message"),
-                        e.reqIntInRange("severity", 1, 5), e.optString("packet"), e.optString("origin_block"),
-                        e.optString("app_id"), e.optTimestamp("packet_timestamp"), packetHeaders(e)));
+                entries.add(new AlertEntry(
+                        e.reqLong("id", l63),
+                        e.reqTimestamp("timestamp"),
+                        e.reqString("message"),
+                        e.reqIntInRange("severity", 1, 5),
+                        e.optString("packet"),
+                        e.optString("origin_block"),
+                        e.optString("app_id"),
+                        e.optTimestamp("packet_timestamp"),
+                        packetHeaders(e)));
             }
             return new Alert(xid(f), origin, entries);
         });
@@ -245,15 +280,21 @@ public final class MessageCodec {
             long origin = f.reqLong("origin_dpid", l63);
             List<LogEntry> entries = new ArrayList<>();
             for (Fields e : f.reqObjectArray("messages")) {
-                entries.add(new LogEntry(e.reqLong("id", l63), e.reqTimestamp("timestamp"), e.reqString("message"),
-                        e.reqIntInRange("severity", 1, 5), e.optString("packet"), e.optString("origin_block")));
+                entries.add(new LogEntry(
+                        e.reqLong("id", l63),
+                        e.reqTimestamp("timestamp"),
+                        e.reqString("message"),
+                        e.reqIntInRange("severity", 1, 5),
+                        e.optString("packet"),
+                        e.optString("origin_block")));
             }
             return new Log(xid(f), origin, entries);
         });
         decoders.put("AddCustomModuleRequest", f -> {
             JsonNode content = f.node().get("module_content");
             if (content != null && content.isTextual() && !Base64Text.isValid(content.asText())) {
-                throw new ProtocolException(ErrorSubtype.BAD_FILE,
+                throw new ProtocolException(
+                        ErrorSubtype.BAD_FILE,
                         "AddCustomModuleRequest.module_content: not valid base64 (RFC 4648, padded, no whitespace)");
             }
             String name = f.reqString("module_name");
@@ -264,20 +305,35 @@ public final class MessageCodec {
                 throw f.illegal("content_transfer_encoding", "must be \"base64\", got \"" + encoding + "\"");
             }
             JsonNode translation = f.optValue("translation");
-            return new AddCustomModuleRequest(xid(f), name, body, contentType, encoding, translation,
-                    f.optString("module_version"), f.optString("signature"), f.optString("key_id"));
+            return new AddCustomModuleRequest(
+                    xid(f),
+                    name,
+                    body,
+                    contentType,
+                    encoding,
+                    translation,
+                    f.optString("module_version"),
+                    f.optString("signature"),
+                    f.optString("key_id"));
         });
         decoders.put("AddCustomModuleResponse", f -> new AddCustomModuleResponse(xid(f)));
-        decoders.put("RemoveCustomModuleRequest", f ->
-                new RemoveCustomModuleRequest(xid(f), f.reqString("module_name")));
+        decoders.put(
+                "RemoveCustomModuleRequest", f -> new RemoveCustomModuleRequest(xid(f), f.reqString("module_name")));
         decoders.put("RemoveCustomModuleResponse", f -> new RemoveCustomModuleResponse(xid(f)));
     }
 
     private static PacketHeaders packetHeaders(Fields e) {
-        return new PacketHeaders(e.optString("eth_src"), e.optString("eth_dst"), e.optIntInRange("eth_type", 0, 65535),
-                e.optString("src_ip"), e.optString("dst_ip"), e.optIntInRange("ip_proto", 0, 255),
-                e.optIntInRange("src_port", 0, 65535), e.optIntInRange("dst_port", 0, 65535),
-                e.optIntInRange("icmp_type", 0, 255), e.optIntInRange("icmp_code", 0, 255));
+        return new PacketHeaders(
+                e.optString("eth_src"),
+                e.optString("eth_dst"),
+                e.optIntInRange("eth_type", 0, 65535),
+                e.optString("src_ip"),
+                e.optString("dst_ip"),
+                e.optIntInRange("ip_proto", 0, 255),
+                e.optIntInRange("src_port", 0, 65535),
+                e.optIntInRange("dst_port", 0, 65535),
+                e.optIntInRange("icmp_type", 0, 255),
+                e.optIntInRange("icmp_code", 0, 255));
     }
 
     private static long xid(Fields f) {
@@ -292,12 +348,13 @@ public final class MessageCodec {
         }
         String s = v.asText();
         if (!s.matches("[0-9]+\\.[0-9]+(\\.[0-9]+)?")) {
-            throw new ProtocolException(ErrorSubtype.BAD_VERSION,
-                    "Hello.version: '" + s + "' is not of the form MAJOR.MINOR[.PATCH]");
+            throw new ProtocolException(
+                    ErrorSubtype.BAD_VERSION, "Hello.version: '" + s + "' is not of the form MAJOR.MINOR[.PATCH]");
         }
         BigInteger major = new BigInteger(s.substring(0, s.indexOf('.')));
         if (!major.equals(ONE_BIG)) {
-            throw new ProtocolException(ErrorSubtype.UNSUPPORTED_VERSION,
+            throw new ProtocolException(
+                    ErrorSubtype.UNSUPPORTED_VERSION,
                     "Hello.version: OpenBox " + s + " is not supported (major version 1 only)");
         }
     }
@@ -307,8 +364,12 @@ public final class MessageCodec {
         if (cm == null) {
             return;
         }
-        if (!cm.isArray() || cm.size() != 1 || !cm.get(0).isTextual() || !COMPLEX_MATCH.contains(cm.get(0).asText())) {
-            throw f.illegal("capabilities.complex_match",
+        if (!cm.isArray()
+                || cm.size() != 1
+                || !cm.get(0).isTextual()
+                || !COMPLEX_MATCH.contains(cm.get(0).asText())) {
+            throw f.illegal(
+                    "capabilities.complex_match",
                     "must be an array with exactly one of \"full\", \"lists\", \"ranges\", \"basic\", got " + cm);
         }
     }

@@ -30,9 +30,11 @@ public final class ModuleSigning {
 
     /** The signature scheme (java.security name). */
     public static final String ALGORITHM = "Ed25519";
+
     private static final byte[] DOMAIN = "openbox-module-v1".getBytes(StandardCharsets.US_ASCII);
     /** X.509 SubjectPublicKeyInfo of an Ed25519 key: this 12-byte prefix, then the raw key. */
     private static final byte[] X509_PREFIX = HexFormat.of().parseHex("302a300506032b6570032100");
+
     private static final int RAW_KEY_BYTES = 32;
 
     private ModuleSigning() {}
@@ -69,7 +71,8 @@ public final class ModuleSigning {
     /** The raw 32 bytes of an Ed25519 public key (from its X.509 encoding). */
     public static byte[] rawPublicKey(PublicKey key) {
         byte[] x509 = key.getEncoded();
-        if (x509 == null || x509.length != X509_PREFIX.length + RAW_KEY_BYTES
+        if (x509 == null
+                || x509.length != X509_PREFIX.length + RAW_KEY_BYTES
                 || !Arrays.equals(x509, 0, X509_PREFIX.length, X509_PREFIX, 0, X509_PREFIX.length)) {
             throw new IllegalArgumentException("not an Ed25519 public key (" + key.getAlgorithm() + ")");
         }
@@ -84,7 +87,8 @@ public final class ModuleSigning {
      */
     public static PrivateKey privateKeyFromPem(String pem) {
         try {
-            return KeyFactory.getInstance(ALGORITHM).generatePrivate(new PKCS8EncodedKeySpec(pemBlock(pem, "PRIVATE KEY")));
+            return KeyFactory.getInstance(ALGORITHM)
+                    .generatePrivate(new PKCS8EncodedKeySpec(pemBlock(pem, "PRIVATE KEY")));
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("not an Ed25519 private key (" + e.getMessage() + ")", e);
         }
@@ -93,7 +97,8 @@ public final class ModuleSigning {
     /** The Ed25519 public key of a PEM "PUBLIC KEY" block. */
     public static PublicKey publicKeyFromPem(String pem) {
         try {
-            return KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(pemBlock(pem, "PUBLIC KEY")));
+            return KeyFactory.getInstance(ALGORITHM)
+                    .generatePublic(new X509EncodedKeySpec(pemBlock(pem, "PUBLIC KEY")));
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("not an Ed25519 public key (" + e.getMessage() + ")", e);
         }
@@ -101,7 +106,8 @@ public final class ModuleSigning {
 
     /** The public key as a PEM "PUBLIC KEY" block. */
     public static String publicKeyPem(PublicKey key) {
-        return "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded())
+        return "-----BEGIN PUBLIC KEY-----\n"
+                + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded())
                 + "\n-----END PUBLIC KEY-----\n";
     }
 

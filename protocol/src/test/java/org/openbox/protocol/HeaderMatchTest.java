@@ -48,15 +48,23 @@ class HeaderMatchTest {
     void wireValuesOfBuiltMatches() {
         FieldMatch exact = new FieldMatch(MatchField.ETH_TYPE, List.of(new Term.Masked(b(0x800), b(0xffff))));
         assertEquals("0x800", exact.toWireValue().asText());
-        FieldMatch v4 = new FieldMatch(MatchField.IPV4_DST, List.of(new Term.Masked(b(0x0a000000L), b(0xff000000L)),
-                new Term.Range(b(0x0b000001L), b(0x0b000009L))));
-        assertEquals("[10.0.0.0%255.0.0.0,[11.0.0.1:11.0.0.9]]", v4.toWireValue().asText());
-        FieldMatch mac = new FieldMatch(MatchField.ETH_SRC, List.of(new Term.Masked(b(0x001b213a4f5cL), b(0xffffffffffffL))));
+        FieldMatch v4 = new FieldMatch(
+                MatchField.IPV4_DST,
+                List.of(
+                        new Term.Masked(b(0x0a000000L), b(0xff000000L)),
+                        new Term.Range(b(0x0b000001L), b(0x0b000009L))));
+        assertEquals(
+                "[10.0.0.0%255.0.0.0,[11.0.0.1:11.0.0.9]]", v4.toWireValue().asText());
+        FieldMatch mac =
+                new FieldMatch(MatchField.ETH_SRC, List.of(new Term.Masked(b(0x001b213a4f5cL), b(0xffffffffffffL))));
         assertEquals("00:1b:21:3a:4f:5c", mac.toWireValue().asText());
-        FieldMatch v6 = new FieldMatch(MatchField.IPV6_SRC, List.of(new Term.Masked(BigInteger.ONE, MatchField.IPV6_SRC.fullMask())));
+        FieldMatch v6 = new FieldMatch(
+                MatchField.IPV6_SRC, List.of(new Term.Masked(BigInteger.ONE, MatchField.IPV6_SRC.fullMask())));
         assertEquals("::1", v6.toWireValue().asText());
-        HeaderMatch hm = HeaderMatchParser.parse(Vectors.MAPPER.createObjectNode().put("eth_type", 2048).put("ipv4_proto", "6"));
-        assertEquals("{\"ETH_TYPE\":\"0x800\",\"IP_PROTO\":\"0x6\"}", hm.toWire().toString());
+        HeaderMatch hm = HeaderMatchParser.parse(
+                Vectors.MAPPER.createObjectNode().put("eth_type", 2048).put("ipv4_proto", "6"));
+        assertEquals(
+                "{\"ETH_TYPE\":\"0x800\",\"IP_PROTO\":\"0x6\"}", hm.toWire().toString());
     }
 
     @Test
@@ -73,8 +81,8 @@ class HeaderMatchTest {
 
     @Test
     void errorsNameTheField() {
-        ProtocolException e = assertThrows(ProtocolException.class,
-                () -> HeaderMatchParser.parseValue("udp_src", TextNode.valueOf("[9:1]")));
+        ProtocolException e = assertThrows(
+                ProtocolException.class, () -> HeaderMatchParser.parseValue("udp_src", TextNode.valueOf("[9:1]")));
         assertEquals(ErrorSubtype.BAD_HEADER_MATCH, e.subtype());
         assertTrue(e.getMessage().contains("UDP_SRC"), e.getMessage());
     }

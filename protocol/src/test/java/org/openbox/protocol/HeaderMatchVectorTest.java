@@ -27,14 +27,16 @@ class HeaderMatchVectorTest {
             for (JsonNode c : Vectors.read(file)) {
                 n++;
                 String where = file.getFileName() + ": " + c.get("description").asText();
-                boolean wantError = c.get("expect").isTextual() && c.get("expect").asText().equals("BAD_HEADER_MATCH");
+                boolean wantError =
+                        c.get("expect").isTextual() && c.get("expect").asText().equals("BAD_HEADER_MATCH");
                 try {
                     JsonNode got;
                     if (c.has("match")) {
                         HeaderMatchParser.parse(c.get("match"));
                         got = null;
                     } else {
-                        got = HeaderMatchParser.parseValue(c.get("field").asText(), c.get("value")).toCanonical();
+                        got = HeaderMatchParser.parseValue(c.get("field").asText(), c.get("value"))
+                                .toCanonical();
                     }
                     if (wantError) {
                         failures.add(where + ": accepted" + (got == null ? "" : " as " + got));
@@ -78,8 +80,8 @@ class HeaderMatchVectorTest {
                     JsonNode wire = m.toWireValue();
                     FieldMatch back = HeaderMatchParser.parseValue(m.field().name(), wire);
                     if (!back.equals(m)) {
-                        failures.add(where + ": wire " + wire + " parsed back as " + back.toCanonical()
-                                + ", expected " + m.toCanonical());
+                        failures.add(where + ": wire " + wire + " parsed back as " + back.toCanonical() + ", expected "
+                                + m.toCanonical());
                     }
                 }
             }

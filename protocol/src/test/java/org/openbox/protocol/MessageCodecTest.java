@@ -63,7 +63,8 @@ class MessageCodecTest {
 
     @Test
     void pathTypeMustMatchBodyTypeWithAliases() {
-        byte[] body = utf8("{\"type\": \"AddCustomModule\", \"xid\": 1, \"module_name\": \"m\", \"module_content\": \"AAEC\"}");
+        byte[] body = utf8(
+                "{\"type\": \"AddCustomModule\", \"xid\": 1, \"module_name\": \"m\", \"module_content\": \"AAEC\"}");
         assertInstanceOf(AddCustomModuleRequest.class, codec.decode("AddCustomModule", body));
         assertInstanceOf(AddCustomModuleRequest.class, codec.decode("AddCustomModuleRequest", body));
         ProtocolException e = assertThrows(ProtocolException.class, () -> codec.decode("KeepAlive", body));
@@ -76,9 +77,13 @@ class MessageCodecTest {
     @Test
     void invalidUtf8AndNullBodiesAreIllegalArguments() {
         byte[] bad = {'{', '"', 't', '"', ':', (byte) 0xff, '}'};
-        assertEquals(ErrorSubtype.ILLEGAL_ARGUMENT, assertThrows(ProtocolException.class, () -> codec.decode(bad)).subtype());
-        assertEquals(ErrorSubtype.ILLEGAL_ARGUMENT,
-                assertThrows(ProtocolException.class, () -> codec.decode((byte[]) null)).subtype());
+        assertEquals(
+                ErrorSubtype.ILLEGAL_ARGUMENT,
+                assertThrows(ProtocolException.class, () -> codec.decode(bad)).subtype());
+        assertEquals(
+                ErrorSubtype.ILLEGAL_ARGUMENT,
+                assertThrows(ProtocolException.class, () -> codec.decode((byte[]) null))
+                        .subtype());
     }
 
     @Test
@@ -109,17 +114,27 @@ class MessageCodecTest {
     @Test
     void graphFilesRoundTripAndReportShapeErrors() throws Exception {
         ObjectNode cfg = Vectors.MAPPER.createObjectNode().put("filename", "in.pcap");
-        Graph g = new Graph(List.of(new Block("FromDump", "in", cfg), new Block("Discard", "d", null)),
+        Graph g = new Graph(
+                List.of(new Block("FromDump", "in", cfg), new Block("Discard", "d", null)),
                 List.of(new Connector("in", 0, "d", 0)));
         assertEquals(g, Graph.fromJson(g.toJson()));
         assertFalse(g.toJson().get("blocks").get(1).has("config"));
 
-        assertEquals(ErrorSubtype.BAD_GRAPH, assertThrows(ProtocolException.class,
-                () -> Graph.fromJson(Vectors.MAPPER.readTree("{\"blocks\": []}"))).subtype());
-        assertEquals(ErrorSubtype.BAD_GRAPH, assertThrows(ProtocolException.class,
-                () -> Graph.fromJson(Vectors.MAPPER.readTree("[]"))).subtype());
-        assertEquals(ErrorSubtype.BAD_CONNECTOR, assertThrows(ProtocolException.class,
-                () -> Graph.fromJson(Vectors.MAPPER.readTree("{\"blocks\": [], \"connectors\": [{\"src\": \"a\"}]}"))).subtype());
+        assertEquals(
+                ErrorSubtype.BAD_GRAPH,
+                assertThrows(ProtocolException.class, () -> Graph.fromJson(Vectors.MAPPER.readTree("{\"blocks\": []}")))
+                        .subtype());
+        assertEquals(
+                ErrorSubtype.BAD_GRAPH,
+                assertThrows(ProtocolException.class, () -> Graph.fromJson(Vectors.MAPPER.readTree("[]")))
+                        .subtype());
+        assertEquals(
+                ErrorSubtype.BAD_CONNECTOR,
+                assertThrows(
+                                ProtocolException.class,
+                                () -> Graph.fromJson(Vectors.MAPPER.readTree(
+                                        "{\"blocks\": [], \"connectors\": [{\"src\": \"a\"}]}")))
+                        .subtype());
         JsonNode badMatch = Vectors.MAPPER.readTree("{\"blocks\": [{\"type\": \"HeaderClassifier\", \"name\": \"h\","
                 + " \"config\": {\"match\": [{\"udp_dst\": 53}]}}], \"connectors\": []}");
         ProtocolException e = assertThrows(ProtocolException.class, () -> Graph.fromJson(badMatch));

@@ -1,6 +1,5 @@
 package org.openbox.protocol;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,12 +45,14 @@ class ModuleSignatureVectorTest {
     void signingInputKeyIdAndSignatureMatchTheVector() throws Exception {
         JsonNode v = vector();
         byte[] content = Base64.getDecoder().decode(v.get("module_content").asText());
-        byte[] input = ModuleSigning.signingInput(v.get("module_name").asText(), v.get("module_version").asText(), content);
+        byte[] input = ModuleSigning.signingInput(
+                v.get("module_name").asText(), v.get("module_version").asText(), content);
         assertEquals(v.get("signing_input_hex").asText(), HexFormat.of().formatHex(input));
 
         PublicKey pub = ModuleSigning.publicKeyFromPem(read(v, "public_key"));
         assertEquals(v.get("key_id").asText(), ModuleSigning.keyId(pub));
-        assertEquals(v.get("untrusted_key_id").asText(),
+        assertEquals(
+                v.get("untrusted_key_id").asText(),
                 ModuleSigning.keyId(ModuleSigning.publicKeyFromPem(read(v, "untrusted_public_key"))));
 
         // Ed25519 is deterministic: the test key signs the input to exactly the vector's signature
@@ -77,16 +78,20 @@ class ModuleSignatureVectorTest {
         assertFalse(verifies(pub, ModuleSigning.signingInput(name, version, tampered), signature));
         assertFalse(verifies(pub, ModuleSigning.signingInput(name + "x", version, content), signature));
         assertFalse(verifies(pub, ModuleSigning.signingInput(name, "1.2.1", content), signature));
-        assertFalse(verifies(ModuleSigning.publicKeyFromPem(read(v, "untrusted_public_key")),
-                ModuleSigning.signingInput(name, version, content), signature));
+        assertFalse(verifies(
+                ModuleSigning.publicKeyFromPem(read(v, "untrusted_public_key")),
+                ModuleSigning.signingInput(name, version, content),
+                signature));
         // the separators make the split of name and version unambiguous
-        assertFalse(Arrays.equals(ModuleSigning.signingInput("ab", "c", content), ModuleSigning.signingInput("a", "bc", content)));
+        assertFalse(Arrays.equals(
+                ModuleSigning.signingInput("ab", "c", content), ModuleSigning.signingInput("a", "bc", content)));
     }
 
     @Test
     void badInputIsRefusedWithAReason() {
         assertThrows(IllegalArgumentException.class, () -> ModuleSigning.signingInput("a\0b", "1", new byte[0]));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> ModuleSigning.privateKeyFromPem("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"));
         assertTrue(e.getMessage().contains("no PEM \"PRIVATE KEY\" block"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ModuleSigning.keyId(new byte[31]));
@@ -96,8 +101,16 @@ class ModuleSignatureVectorTest {
     void signedRequestRoundTripsThroughTheCodec() throws Exception {
         JsonNode v = vector();
         MessageCodec codec = new MessageCodec();
-        AddCustomModuleRequest r = new AddCustomModuleRequest(7, "sampler", v.get("module_content").asText(),
-                "application/octet-stream", "base64", null, "1.2.0", v.get("signature").asText(), v.get("key_id").asText());
+        AddCustomModuleRequest r = new AddCustomModuleRequest(
+                7,
+                "sampler",
+                v.get("module_content").asText(),
+                "application/octet-stream",
+                "base64",
+                null,
+                "1.2.0",
+                v.get("signature").asText(),
+                v.get("key_id").asText());
         JsonNode wire = Vectors.MAPPER.readTree(codec.encode(r));
         assertEquals("1.2.0", wire.get("module_version").asText());
         assertEquals(v.get("key_id").asText(), wire.get("key_id").asText());

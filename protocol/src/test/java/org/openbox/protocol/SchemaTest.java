@@ -2,7 +2,6 @@ package org.openbox.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
@@ -75,14 +74,26 @@ class SchemaTest {
         String[][] cases = {
             {"KeepAlive", "{\"type\": \"KeepAlive\", \"xid\": 1}"},
             {"KeepAlive", "{\"type\": \"KeepAlive\", \"xid\": -1, \"dpid\": 1}"},
-            {"Error", "{\"type\": \"Error\", \"xid\": 1, \"error_type\": \"FORBIDDEN\", \"error_subtype\": \"BAD_TYPE\"}"},
-            {"Hello", "{\"type\": \"Hello\", \"xid\": 1, \"dpid\": 1, \"version\": \"1.0\", "
-                    + "\"capabilities\": {\"complex_match\": [\"some\"]}}"},
-            {"SetProcessingGraphRequest", "{\"type\": \"SetProcessingGraphRequest\", \"xid\": 1, \"blocks\": "
-                    + "[{\"type\": \"HeaderClassifier\", \"name\": \"h\", \"config\": {\"match\": [{\"tcp_dst\": true}]}}],"
-                    + " \"connectors\": [{\"src\": \"h\", \"src_port\": -1, \"dst\": \"x\", \"dst_port\": 0}]}"},
-            {"AddCustomModuleRequest", "{\"type\": \"AddCustomModuleRequest\", \"xid\": 1, \"module_name\": \"m\", "
-                    + "\"module_content\": \"A*==\"}"},
+            {
+                "Error",
+                "{\"type\": \"Error\", \"xid\": 1, \"error_type\": \"FORBIDDEN\", \"error_subtype\": \"BAD_TYPE\"}"
+            },
+            {
+                "Hello",
+                "{\"type\": \"Hello\", \"xid\": 1, \"dpid\": 1, \"version\": \"1.0\", "
+                        + "\"capabilities\": {\"complex_match\": [\"some\"]}}"
+            },
+            {
+                "SetProcessingGraphRequest",
+                "{\"type\": \"SetProcessingGraphRequest\", \"xid\": 1, \"blocks\": "
+                        + "[{\"type\": \"HeaderClassifier\", \"name\": \"h\", \"config\": {\"match\": [{\"tcp_dst\": true}]}}],"
+                        + " \"connectors\": [{\"src\": \"h\", \"src_port\": -1, \"dst\": \"x\", \"dst_port\": 0}]}"
+            },
+            {
+                "AddCustomModuleRequest",
+                "{\"type\": \"AddCustomModuleRequest\", \"xid\": 1, \"module_name\": \"m\", "
+                        + "\"module_content\": \"A*==\"}"
+            },
         };
         for (String[] c : cases) {
             JsonNode node;

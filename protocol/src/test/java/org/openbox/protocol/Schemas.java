@@ -19,8 +19,8 @@ final class Schemas {
     Schemas(Path schemaDir) {
         String dirUri = schemaDir.toUri().toString();
         String prefix = dirUri.endsWith("/") ? dirUri : dirUri + "/";
-        factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
-                b -> b.schemaMappers(m -> m.mapPrefix(BASE, prefix)));
+        factory = JsonSchemaFactory.getInstance(
+                SpecVersion.VersionFlag.V202012, b -> b.schemaMappers(m -> m.mapPrefix(BASE, prefix)));
     }
 
     JsonSchema message(String type) {

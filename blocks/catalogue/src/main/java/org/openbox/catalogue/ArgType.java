@@ -9,8 +9,18 @@ import java.util.Locale;
 public record ArgType(Kind kind, boolean array) {
 
     public enum Kind {
-        STRING, BOOL, INTEGER, NUMBER, NULL, ANY, OBJECT,
-        HEADER_MATCH, HEADER_PAYLOAD_MATCH, ALERT, SESSION_MATCH, FIELD_MAP;
+        STRING,
+        BOOL,
+        INTEGER,
+        NUMBER,
+        NULL,
+        ANY,
+        OBJECT,
+        HEADER_MATCH,
+        HEADER_PAYLOAD_MATCH,
+        ALERT,
+        SESSION_MATCH,
+        FIELD_MAP;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);

@@ -4,7 +4,11 @@ import java.util.Locale;
 
 /** The five block classes of spec 3.6; the merge decides what it may do with a block from its class. */
 public enum BlockClass {
-    TERMINAL, CLASSIFIER, MODIFIER, STATIC, SHAPER;
+    TERMINAL,
+    CLASSIFIER,
+    MODIFIER,
+    STATIC,
+    SHAPER;
 
     /** The name used in descriptors ("terminal", "classifier", ...). */
     public String wireName() {

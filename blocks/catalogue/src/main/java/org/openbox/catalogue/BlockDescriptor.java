@@ -12,9 +12,18 @@ import java.util.Optional;
  * @param required whether spec 3.6.1 lists the block among the required blocks
  * @param obi      whether the C++ OBI implements the block
  */
-public record BlockDescriptor(String name, BlockClass blockClass, String spec, boolean required,
-        boolean obi, String description, List<ArgDescriptor> config, List<HandleDescriptor> readHandles,
-        List<HandleDescriptor> writeHandles, PortSpec inputs, PortSpec outputs) {
+public record BlockDescriptor(
+        String name,
+        BlockClass blockClass,
+        String spec,
+        boolean required,
+        boolean obi,
+        String description,
+        List<ArgDescriptor> config,
+        List<HandleDescriptor> readHandles,
+        List<HandleDescriptor> writeHandles,
+        PortSpec inputs,
+        PortSpec outputs) {
 
     public BlockDescriptor {
         config = List.copyOf(config);

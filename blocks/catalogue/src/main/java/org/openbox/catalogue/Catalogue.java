@@ -26,6 +26,7 @@ public final class Catalogue {
 
     /** Classpath directory of the packaged descriptors. */
     public static final String RESOURCE_DIR = "openbox/catalogue";
+
     static final String SCHEMA_FILE = "catalogue.schema.json";
 
     private final Map<String, BlockDescriptor> blocks;

@@ -17,8 +17,11 @@ import org.openbox.protocol.match.MatchField;
 final class ConfigValidator {
 
     void validate(Catalogue catalogue, Block b) {
-        BlockDescriptor d = catalogue.find(b.type()).orElseThrow(() -> new ProtocolException(
-                ErrorSubtype.UNSUPPORTED_BLOCK, "block '" + b.name() + "': unsupported block type '" + b.type() + "'"));
+        BlockDescriptor d = catalogue
+                .find(b.type())
+                .orElseThrow(() -> new ProtocolException(
+                        ErrorSubtype.UNSUPPORTED_BLOCK,
+                        "block '" + b.name() + "': unsupported block type '" + b.type() + "'"));
         String where = "block '" + b.name() + "' (" + d.name() + ")";
         ObjectNode config = b.config();
         if (config != null) {
@@ -56,15 +59,16 @@ final class ConfigValidator {
     }
 
     private static void checkScalar(String where, ArgType.Kind kind, JsonNode v) {
-        boolean ok = switch (kind) {
-            case STRING -> v.isTextual();
-            case BOOL -> v.isBoolean();
-            case INTEGER -> v.isIntegralNumber();
-            case NUMBER -> v.isNumber();
-            case NULL -> v.isNull();
-            case ANY -> true;
-            case OBJECT, HEADER_MATCH, HEADER_PAYLOAD_MATCH, ALERT, SESSION_MATCH, FIELD_MAP -> v.isObject();
-        };
+        boolean ok =
+                switch (kind) {
+                    case STRING -> v.isTextual();
+                    case BOOL -> v.isBoolean();
+                    case INTEGER -> v.isIntegralNumber();
+                    case NUMBER -> v.isNumber();
+                    case NULL -> v.isNull();
+                    case ANY -> true;
+                    case OBJECT, HEADER_MATCH, HEADER_PAYLOAD_MATCH, ALERT, SESSION_MATCH, FIELD_MAP -> v.isObject();
+                };
         if (!ok) {
             throw bad(where + " must be " + article(kind) + ", got " + describe(v));
         }
@@ -74,7 +78,7 @@ final class ConfigValidator {
             case ALERT -> alert(where, v);
             case SESSION_MATCH -> sessionMatch(where, v);
             case FIELD_MAP -> fieldMap(where, v);
-            default -> { }
+            default -> {}
         }
     }
 
@@ -123,7 +127,9 @@ final class ConfigValidator {
                     throw badPayload(w + ": " + f + " must be a non-negative integer");
                 }
             }
-            if (p.has("from") && p.has("to") && p.get("from").asLong() > p.get("to").asLong()) {
+            if (p.has("from")
+                    && p.has("to")
+                    && p.get("from").asLong() > p.get("to").asLong()) {
                 throw badPayload(w + ": from > to");
             }
         }
@@ -155,13 +161,14 @@ final class ConfigValidator {
         if (val == null || !(val.isTextual() || val.isIntegralNumber())) {
             throw bad(where + ": value must be a string or an integer");
         }
-        if (v.path("is_field").asBoolean(false) && MatchField.byName(val.asText()).isEmpty()) {
+        if (v.path("is_field").asBoolean(false)
+                && MatchField.byName(val.asText()).isEmpty()) {
             throw bad(where + ": value '" + val.asText() + "' is not a header field name");
         }
     }
 
     private static void fieldMap(String where, JsonNode v) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String w = where + "." + e.getKey();
             if (MatchField.byName(e.getKey()).isEmpty()) {
@@ -187,7 +194,7 @@ final class ConfigValidator {
     }
 
     private static void allowOnly(String where, JsonNode v, String... names) {
-        for (Iterator<String> it = v.fieldNames(); it.hasNext();) {
+        for (Iterator<String> it = v.fieldNames(); it.hasNext(); ) {
             String n = it.next();
             boolean known = false;
             for (String a : names) {

@@ -11,8 +11,7 @@ import java.util.List;
  */
 final class DescriptorParser {
 
-    private DescriptorParser() {
-    }
+    private DescriptorParser() {}
 
     static BlockDescriptor parse(JsonNode d) {
         String name = text(d, "name", "descriptor");
@@ -29,12 +28,25 @@ final class DescriptorParser {
             String type = text(a, "type", where + " arg " + argName);
             checkType(type, where + " arg " + argName);
             JsonNode req = a.get("required");
-            config.add(new ArgDescriptor(argName, type, req != null && req.asBoolean(), a.get("default"),
+            config.add(new ArgDescriptor(
+                    argName,
+                    type,
+                    req != null && req.asBoolean(),
+                    a.get("default"),
                     a.path("description").asText("")));
         }
-        return new BlockDescriptor(name, cls, text(d, "spec", where), d.path("required").asBoolean(false),
-                d.path("obi").asBoolean(false), d.path("description").asText(""), config, handles(d, "read_handles", where),
-                handles(d, "write_handles", where), ports(d, "inputs", where), ports(d, "outputs", where));
+        return new BlockDescriptor(
+                name,
+                cls,
+                text(d, "spec", where),
+                d.path("required").asBoolean(false),
+                d.path("obi").asBoolean(false),
+                d.path("description").asText(""),
+                config,
+                handles(d, "read_handles", where),
+                handles(d, "write_handles", where),
+                ports(d, "inputs", where),
+                ports(d, "outputs", where));
     }
 
     private static List<HandleDescriptor> handles(JsonNode d, String field, String where) {
@@ -47,7 +59,8 @@ final class DescriptorParser {
             if (indexed && !name.endsWith("_i")) {
                 throw new IllegalArgumentException(where + ": indexed handle '" + name + "' must end in _i");
             }
-            out.add(new HandleDescriptor(name, type, indexed, h.path("description").asText("")));
+            out.add(new HandleDescriptor(
+                    name, type, indexed, h.path("description").asText("")));
         }
         return out;
     }
@@ -63,7 +76,8 @@ final class DescriptorParser {
         if (p != null && p.isObject() && p.has("from")) {
             return PortSpec.from(p.get("from").asText());
         }
-        throw new IllegalArgumentException(where + ": '" + field + "' must be a count, {\"per\": ARG} or {\"from\": ARG}");
+        throw new IllegalArgumentException(
+                where + ": '" + field + "' must be a count, {\"per\": ARG} or {\"from\": ARG}");
     }
 
     private static void checkType(String type, String where) {

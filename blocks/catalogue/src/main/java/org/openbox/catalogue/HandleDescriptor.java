@@ -11,7 +11,7 @@ public record HandleDescriptor(String name, String type, boolean indexed, String
         if (!indexed) {
             return name.equals(handle);
         }
-        String prefix = name.substring(0, name.length() - 1);   // "count_i" -> "count_"
+        String prefix = name.substring(0, name.length() - 1); // "count_i" -> "count_"
         if (!handle.startsWith(prefix) || handle.length() == prefix.length()) {
             return false;
         }

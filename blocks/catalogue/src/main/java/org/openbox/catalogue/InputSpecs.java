@@ -9,8 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public final class InputSpecs {
 
-    private InputSpecs() {
-    }
+    private InputSpecs() {}
 
     /** Output count for an {@code input_spec} array; malformed or absent specs count as naming no output. */
     public static int outputCount(JsonNode inputSpecs) {
@@ -56,8 +55,8 @@ public final class InputSpecs {
                 expect(spec, t, 7);
                 yield new int[] {port(spec, t[5]), port(spec, t[6])};
             }
-            default -> throw new IllegalArgumentException("input spec '" + spec
-                    + "' must start with discard, pass, keep or pattern");
+            default -> throw new IllegalArgumentException(
+                    "input spec '" + spec + "' must start with discard, pass, keep or pattern");
         };
     }
 

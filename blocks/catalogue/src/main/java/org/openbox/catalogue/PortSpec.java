@@ -14,7 +14,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public record PortSpec(Kind kind, int fixed, String arg, int plus) {
 
-    public enum Kind { FIXED, PER, FROM }
+    public enum Kind {
+        FIXED,
+        PER,
+        FROM
+    }
 
     public static PortSpec fixed(int count) {
         return new PortSpec(Kind.FIXED, count, null, 0);

@@ -17,8 +17,7 @@ import java.util.stream.Stream;
 /** Lists the file names of a classpath resource directory, whether it is a directory or inside a jar. */
 final class ResourceLister {
 
-    private ResourceLister() {
-    }
+    private ResourceLister() {}
 
     static TreeSet<String> list(ClassLoader loader, String dir) {
         TreeSet<String> names = new TreeSet<>();

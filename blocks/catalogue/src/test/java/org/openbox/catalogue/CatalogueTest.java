@@ -35,7 +35,8 @@ class CatalogueTest {
     @Test
     void classpathCatalogueEqualsSourceDirectory() {
         Catalogue fromDir = Catalogue.load(Path.of(System.getProperty("openbox.root", "../.."), "blocks", "catalogue"));
-        assertEquals(fromDir.all().stream().map(BlockDescriptor::name).toList(),
+        assertEquals(
+                fromDir.all().stream().map(BlockDescriptor::name).toList(),
                 CATALOGUE.all().stream().map(BlockDescriptor::name).toList());
         assertEquals(List.copyOf(fromDir.all()), List.copyOf(CATALOGUE.all()));
     }
@@ -54,7 +55,8 @@ class CatalogueTest {
         assertEquals(1, d("SessionClassifier").outputCount(cfg("{}")));
         assertEquals(4, d("BpsRateClassifier").outputCount(cfg("{\"rate\":[\"1 kbps\",\"2 kbps\",\"3 kbps\"]}")));
         assertEquals(3, d("ProtocolAnalyzer").outputCount(cfg("{\"protocols\":[\"http\",\"tcp\"]}")));
-        ObjectNode nat = cfg("{\"input_spec\":[\"pattern 1.0.0.1 1024-65535 - - 0 1\",\"drop\",\"pass 4\",\"keep 2 3\"]}");
+        ObjectNode nat =
+                cfg("{\"input_spec\":[\"pattern 1.0.0.1 1024-65535 - - 0 1\",\"drop\",\"pass 4\",\"keep 2 3\"]}");
         assertEquals(4, d("Ipv4AddressTranslator").inputCount(nat));
         assertEquals(5, d("Ipv4AddressTranslator").outputCount(nat));
         assertEquals(1, d("Ipv4AddressTranslator").outputCount(cfg("{\"input_spec\":[\"discard\"]}")));
@@ -91,14 +93,15 @@ class CatalogueTest {
     }
 
     private static com.fasterxml.jackson.databind.JsonNode sample(ArgDescriptor a) {
-        String json = switch (a.type()) {
-            case "string" -> "\"x\"";
-            case "integer", "number" -> "1";
-            case "object" -> "{}";
-            case "field_map" -> "{\"ipv4_src\": \"k\"}";
-            case "alert[]" -> "[{\"message\": \"m\"}]";
-            default -> "[]";
-        };
+        String json =
+                switch (a.type()) {
+                    case "string" -> "\"x\"";
+                    case "integer", "number" -> "1";
+                    case "object" -> "{}";
+                    case "field_map" -> "{\"ipv4_src\": \"k\"}";
+                    case "alert[]" -> "[{\"message\": \"m\"}]";
+                    default -> "[]";
+                };
         try {
             return MAPPER.readTree(json);
         } catch (IOException e) {
@@ -110,13 +113,22 @@ class CatalogueTest {
     void acceptsValidConfigs() {
         CATALOGUE.validate(block("Discard", null));
         CATALOGUE.validate(block("FromDump", "{\"filename\":\"in.pcap\",\"timing\":false}"));
-        CATALOGUE.validate(block("HeaderClassifier",
-                "{\"match\":[{\"ETH_TYPE\":\"0x0800\",\"ipv4_src\":\"10.0.0.0/8\",\"IP_PROTO\":6,\"tcp_dst\":80},{}]}"));
-        CATALOGUE.validate(block("HeaderPayloadClassifier", "{\"match\":[{\"type\":\"HeaderPayloadMatch\","
-                + "\"header_match\":{\"eth_type\":2048},\"payload_match\":[{\"pattern\":\"evil\",\"is_regex\":true}]}]}"));
-        CATALOGUE.validate(block("Alert", "{\"alerts\":[{\"message\":\"m\",\"severity\":5,\"app_id\":\"fw\"}],\"packet_size\":-1}"));
-        CATALOGUE.validate(block("SessionStore", "{\"fields\":{\"IPV4_SRC\":{\"key\":\"c\",\"mask\":\"255.255.255.0\"},\"tcp_src\":\"p\"}}"));
-        CATALOGUE.validate(block("SessionClassifier", "{\"match\":[{\"key\":\"c\",\"is_field\":true,\"value\":\"IPV4_DST\"}]}"));
+        CATALOGUE.validate(
+                block(
+                        "HeaderClassifier",
+                        "{\"match\":[{\"ETH_TYPE\":\"0x0800\",\"ipv4_src\":\"10.0.0.0/8\",\"IP_PROTO\":6,\"tcp_dst\":80},{}]}"));
+        CATALOGUE.validate(
+                block(
+                        "HeaderPayloadClassifier",
+                        "{\"match\":[{\"type\":\"HeaderPayloadMatch\","
+                                + "\"header_match\":{\"eth_type\":2048},\"payload_match\":[{\"pattern\":\"evil\",\"is_regex\":true}]}]}"));
+        CATALOGUE.validate(block(
+                "Alert", "{\"alerts\":[{\"message\":\"m\",\"severity\":5,\"app_id\":\"fw\"}],\"packet_size\":-1}"));
+        CATALOGUE.validate(block(
+                "SessionStore",
+                "{\"fields\":{\"IPV4_SRC\":{\"key\":\"c\",\"mask\":\"255.255.255.0\"},\"tcp_src\":\"p\"}}"));
+        CATALOGUE.validate(
+                block("SessionClassifier", "{\"match\":[{\"key\":\"c\",\"is_field\":true,\"value\":\"IPV4_DST\"}]}"));
         CATALOGUE.validate(block("ReadMetadata", "{\"key\":\"app\",\"values\":[\"ips\",3]}"));
     }
 
@@ -138,24 +150,46 @@ class CatalogueTest {
         assertBad(rejects("Queue", "{\"capacity\":null}"), ErrorSubtype.BAD_BLOCK, "capacity");
         assertBad(rejects("RegexMatcher", "{\"pattern\":\"a\"}"), ErrorSubtype.BAD_BLOCK, "pattern");
         assertBad(rejects("RegexMatcher", "{\"pattern\":[\"a\",2]}"), ErrorSubtype.BAD_BLOCK, "pattern[1]");
-        assertBad(rejects("Alert", "{\"alerts\":[{\"message\":\"m\",\"severity\":9}]}"), ErrorSubtype.BAD_BLOCK, "severity");
+        assertBad(
+                rejects("Alert", "{\"alerts\":[{\"message\":\"m\",\"severity\":9}]}"),
+                ErrorSubtype.BAD_BLOCK,
+                "severity");
         assertBad(rejects("Alert", "{\"alerts\":[{\"severity\":1}]}"), ErrorSubtype.BAD_BLOCK, "message");
-        assertBad(rejects("SessionStore", "{\"fields\":{\"no_such_field\":\"k\"}}"), ErrorSubtype.BAD_BLOCK, "no_such_field");
+        assertBad(
+                rejects("SessionStore", "{\"fields\":{\"no_such_field\":\"k\"}}"),
+                ErrorSubtype.BAD_BLOCK,
+                "no_such_field");
         assertBad(rejects("SessionClassifier", "{\"match\":[{\"key\":\"k\"}]}"), ErrorSubtype.BAD_BLOCK, "value");
     }
 
     @Test
     void matchesAreParsed() {
-        assertBad(rejects("HeaderClassifier", "{\"match\":[{\"eth_type\":2048},{\"tcp_dst\":80}]}"),
-                ErrorSubtype.BAD_HEADER_MATCH, "match[1]");
-        assertBad(rejects("HeaderClassifier", "{\"match\":[{\"bogus_field\":1}]}"), ErrorSubtype.BAD_HEADER_MATCH, "match[0]");
-        assertBad(rejects("HeaderClassifier", "{\"match\":[{\"eth_type\":\"0x10000\"}]}"), ErrorSubtype.BAD_HEADER_MATCH, "b1");
-        assertBad(rejects("HeaderPayloadClassifier", "{\"match\":[{\"header_match\":{\"ipv4_dst\":\"1.2.3.4\"}}]}"),
-                ErrorSubtype.BAD_HEADER_MATCH, "header_match");
-        assertBad(rejects("HeaderPayloadClassifier", "{\"match\":[{\"payload_match\":[{\"pattern\":1}]}]}"),
-                ErrorSubtype.BAD_PAYLOAD_MATCH, "payload_match[0]");
-        assertBad(rejects("HeaderPayloadClassifier", "{\"match\":[{\"payload_match\":[{\"pattern\":\"a\",\"from\":5,\"to\":2}]}]}"),
-                ErrorSubtype.BAD_PAYLOAD_MATCH, "from");
+        assertBad(
+                rejects("HeaderClassifier", "{\"match\":[{\"eth_type\":2048},{\"tcp_dst\":80}]}"),
+                ErrorSubtype.BAD_HEADER_MATCH,
+                "match[1]");
+        assertBad(
+                rejects("HeaderClassifier", "{\"match\":[{\"bogus_field\":1}]}"),
+                ErrorSubtype.BAD_HEADER_MATCH,
+                "match[0]");
+        assertBad(
+                rejects("HeaderClassifier", "{\"match\":[{\"eth_type\":\"0x10000\"}]}"),
+                ErrorSubtype.BAD_HEADER_MATCH,
+                "b1");
+        assertBad(
+                rejects("HeaderPayloadClassifier", "{\"match\":[{\"header_match\":{\"ipv4_dst\":\"1.2.3.4\"}}]}"),
+                ErrorSubtype.BAD_HEADER_MATCH,
+                "header_match");
+        assertBad(
+                rejects("HeaderPayloadClassifier", "{\"match\":[{\"payload_match\":[{\"pattern\":1}]}]}"),
+                ErrorSubtype.BAD_PAYLOAD_MATCH,
+                "payload_match[0]");
+        assertBad(
+                rejects(
+                        "HeaderPayloadClassifier",
+                        "{\"match\":[{\"payload_match\":[{\"pattern\":\"a\",\"from\":5,\"to\":2}]}]}"),
+                ErrorSubtype.BAD_PAYLOAD_MATCH,
+                "from");
     }
 
     private static void assertBad(ProtocolException e, ErrorSubtype subtype, String mention) {
@@ -166,14 +200,17 @@ class CatalogueTest {
 
     @Test
     void customDescriptorsExtendTheCatalogue() throws IOException {
-        BlockDescriptor custom = Catalogue.parse(MAPPER.readTree("{\"name\":\"Sampler\",\"class\":\"static\",\"spec\":\"extension\","
-                + "\"required\":false,\"description\":\"d\",\"config\":[{\"name\":\"one_in\",\"type\":\"integer\",\"required\":true}],"
-                + "\"read_handles\":[],\"write_handles\":[],\"inputs\":1,\"outputs\":1}"));
+        BlockDescriptor custom =
+                Catalogue.parse(MAPPER.readTree("{\"name\":\"Sampler\",\"class\":\"static\",\"spec\":\"extension\","
+                        + "\"required\":false,\"description\":\"d\",\"config\":[{\"name\":\"one_in\",\"type\":\"integer\",\"required\":true}],"
+                        + "\"read_handles\":[],\"write_handles\":[],\"inputs\":1,\"outputs\":1}"));
         Catalogue c = CATALOGUE.with(custom);
         c.validate(new Block("Sampler", "s", cfg("{\"one_in\":10}")));
         assertEquals(CATALOGUE.all().size() + 1, c.all().size());
         assertTrue(CATALOGUE.find("Sampler").isEmpty());
-        assertThrows(IllegalArgumentException.class, () -> Catalogue.parse(MAPPER.readTree("{\"name\":\"X\",\"class\":\"nope\"}")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Catalogue.parse(MAPPER.readTree("{\"name\":\"X\",\"class\":\"nope\"}")));
     }
 
     static BlockDescriptor d(String name) {

@@ -17,13 +17,16 @@ class ConfigVectorsTest {
 
     @Test
     void everyVectorGivesItsExpectedResult() throws Exception {
-        Path file = Path.of(System.getProperty("openbox.root", "../.."), "blocks", "catalogue", "vectors", "config-check.json");
+        Path file = Path.of(
+                System.getProperty("openbox.root", "../.."), "blocks", "catalogue", "vectors", "config-check.json");
         JsonNode cases = new ObjectMapper().readTree(file.toFile());
         Catalogue catalogue = Catalogue.load();
         int n = 0;
         for (JsonNode c : cases) {
             JsonNode b = c.get("block");
-            Block block = new Block(b.get("type").asText(), b.get("name").asText(),
+            Block block = new Block(
+                    b.get("type").asText(),
+                    b.get("name").asText(),
                     b.has("config") ? (ObjectNode) b.get("config") : null);
             String expect = c.get("expect").asText();
             String what = c.get("description").asText();
@@ -35,7 +38,9 @@ class ConfigVectorsTest {
                     fail(what + ": rejected: " + e.getMessage());
                 }
                 assertEquals(expect, e.subtype().name(), what + ": " + e.getMessage());
-                assertTrue(e.getMessage().contains("'" + block.name() + "'"), what + ": message names no block: " + e.getMessage());
+                assertTrue(
+                        e.getMessage().contains("'" + block.name() + "'"),
+                        what + ": message names no block: " + e.getMessage());
             }
             n++;
         }

@@ -26,17 +26,51 @@ import org.junit.jupiter.api.Test;
 class DescriptorFilesTest {
 
     /** Spec 1.1.0 section 3.6.1, the required blocks. */
-    static final List<String> REQUIRED = List.of("FromDevice", "FromDump", "ToDevice", "ToDump", "Discard",
-            "HeaderClassifier", "RegexClassifier", "RegexMatcher", "HeaderPayloadClassifier", "VlanEncapsulate",
-            "VlanDecapsulate", "DecIpTtl", "Ipv4AddressTranslator", "NetworkHeaderFieldsRewriter",
-            "NetworkDirectionSwap", "Alert", "Log", "Queue", "ProtocolAnalyzer", "SessionClassifier",
-            "SessionStore", "FlowTracker", "GzipDecompressor", "EncapsulateMetadata", "WriteMetadata",
-            "ReadMetadata", "DecapsulateMetadata");
+    static final List<String> REQUIRED = List.of(
+            "FromDevice",
+            "FromDump",
+            "ToDevice",
+            "ToDump",
+            "Discard",
+            "HeaderClassifier",
+            "RegexClassifier",
+            "RegexMatcher",
+            "HeaderPayloadClassifier",
+            "VlanEncapsulate",
+            "VlanDecapsulate",
+            "DecIpTtl",
+            "Ipv4AddressTranslator",
+            "NetworkHeaderFieldsRewriter",
+            "NetworkDirectionSwap",
+            "Alert",
+            "Log",
+            "Queue",
+            "ProtocolAnalyzer",
+            "SessionClassifier",
+            "SessionStore",
+            "FlowTracker",
+            "GzipDecompressor",
+            "EncapsulateMetadata",
+            "WriteMetadata",
+            "ReadMetadata",
+            "DecapsulateMetadata");
     /** Spec 1.1.0 section 3.6.2, the optional blocks. */
-    static final List<String> OPTIONAL = List.of("ContentClassifier", "FrontDropQueue",
-            "RandomEarlyDetectionQueue", "BpsShaper", "PpsShaper", "BpsRateClassifier", "PpsRateClassifier",
-            "Store", "Restore", "BeginTransaction", "CommitTransaction", "RollbackTransaction", "HtmlNormalizer",
-            "JsNormalizer", "GzipCompressor");
+    static final List<String> OPTIONAL = List.of(
+            "ContentClassifier",
+            "FrontDropQueue",
+            "RandomEarlyDetectionQueue",
+            "BpsShaper",
+            "PpsShaper",
+            "BpsRateClassifier",
+            "PpsRateClassifier",
+            "Store",
+            "Restore",
+            "BeginTransaction",
+            "CommitTransaction",
+            "RollbackTransaction",
+            "HtmlNormalizer",
+            "JsNormalizer",
+            "GzipCompressor");
     /** Blocks spec 1.1.0 defines in section 5 (5.44, 5.45) but leaves out of the lists of 3.6. */
     static final List<String> SECTION_5_ONLY = List.of("SetTimestamp", "SetTimestampDelta");
     /** Blocks of this project that the spec does not define (spec "extension"). */
@@ -51,7 +85,8 @@ class DescriptorFilesTest {
         dir = Path.of(System.getProperty("openbox.root", "../.."), "blocks", "catalogue");
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.toString().endsWith(".json") && !p.endsWith(Catalogue.SCHEMA_FILE))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         }
         System.out.println("catalogue: " + files.size() + " descriptors");
     }
@@ -94,7 +129,9 @@ class DescriptorFilesTest {
     @Test
     void fileNameIsBlockName() throws IOException {
         for (Path f : files) {
-            assertEquals(f.getFileName().toString(), MAPPER.readTree(f.toFile()).get("name").asText() + ".json");
+            assertEquals(
+                    f.getFileName().toString(),
+                    MAPPER.readTree(f.toFile()).get("name").asText() + ".json");
         }
     }
 
@@ -119,8 +156,10 @@ class DescriptorFilesTest {
     @Test
     void everyOtherBlockIsAnExtensionOfThisProject() {
         for (BlockDescriptor d : Catalogue.load(dir).all()) {
-            boolean spec = REQUIRED.contains(d.name()) || OPTIONAL.contains(d.name()) || SECTION_5_ONLY.contains(d.name());
-            assertTrue(spec || EXTENSIONS.contains(d.name()), d.name() + " is in no spec list and not a known extension");
+            boolean spec =
+                    REQUIRED.contains(d.name()) || OPTIONAL.contains(d.name()) || SECTION_5_ONLY.contains(d.name());
+            assertTrue(
+                    spec || EXTENSIONS.contains(d.name()), d.name() + " is in no spec list and not a known extension");
             assertEquals(!spec, d.spec().equals("extension"), d.name() + ": spec \"" + d.spec() + "\"");
         }
         for (String n : SECTION_5_ONLY) {
@@ -128,7 +167,8 @@ class DescriptorFilesTest {
             assertFalse(d.required(), n + " is not among the required blocks of spec 3.6.1");
         }
         for (String n : EXTENSIONS) {
-            BlockDescriptor d = Catalogue.load(dir).find(n).orElseThrow(() -> new AssertionError("missing extension " + n));
+            BlockDescriptor d =
+                    Catalogue.load(dir).find(n).orElseThrow(() -> new AssertionError("missing extension " + n));
             assertFalse(d.required(), n + " is an extension, not a required block");
         }
     }
@@ -136,13 +176,20 @@ class DescriptorFilesTest {
     @Test
     void namesAreUniqueAndPortSpecsReferToArrayArguments() {
         for (BlockDescriptor d : Catalogue.load(dir).all()) {
-            unique(d.name() + " config", d.config().stream().map(ArgDescriptor::name).toList());
-            unique(d.name() + " read handles", d.readHandles().stream().map(HandleDescriptor::name).toList());
-            unique(d.name() + " write handles", d.writeHandles().stream().map(HandleDescriptor::name).toList());
+            unique(
+                    d.name() + " config",
+                    d.config().stream().map(ArgDescriptor::name).toList());
+            unique(
+                    d.name() + " read handles",
+                    d.readHandles().stream().map(HandleDescriptor::name).toList());
+            unique(
+                    d.name() + " write handles",
+                    d.writeHandles().stream().map(HandleDescriptor::name).toList());
             for (PortSpec p : List.of(d.inputs(), d.outputs())) {
                 if (p.kind() != PortSpec.Kind.FIXED) {
-                    ArgDescriptor a = d.arg(p.arg()).orElseThrow(
-                            () -> new AssertionError(d.name() + ": port spec names unknown argument " + p.arg()));
+                    ArgDescriptor a = d.arg(p.arg())
+                            .orElseThrow(() ->
+                                    new AssertionError(d.name() + ": port spec names unknown argument " + p.arg()));
                     assertTrue(a.argType().array(), d.name() + ": port spec argument " + a.name() + " is not an array");
                 }
             }

@@ -49,8 +49,8 @@ public final class AppSettings {
         this(props, baseDir, source, Map.of(), source);
     }
 
-    private AppSettings(Properties props, Path baseDir, String source, Map<String, String> overridden,
-                        String fileSource) {
+    private AppSettings(
+            Properties props, Path baseDir, String source, Map<String, String> overridden, String fileSource) {
         this.props = props;
         this.baseDir = baseDir;
         this.source = source;
@@ -73,8 +73,8 @@ public final class AppSettings {
         if (configFile != null && !configFile.isBlank()) {
             Path named = Path.of(configFile.strip());
             if (!Files.isRegularFile(named)) {
-                throw new IllegalArgumentException(configProperty(app) + " names " + named.toAbsolutePath()
-                        + ", which is not a readable file");
+                throw new IllegalArgumentException(
+                        configProperty(app) + " names " + named.toAbsolutePath() + ", which is not a readable file");
             }
             file = read(named);
         } else if (Files.isRegularFile(Path.of(app + ".properties"))) {
@@ -142,8 +142,8 @@ public final class AppSettings {
             for (String key : unknown) {
                 named.add(where(key) + ": unknown key '" + key + "'");
             }
-            throw new IllegalArgumentException(String.join("; ", named) + " (known keys: "
-                    + String.join(", ", new TreeSet<>(known)) + ")");
+            throw new IllegalArgumentException(
+                    String.join("; ", named) + " (known keys: " + String.join(", ", new TreeSet<>(known)) + ")");
         }
     }
 

@@ -93,25 +93,18 @@ public abstract class Application {
     }
 
     /** Called once the application's graphs have been accepted by the controller. */
-    public void start(AppContext ctx) {
-    }
+    public void start(AppContext ctx) {}
 
     /** Called when the application is unloaded or the controller stops. */
-    public void stop() {
-    }
+    public void stop() {}
 
-    public void onAlert(AlertEvent e) {
-    }
+    public void onAlert(AlertEvent e) {}
 
-    public void onLog(LogEvent e) {
-    }
+    public void onLog(LogEvent e) {}
 
-    public void onInstanceUp(InstanceEvent e) {
-    }
+    public void onInstanceUp(InstanceEvent e) {}
 
-    public void onInstanceDown(InstanceEvent e) {
-    }
+    public void onInstanceDown(InstanceEvent e) {}
 
-    public void onError(ErrorEvent e) {
-    }
+    public void onError(ErrorEvent e) {}
 }

@@ -72,8 +72,8 @@ public final class CustomModule {
     public CustomModule(String name, String version, byte[] content, List<? extends JsonNode> descriptors) {
         this.name = Objects.requireNonNull(name, "module name");
         if (!name.matches("[A-Za-z0-9_.-]+")) {
-            throw new IllegalArgumentException("custom module name '" + name
-                    + "' must be letters, digits, '_', '-' or '.'");
+            throw new IllegalArgumentException(
+                    "custom module name '" + name + "' must be letters, digits, '_', '-' or '.'");
         }
         this.version = Objects.requireNonNull(version, "module version");
         if (!version.matches("[A-Za-z0-9_.+-]{1,64}")) {
@@ -88,14 +88,15 @@ public final class CustomModule {
             throw new IllegalArgumentException("custom module '" + name + "' declares no block descriptor");
         }
         this.content = content.clone();
-        this.descriptors = List.copyOf(descriptors.stream().map(d -> (JsonNode) d.deepCopy()).toList());
+        this.descriptors = List.copyOf(
+                descriptors.stream().map(d -> (JsonNode) d.deepCopy()).toList());
         List<BlockDescriptor> types = new ArrayList<>();
         for (int i = 0; i < this.descriptors.size(); i++) {
             try {
                 types.add(Catalogue.parse(this.descriptors.get(i)));
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("custom module '" + name + "': descriptor " + i + " is invalid: "
-                        + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "custom module '" + name + "': descriptor " + i + " is invalid: " + e.getMessage(), e);
             }
         }
         this.blockTypes = List.copyOf(types);
@@ -176,7 +177,9 @@ public final class CustomModule {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CustomModule m && m.name.equals(name) && m.version.equals(version)
+        return o instanceof CustomModule m
+                && m.name.equals(name)
+                && m.version.equals(version)
                 && Arrays.equals(m.content, content)
                 && m.descriptors.equals(descriptors);
     }

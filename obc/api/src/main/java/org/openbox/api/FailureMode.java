@@ -19,9 +19,12 @@ public enum FailureMode {
     public static FailureMode parse(String text) {
         if (text != null) {
             switch (text.trim().toLowerCase(Locale.ROOT)) {
-                case "closed": return CLOSED;
-                case "open": return OPEN;
-                default: break;
+                case "closed":
+                    return CLOSED;
+                case "open":
+                    return OPEN;
+                default:
+                    break;
             }
         }
         throw new IllegalArgumentException("failure mode '" + text + "' is not closed or open");

@@ -56,7 +56,7 @@ public final class GraphBuilder {
                 throw new InvalidGraphException(ErrorSubtype.BAD_BLOCK, "two blocks are named '" + b.name() + "'");
             }
             typed.put(b.name(), b);
-            blocks.put(b.name(), null);   // snapshot taken by build()
+            blocks.put(b.name(), null); // snapshot taken by build()
         }
         return this;
     }

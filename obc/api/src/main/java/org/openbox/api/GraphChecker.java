@@ -81,8 +81,9 @@ public final class GraphChecker {
         List<Block> blocks = graph.blocks() == null ? List.of() : graph.blocks();
         List<Connector> connectors = graph.connectors() == null ? List.of() : graph.connectors();
         if (blocks.size() > limits.maxBlocks()) {
-            throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH, "the graph has " + blocks.size()
-                    + " blocks, over the cap of " + limits.maxBlocks());
+            throw new InvalidGraphException(
+                    ErrorSubtype.BAD_GRAPH,
+                    "the graph has " + blocks.size() + " blocks, over the cap of " + limits.maxBlocks());
         }
         Map<String, Block> byName = new LinkedHashMap<>();
         Map<String, BlockDescriptor> descriptors = new HashMap<>();
@@ -92,7 +93,8 @@ public final class GraphChecker {
                 throw new InvalidGraphException(ErrorSubtype.BAD_BLOCK, "block " + i + ": missing or empty name");
             }
             if (b.type() == null || b.type().isEmpty()) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_BLOCK, "block '" + b.name() + "': missing or empty type");
+                throw new InvalidGraphException(
+                        ErrorSubtype.BAD_BLOCK, "block '" + b.name() + "': missing or empty type");
             }
             if (byName.putIfAbsent(b.name(), b) != null) {
                 throw new InvalidGraphException(ErrorSubtype.BAD_BLOCK, "two blocks are named '" + b.name() + "'");
@@ -115,31 +117,37 @@ public final class GraphChecker {
         checkShape(blocks, connectors, descriptors);
     }
 
-    private static void checkConnectors(List<Connector> connectors, Map<String, Block> byName,
-                                        Map<String, BlockDescriptor> descriptors) {
+    private static void checkConnectors(
+            List<Connector> connectors, Map<String, Block> byName, Map<String, BlockDescriptor> descriptors) {
         Map<String, Connector> usedOutputs = new HashMap<>();
         for (Connector c : connectors) {
             String what = "connector " + c.src() + "[" + c.srcPort() + "] -> " + c.dst() + "[" + c.dstPort() + "]";
             Block src = c.src() == null ? null : byName.get(c.src());
             Block dst = c.dst() == null ? null : byName.get(c.dst());
             if (src == null || dst == null) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR,
+                throw new InvalidGraphException(
+                        ErrorSubtype.BAD_CONNECTOR,
                         what + ": no block named '" + (src == null ? c.src() : c.dst()) + "'");
             }
             int outs = descriptors.get(c.src()).outputCount(src.config());
             if (c.srcPort() < 0 || c.srcPort() >= outs) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR, what + ": " + c.src() + " ("
-                        + src.type() + ") has " + outs + " output" + (outs == 1 ? "" : "s"));
+                throw new InvalidGraphException(
+                        ErrorSubtype.BAD_CONNECTOR,
+                        what + ": " + c.src() + " (" + src.type() + ") has " + outs + " output"
+                                + (outs == 1 ? "" : "s"));
             }
             int ins = descriptors.get(c.dst()).inputCount(dst.config());
             if (c.dstPort() < 0 || c.dstPort() >= ins) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR, what + ": " + c.dst() + " ("
-                        + dst.type() + ") has " + ins + " input" + (ins == 1 ? "" : "s"));
+                throw new InvalidGraphException(
+                        ErrorSubtype.BAD_CONNECTOR,
+                        what + ": " + c.dst() + " (" + dst.type() + ") has " + ins + " input" + (ins == 1 ? "" : "s"));
             }
             Connector earlier = usedOutputs.putIfAbsent(c.src() + "\0" + c.srcPort(), c);
             if (earlier != null) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_CONNECTOR, what + ": output " + c.srcPort()
-                        + " of " + c.src() + " is already connected to " + earlier.dst());
+                throw new InvalidGraphException(
+                        ErrorSubtype.BAD_CONNECTOR,
+                        what + ": output " + c.srcPort() + " of " + c.src() + " is already connected to "
+                                + earlier.dst());
             }
         }
     }
@@ -161,12 +169,14 @@ public final class GraphChecker {
             boolean isSource = descriptors.get(b.name()).inputCount(b.config()) == 0;
             source |= isSource;
             if (!isSource && indegree.get(b.name()) == 0) {
-                throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH,
+                throw new InvalidGraphException(
+                        ErrorSubtype.BAD_GRAPH,
                         "block '" + b.name() + "' (" + b.type() + ") is not connected to anything upstream");
             }
         }
         if (!source) {
-            throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH,
+            throw new InvalidGraphException(
+                    ErrorSubtype.BAD_GRAPH,
                     "the graph has no input terminal (a block without inputs, such as FromDevice or FromDump)");
         }
         Map<String, Integer> depth = new HashMap<>();
@@ -192,13 +202,18 @@ public final class GraphChecker {
             }
         }
         if (seen < blocks.size()) {
-            String onCycle = indegree.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
-                    .findFirst().orElse("?");
-            throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH, "the graph has a cycle through block '" + onCycle + "'");
+            String onCycle = indegree.entrySet().stream()
+                    .filter(e -> e.getValue() > 0)
+                    .map(Map.Entry::getKey)
+                    .findFirst()
+                    .orElse("?");
+            throw new InvalidGraphException(
+                    ErrorSubtype.BAD_GRAPH, "the graph has a cycle through block '" + onCycle + "'");
         }
         if (deepest > limits.maxDepth()) {
-            throw new InvalidGraphException(ErrorSubtype.BAD_GRAPH, "the graph has a longest path of " + deepest
-                    + " blocks, over the cap of " + limits.maxDepth());
+            throw new InvalidGraphException(
+                    ErrorSubtype.BAD_GRAPH,
+                    "the graph has a longest path of " + deepest + " blocks, over the cap of " + limits.maxDepth());
         }
     }
 }

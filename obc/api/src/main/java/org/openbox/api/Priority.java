@@ -9,6 +9,5 @@ public final class Priority {
     public static final int VERY_HIGH = 200;
     public static final int CRITICAL = 300;
 
-    private Priority() {
-    }
+    private Priority() {}
 }

@@ -31,8 +31,8 @@ public final class RuleText {
                 continue;
             }
             if ((c < 0x20 && c != '\t' && c != 0x0b && c != '\f' && c != '\r') || c == 0x7f) {
-                throw new IllegalArgumentException(String.format("%s:%d: not a text file (byte 0x%02x at column %d)",
-                        where, line, c, column));
+                throw new IllegalArgumentException(
+                        String.format("%s:%d: not a text file (byte 0x%02x at column %d)", where, line, c, column));
             }
             column++;
         }

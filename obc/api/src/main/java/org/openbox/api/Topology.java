@@ -63,12 +63,14 @@ public record Topology(List<Segment> segments) {
     private static List<Segment> parseSegments(JsonNode array, String where) {
         List<Segment> out = new ArrayList<>();
         for (JsonNode seg : array) {
-            if (!seg.isObject() || !seg.path("name").isTextual() || seg.get("name").asText().isEmpty()) {
+            if (!seg.isObject()
+                    || !seg.path("name").isTextual()
+                    || seg.get("name").asText().isEmpty()) {
                 throw new IllegalArgumentException(where + ": every segment needs a non-empty string 'name'");
             }
             String name = seg.get("name").asText();
             String w = "segment '" + name + "'";
-            for (var it = seg.fieldNames(); it.hasNext();) {
+            for (var it = seg.fieldNames(); it.hasNext(); ) {
                 String f = it.next();
                 if (!f.equals("name") && !f.equals("obis") && !f.equals("segments")) {
                     throw new IllegalArgumentException(w + ": unknown field '" + f + "'");

@@ -46,7 +46,8 @@ class GraphVectorsTest {
             JsonNode cases = JSON.readTree(f.toFile());
             for (int i = 0; i < cases.size(); i++) {
                 JsonNode c = cases.get(i);
-                String name = f.getFileName() + "[" + i + "] " + c.path("description").asText();
+                String name =
+                        f.getFileName() + "[" + i + "] " + c.path("description").asText();
                 tests.add(DynamicTest.dynamicTest(name, () -> run(c)));
             }
         }
@@ -56,9 +57,11 @@ class GraphVectorsTest {
     private static void run(JsonNode c) throws IOException {
         Graph graph = JSON.treeToValue(c.get("graph"), Graph.class);
         JsonNode l = c.path("limits");
-        GraphChecker checker = new GraphChecker(CATALOGUE, new GraphChecker.Limits(
-                l.path("max_blocks").asInt(GraphChecker.Limits.DEFAULT.maxBlocks()),
-                l.path("max_depth").asInt(GraphChecker.Limits.DEFAULT.maxDepth())));
+        GraphChecker checker = new GraphChecker(
+                CATALOGUE,
+                new GraphChecker.Limits(
+                        l.path("max_blocks").asInt(GraphChecker.Limits.DEFAULT.maxBlocks()),
+                        l.path("max_depth").asInt(GraphChecker.Limits.DEFAULT.maxDepth())));
         JsonNode expect = c.get("expect");
         assertNotNull(expect, "case without expect");
         if (expect.isTextual()) {

@@ -52,11 +52,14 @@ class TopologyTest {
     void rejectsMalformedTopologies() {
         ObjectMapper m = new ObjectMapper();
         for (String bad : new String[] {
-            "[]", "{}", "{\"segments\":[{\"obis\":[1]}]}",
+            "[]",
+            "{}",
+            "{\"segments\":[{\"obis\":[1]}]}",
             "{\"segments\":[{\"name\":\"a\",\"obis\":[\"one\"]}]}",
             "{\"segments\":[{\"name\":\"a\",\"obis\":[1]},{\"name\":\"a\"}]}",
             "{\"segments\":[{\"name\":\"a\",\"obis\":[1],\"segments\":[{\"name\":\"b\",\"obis\":[1]}]}]}",
-            "{\"segments\":[{\"name\":\"a\",\"obi\":[1]}]}"}) {
+            "{\"segments\":[{\"name\":\"a\",\"obi\":[1]}]}"
+        }) {
             assertThrows(IllegalArgumentException.class, () -> Topology.parse(m.readTree(bad)), bad);
         }
     }
@@ -80,16 +83,22 @@ class TopologyTest {
         ProcessingGraph g2 = graph("g2");
         ProcessingGraph g3 = graph("g3");
         ProcessingGraph g4 = graph("g4");
-        List<Statement> s = List.of(new Statement(Location.network(), g1), new Statement(Location.segment("campus"), g2),
-                new Statement(Location.segment("dmz"), g3), new Statement(Location.obi(3), g4));
+        List<Statement> s = List.of(
+                new Statement(Location.network(), g1),
+                new Statement(Location.segment("campus"), g2),
+                new Statement(Location.segment("dmz"), g3),
+                new Statement(Location.obi(3), g4));
         assertEquals(g3, Statement.select(s, 4, t).orElseThrow().graph());
         assertEquals(g4, Statement.select(s, 3, t).orElseThrow().graph());
         assertEquals(g2, Statement.select(s, 5, t).orElseThrow().graph());
         assertEquals(g1, Statement.select(s, 6, t).orElseThrow().graph());
-        assertTrue(Statement.select(List.of(new Statement(Location.segment("lab"), g1)), 6, t).isEmpty());
+        assertTrue(Statement.select(List.of(new Statement(Location.segment("lab"), g1)), 6, t)
+                .isEmpty());
     }
 
     static ProcessingGraph graph(String file) {
-        return new GraphBuilder().chain(new FromDump("in", file + ".pcap"), new Discard("d")).build();
+        return new GraphBuilder()
+                .chain(new FromDump("in", file + ".pcap"), new Discard("d"))
+                .build();
     }
 }

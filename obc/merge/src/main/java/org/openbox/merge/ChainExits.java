@@ -10,8 +10,7 @@ import java.util.Collection;
  * merge, the naive concatenation and the controller's unmerged chain all join by this rule.
  */
 public final class ChainExits {
-    private ChainExits() {
-    }
+    private ChainExits() {}
 
     /**
      * @param exitDevice   the output terminal's devname (ToDevice), or null (ToDump)

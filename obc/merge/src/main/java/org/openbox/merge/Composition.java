@@ -5,4 +5,7 @@ package org.openbox.merge;
  * CHAIN: A then B (A's output terminals lead into B). DISTINCT: each packet goes through
  * exactly one application (a front classifier or the input terminal splits traffic).
  */
-public enum Composition { CHAIN, DISTINCT }
+public enum Composition {
+    CHAIN,
+    DISTINCT
+}

@@ -61,7 +61,7 @@ final class Compressor {
     /** A block being compressed: the blocks that become the result, and the next output to compress. */
     private static final class Frame {
         final List<Node> aliases = new ArrayList<>(2);
-        Node node;          // whose outputs are compressed; null when resolved without
+        Node node; // whose outputs are compressed; null when resolved without
         Node result;
         boolean resolved;
         int next;
@@ -137,7 +137,7 @@ final class Compressor {
     private Node local(Node n) {
         replaced = false;
         if (n.isClassifierWithRules() && !n.readsWholeFrame()) {
-            Node first = prune(n);                  // fold before combining: no useless fallback rules
+            Node first = prune(n); // fold before combining: no useless fallback rules
             if (first != n) return replacedBy(first);
             boolean combined = false;
             // per downstream classifier (all copies of one original block): combine all or none
@@ -180,8 +180,8 @@ final class Compressor {
             }
             if (combined) {
                 Node p = prune(n);
-                if (folded) return replacedBy(p);   // replaced by its subtree or a drop
-                n = p;                              // same classifier, fewer rules: already combined
+                if (folded) return replacedBy(p); // replaced by its subtree or a drop
+                n = p; // same classifier, fewer rules: already combined
             }
         }
         return n;
@@ -212,7 +212,7 @@ final class Compressor {
      * share one classification pass instead).
      */
     private boolean groupFits(Node c1, int from, Node c2) {
-        if (c2.rules == null) return true;   // refused per output, with its reason
+        if (c2.rules == null) return true; // refused per output, with its reason
         List<Integer> outputs = new ArrayList<>();
         List<Node> copies = new ArrayList<>();
         for (int k = from; k < c1.out.length; k++) {
@@ -223,11 +223,12 @@ final class Compressor {
             }
         }
         long apart = (long) c1.rules.size() + c2.rules.size();
-        long limit = options.fuse() ? Math.min(Math.max(apart, ProductSize.SMALL), options.maxRules()) : options.maxRules();
+        long limit =
+                options.fuse() ? Math.min(Math.max(apart, ProductSize.SMALL), options.maxRules()) : options.maxRules();
         ProductSize size = ProductSize.count(c1, outputs, copies, limit);
         if (size.within()) return true;
-        String what = c1.label() + " (" + c1.rules.size() + " rules) x " + c2.label() + " (" + c2.rules.size() + " rules)"
-                + (copies.size() > 1 ? " on " + copies.size() + " outputs" : "");
+        String what = c1.label() + " (" + c1.rules.size() + " rules) x " + c2.label() + " (" + c2.rules.size()
+                + " rules)" + (copies.size() > 1 ? " on " + copies.size() + " outputs" : "");
         String why;
         if (size.outOfBudget()) {
             why = "product not computed: more than " + ProductSize.WORK + " rule pairs to intersect";
@@ -274,7 +275,7 @@ final class Compressor {
             outs.add(Node.chain(path, tail, c2.inPort[j]));
             ports.add(path.isEmpty() ? c2.inPort[j] : c1.inPort[i]);
             made++;
-            covered = r2.patterns().isEmpty() && HeaderAlgebra.covers(r2, r1);   // later rules unreachable
+            covered = r2.patterns().isEmpty() && HeaderAlgebra.covers(r2, r1); // later rules unreachable
         }
         if (!covered) {
             // C2's "no match" for packets that matched r1: the path's side effects, then a drop
@@ -310,7 +311,7 @@ final class Compressor {
         List<Rule> rules = new ArrayList<>();
         List<Node> outs = new ArrayList<>();
         List<Integer> ports = new ArrayList<>();
-        int[] kept = new int[n.rules.size()];       // indexes in n.rules of the rules kept
+        int[] kept = new int[n.rules.size()]; // indexes in n.rules of the rules kept
         HeaderBoxes boxes = new HeaderBoxes(n.rules);
         int removed = 0;
         boolean sawAny = false;
@@ -319,7 +320,10 @@ final class Compressor {
             boolean dead = r.isEmpty() || sawAny;
             if (!dead) {
                 for (int j = rules.size() - 1; j >= 0 && j >= rules.size() - COVER_WINDOW; j--) {
-                    if (HeaderBoxes.coveredBy(boxes, k, boxes, kept[j])) { dead = true; break; }
+                    if (HeaderBoxes.coveredBy(boxes, k, boxes, kept[j])) {
+                        dead = true;
+                        break;
+                    }
                 }
             }
             if (dead) {

@@ -54,7 +54,7 @@ public final class Concatenator {
     public MergeResult concat(List<AppGraph> graphs) {
         if (graphs.isEmpty()) throw new MergeException("nothing to concatenate: no graph given");
         List<AppGraph> ordered = new ArrayList<>(graphs);
-        ordered.sort(Comparator.comparingInt(AppGraph::priority).reversed());   // stable
+        ordered.sort(Comparator.comparingInt(AppGraph::priority).reversed()); // stable
         Set<String> apps = new HashSet<>();
         for (AppGraph g : ordered) {
             if (!apps.add(g.app())) throw new MergeException("application name '" + g.app() + "' is used twice");
@@ -67,13 +67,14 @@ public final class Concatenator {
         List<Edge> edges = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int blocksBefore = 0, connectorsBefore = 0, rulesBefore = 0;
-        Map<String, Set<String>> inputDevices = new HashMap<>();   // app -> devnames of its input terminals
+        Map<String, Set<String>> inputDevices = new HashMap<>(); // app -> devnames of its input terminals
         for (AppGraph g : ordered) {
             TreeBuilder.Checked c = tb.check(g);
             String app = g.app();
             for (String in : c.inputs()) {
                 String dev = devname(c.blocks().get(in));
-                if (dev != null) inputDevices.computeIfAbsent(app, a -> new HashSet<>()).add(dev);
+                if (dev != null)
+                    inputDevices.computeIfAbsent(app, a -> new HashSet<>()).add(dev);
             }
             blocksBefore += c.blocks().size();
             connectorsBefore += g.graph().connectors().size();
@@ -82,7 +83,8 @@ public final class Concatenator {
             for (Block b : c.blocks().values()) {
                 String name = app + "." + b.name();
                 if (blocks.containsKey(name)) {
-                    throw new MergeException(app + ": block name '" + name + "' clashes with an earlier application's block");
+                    throw new MergeException(
+                            app + ": block name '" + name + "' clashes with an earlier application's block");
                 }
                 blocks.put(name, new Block(b.type(), name, b.config()));
                 kinds.put(name, c.kinds().get(b.name()));
@@ -98,7 +100,7 @@ public final class Concatenator {
             for (Connector k : g.graph().connectors()) {
                 edges.add(new Edge(app + "." + k.src(), k.srcPort(), app + "." + k.dst(), k.dstPort()));
             }
-            if (g == ordered.get(0)) continue;   // nothing to join the first application to
+            if (g == ordered.get(0)) continue; // nothing to join the first application to
             List<String> inputs = c.inputs().stream().map(i -> app + "." + i).toList();
             Set<String> joined = new HashSet<>();
             if (inputs.size() == 1) joined.add(inputs.get(0));
@@ -109,11 +111,14 @@ public final class Concatenator {
                 String entry = entryFor(blocks.get(exit), inputs, blocks);
                 if (entry == null) continue;
                 joined.add(entry);
-                Edge feed = edges.stream().filter(e -> e.src.equals(entry)).findFirst().orElse(null);
+                Edge feed = edges.stream()
+                        .filter(e -> e.src.equals(entry))
+                        .findFirst()
+                        .orElse(null);
                 for (Edge e : edges) {
                     if (!exit.equals(e.dst)) continue;
                     if (feed == null) {
-                        e.dst = null;   // removed below: the join drops
+                        e.dst = null; // removed below: the join drops
                     } else {
                         e.dst = feed.dst;
                         e.dstPort = feed.dstPort;
@@ -130,7 +135,9 @@ public final class Concatenator {
             notes.add("joined " + exits + " output terminal(s) to " + app + " without merging");
         }
         List<Block> outBlocks = new ArrayList<>(blocks.values());
-        List<Connector> outConnectors = edges.stream().map(e -> new Connector(e.src, e.srcPort, e.dst, e.dstPort)).toList();
+        List<Connector> outConnectors = edges.stream()
+                .map(e -> new Connector(e.src, e.srcPort, e.dst, e.dstPort))
+                .toList();
         Provenance.Builder prov = new Provenance.Builder();
         int rulesAfter = 0;
         for (String name : blocks.keySet()) {
@@ -141,8 +148,17 @@ public final class Concatenator {
             rulesAfter += n;
             for (int k = 0; k < n; k++) prov.rule(name, o.app(), o.block(), k, k);
         }
-        MergeReport report = new MergeReport(blocksBefore, connectorsBefore, rulesBefore, outBlocks.size(),
-                outConnectors.size(), rulesAfter, List.of(), List.of(), List.of(), notes);
+        MergeReport report = new MergeReport(
+                blocksBefore,
+                connectorsBefore,
+                rulesBefore,
+                outBlocks.size(),
+                outConnectors.size(),
+                rulesAfter,
+                List.of(),
+                List.of(),
+                List.of(),
+                notes);
         return new MergeResult(new Graph(outBlocks, outConnectors), prov.build(), report);
     }
 
@@ -161,7 +177,8 @@ public final class Concatenator {
         return d == null ? null : d.asText();
     }
 
-    private static void remove(String name, Map<String, Block> blocks, Map<String, Kind> kinds, Map<String, Origin> origins) {
+    private static void remove(
+            String name, Map<String, Block> blocks, Map<String, Kind> kinds, Map<String, Origin> origins) {
         blocks.remove(name);
         kinds.remove(name);
         origins.remove(name);

@@ -35,10 +35,10 @@ final class Emitter {
         ObjectNode config;
         Kind kind;
         final Set<Origin> origins = new TreeSet<>();
-        List<List<RuleRef>> ruleRefs;      // per merged rule; null when not a classifier with rules
-        int[] child;                        // shared ids, -1 = unconnected
+        List<List<RuleRef>> ruleRefs; // per merged rule; null when not a classifier with rules
+        int[] child; // shared ids, -1 = unconnected
         int[] port;
-        int[] fuse;                         // shared ids of the classifiers it performs the lookups of
+        int[] fuse; // shared ids of the classifiers it performs the lookups of
         String name;
     }
 
@@ -56,7 +56,10 @@ final class Emitter {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && type.equals(k.type) && rest.equals(k.rest) && java.util.Objects.equals(config, k.config);
+            return o instanceof Key k
+                    && type.equals(k.type)
+                    && rest.equals(k.rest)
+                    && java.util.Objects.equals(config, k.config);
         }
     }
 
@@ -64,6 +67,7 @@ final class Emitter {
     private final IdentityHashMap<Node, Integer> ids = new IdentityHashMap<>();
     /** Copies of a block share its config object: key each config once. */
     private final IdentityHashMap<ObjectNode, JsonKey> configKeys = new IdentityHashMap<>();
+
     private final ClassifierRules.WireCache wire = new ClassifierRules.WireCache();
 
     /**
@@ -133,13 +137,15 @@ final class Emitter {
         ObjectNode c = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         if (s.config != null) c.setAll(s.config);
         var names = c.putArray("fuse");
-        StringBuilder line = new StringBuilder(s.name).append(" (").append(rulesOf(s)).append(" rules)");
+        StringBuilder line =
+                new StringBuilder(s.name).append(" (").append(rulesOf(s)).append(" rules)");
         for (int t : targets) {
             Shared x = shared.get(t);
             names.add(x.name);
             line.append(" + ").append(x.name).append(" (").append(rulesOf(x)).append(" rules)");
         }
-        fused.add(line.append(": one classification pass (multi-result lookup), no product").toString());
+        fused.add(line.append(": one classification pass (multi-result lookup), no product")
+                .toString());
         return c;
     }
 
@@ -177,7 +183,7 @@ final class Emitter {
         Integer known = ids.get(root);
         if (known != null) return known;
         ArrayDeque<Node> stack = new ArrayDeque<>();
-        ArrayDeque<int[]> next = new ArrayDeque<>();    // per stacked node: the next output / fuse target
+        ArrayDeque<int[]> next = new ArrayDeque<>(); // per stacked node: the next output / fuse target
         stack.push(root);
         next.push(new int[1]);
         while (!stack.isEmpty()) {
@@ -214,7 +220,8 @@ final class Emitter {
             config = e.config();
         }
         StringBuilder key = new StringBuilder(64);
-        for (int i = 0; i < child.length; i++) key.append(child[i]).append(':').append(n.inPort[i]).append(',');
+        for (int i = 0; i < child.length; i++)
+            key.append(child[i]).append(':').append(n.inPort[i]).append(',');
         int[] fuse = null;
         if (n.fuse != null) {
             fuse = new int[n.fuse.size()];
@@ -222,7 +229,8 @@ final class Emitter {
             key.append("\u0001fuse").append(java.util.Arrays.toString(fuse));
         }
         if (n.kind == Kind.STATIC) key.append('\u0001').append(new TreeSet<>(n.origins));
-        Key nk = new Key(type, config == null ? null : configKeys.computeIfAbsent(config, JsonKey::new), key.toString());
+        Key nk =
+                new Key(type, config == null ? null : configKeys.computeIfAbsent(config, JsonKey::new), key.toString());
         Integer id = byKey.get(nk);
         Shared s;
         if (id == null) {
@@ -244,7 +252,8 @@ final class Emitter {
             s = shared.get(id);
             if (s.ruleRefs != null && n.rules != null) {
                 for (int k = 0; k < n.rules.size() && k < s.ruleRefs.size(); k++) {
-                    for (RuleRef r : n.rules.get(k).refs()) if (!s.ruleRefs.get(k).contains(r)) s.ruleRefs.get(k).add(r);
+                    for (RuleRef r : n.rules.get(k).refs())
+                        if (!s.ruleRefs.get(k).contains(r)) s.ruleRefs.get(k).add(r);
                 }
             }
         }

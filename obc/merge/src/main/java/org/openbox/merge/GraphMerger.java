@@ -46,7 +46,7 @@ public final class GraphMerger {
     public MergeResult merge(List<AppGraph> graphs, Composition composition, MergeOptions options) {
         if (graphs.isEmpty()) throw new MergeException("nothing to merge: no graph given");
         List<AppGraph> ordered = new ArrayList<>(graphs);
-        ordered.sort(Comparator.comparingInt(AppGraph::priority).reversed());   // stable
+        ordered.sort(Comparator.comparingInt(AppGraph::priority).reversed()); // stable
         List<List<AppGraph>> stages = new ArrayList<>();
         if (composition == Composition.DISTINCT) {
             stages.add(ordered);
@@ -116,21 +116,30 @@ public final class GraphMerger {
             for (Node r : roots) fuser.mark(r);
         }
         Emitter.Output out = new Emitter().emit(roots, log.folded);
-        MergeReport report = new MergeReport(blocksBefore, connectorsBefore, rulesBefore,
-                out.graph().blocks().size(), out.graph().connectors().size(), out.rules(),
-                log.combined, log.notCombined, out.fused(), log.notes);
+        MergeReport report = new MergeReport(
+                blocksBefore,
+                connectorsBefore,
+                rulesBefore,
+                out.graph().blocks().size(),
+                out.graph().connectors().size(),
+                out.rules(),
+                log.combined,
+                log.notCombined,
+                out.fused(),
+                log.notes);
         return new MergeResult(out.graph(), out.provenance(), report);
     }
 
     // ------------------------------------------------------------------ chain
 
     private static List<Node> chain(List<List<Node>> forests) {
-        Map<String, Set<String>> inputDevices = new HashMap<>();   // app -> devnames of its input terminals
+        Map<String, Set<String>> inputDevices = new HashMap<>(); // app -> devnames of its input terminals
         for (List<Node> forest : forests) {
             for (Node root : forest) {
                 String dev = devname(root);
                 if (dev == null) continue;
-                for (Origin o : root.origins) inputDevices.computeIfAbsent(o.app(), a -> new HashSet<>()).add(dev);
+                for (Origin o : root.origins)
+                    inputDevices.computeIfAbsent(o.app(), a -> new HashSet<>()).add(dev);
             }
         }
         List<Node> roots = new ArrayList<>(forests.get(0));
@@ -150,8 +159,8 @@ public final class GraphMerger {
      * one input share its subtree (a DAG from here on; the compressor and the emitter work
      * by identity, so a shared subtree is compressed and written once).
      */
-    private static void link(Node root, List<Node> next, Map<String, Set<String>> inputDevices, Set<Node> consumed,
-                             Set<Node> visited) {
+    private static void link(
+            Node root, List<Node> next, Map<String, Set<String>> inputDevices, Set<Node> consumed, Set<Node> visited) {
         java.util.ArrayDeque<Node> todo = new java.util.ArrayDeque<>();
         todo.push(root);
         while (!todo.isEmpty()) {
@@ -203,7 +212,8 @@ public final class GraphMerger {
     private static List<Node> distinct(List<List<Node>> forests) {
         Map<String, List<Node>> groups = new LinkedHashMap<>();
         for (List<Node> f : forests) {
-            for (Node r : f) groups.computeIfAbsent(inputKey(r), k -> new ArrayList<>()).add(r);
+            for (Node r : f)
+                groups.computeIfAbsent(inputKey(r), k -> new ArrayList<>()).add(r);
         }
         List<Node> roots = new ArrayList<>();
         for (List<Node> g : groups.values()) roots.add(g.size() == 1 ? g.get(0) : front(g));
@@ -231,8 +241,9 @@ public final class GraphMerger {
             }
             if (x != null && x.isClassifierWithRules()) {
                 if (x.readsWholeFrame()) {
-                    throw new MergeException("distinct applications share input '" + r.label() + "' but the front classifier "
-                            + x.label() + " matches whole-frame regexes and cannot be joined with the others");
+                    throw new MergeException(
+                            "distinct applications share input '" + r.label() + "' but the front classifier "
+                                    + x.label() + " matches whole-frame regexes and cannot be joined with the others");
                 }
                 for (int j = 0; j < x.rules.size(); j++) {
                     rules.add(x.rules.get(j));

@@ -26,8 +26,8 @@ final class HeaderBoxes {
 
     private static final long MASKED = 0, RANGE = 1, WIDE = 2;
 
-    private final int[][] fields;     // per rule: field ordinals, ascending
-    private final long[][][] terms;   // per rule, per field position: kind, a, b, kind, a, b, ...
+    private final int[][] fields; // per rule: field ordinals, ascending
+    private final long[][][] terms; // per rule, per field position: kind, a, b, kind, a, b, ...
     private final List<Rule> rules;
 
     HeaderBoxes(List<Rule> rules) {
@@ -38,7 +38,7 @@ final class HeaderBoxes {
 
     /** Encodes rule r on first use (a decision often stops after a few rules of a large classifier). */
     private void encode(int r) {
-        Map<MatchField, List<Term>> h = rules.get(r).header();     // an EnumMap: ascending ordinals
+        Map<MatchField, List<Term>> h = rules.get(r).header(); // an EnumMap: ascending ordinals
         int[] f = new int[h.size()];
         long[][] t = new long[h.size()][];
         int i = 0;
@@ -89,8 +89,10 @@ final class HeaderBoxes {
                 long[] ta = a.terms[i][x], tb = b.terms[j][y];
                 if (ta[0] == WIDE || tb[0] == WIDE) {
                     MatchField f = FIELDS[fa[x]];
-                    if (!HeaderAlgebra.meets(new Rule(Map.of(f, a.rules.get(i).header().get(f)), List.of(), false, List.of()),
-                            new Rule(Map.of(f, b.rules.get(j).header().get(f)), List.of(), false, List.of()))) return false;
+                    if (!HeaderAlgebra.meets(
+                            new Rule(Map.of(f, a.rules.get(i).header().get(f)), List.of(), false, List.of()),
+                            new Rule(Map.of(f, b.rules.get(j).header().get(f)), List.of(), false, List.of())))
+                        return false;
                 } else if (!overlap(FULL[fa[x]], ta, tb)) {
                     return false;
                 }
@@ -115,7 +117,7 @@ final class HeaderBoxes {
         int x = 0;
         for (int y = 0; y < fo.length; y++) {
             while (x < fi.length && fi[x] < fo[y]) x++;
-            if (x == fi.length || fi[x] != fo[y]) return false;        // outer constrains a field inner does not
+            if (x == fi.length || fi[x] != fo[y]) return false; // outer constrains a field inner does not
             long[] ti = a.terms[i][x], to = b.terms[j][y];
             if (ti[0] == WIDE || to[0] == WIDE) return HeaderAlgebra.covers(outer, inner);
             long full = FULL[fo[y]];
@@ -145,7 +147,7 @@ final class HeaderBoxes {
         if (kb == RANGE) return b1 <= lo && b2 >= hi;
         if (lo == hi) return (lo & b2) == (b1 & b2);
         long free = full & ~b2;
-        if (((free + 1) & free) != 0) return false;                    // not a prefix mask
+        if (((free + 1) & free) != 0) return false; // not a prefix mask
         return b1 <= lo && (b1 | free) >= hi;
     }
 

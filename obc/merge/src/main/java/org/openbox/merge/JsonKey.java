@@ -45,7 +45,7 @@ final class JsonKey {
             JsonNode n = todo.pop();
             if (n.isObject()) {
                 h = 31 * h + 'o' + n.size();
-                for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext();) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> e = it.next();
                     h = 31 * h + e.getKey().hashCode();
                     h = 31 * h + scalarHash(e.getValue(), todo);
@@ -90,7 +90,9 @@ final class JsonKey {
                     todo.push(b.get(i));
                 }
             } else if (a.isTextual() != b.isTextual()
-                    || !(a.isTextual() ? a.textValue().equals(b.textValue()) : a.toString().equals(b.toString()))) {
+                    || !(a.isTextual()
+                            ? a.textValue().equals(b.textValue())
+                            : a.toString().equals(b.toString()))) {
                 return false;
             }
         }

@@ -20,10 +20,17 @@ import java.util.List;
  *                         the header lookups of the classifiers kept in sequence behind it
  * @param notes            other simplifications (unreachable rules or blocks, folds)
  */
-public record MergeReport(int blocksBefore, int connectorsBefore, int rulesBefore,
-                          int blocksAfter, int connectorsAfter, int rulesAfter,
-                          List<String> combined, List<String> notCombined, List<String> fused,
-                          List<String> notes) {
+public record MergeReport(
+        int blocksBefore,
+        int connectorsBefore,
+        int rulesBefore,
+        int blocksAfter,
+        int connectorsAfter,
+        int rulesAfter,
+        List<String> combined,
+        List<String> notCombined,
+        List<String> fused,
+        List<String> notes) {
 
     public MergeReport {
         combined = List.copyOf(combined);
@@ -35,8 +42,10 @@ public record MergeReport(int blocksBefore, int connectorsBefore, int rulesBefor
     /** A multi-line human summary (the CLI prints it on stderr). */
     public String summary() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("before: %d blocks, %d connectors, %d rules%n", blocksBefore, connectorsBefore, rulesBefore));
-        sb.append(String.format("after:  %d blocks, %d connectors, %d rules%n", blocksAfter, connectorsAfter, rulesAfter));
+        sb.append(String.format(
+                "before: %d blocks, %d connectors, %d rules%n", blocksBefore, connectorsBefore, rulesBefore));
+        sb.append(String.format(
+                "after:  %d blocks, %d connectors, %d rules%n", blocksAfter, connectorsAfter, rulesAfter));
         sb.append(String.format("combined %d classifier pair(s)%n", combined.size()));
         combined.forEach(s -> sb.append("  + ").append(s).append(System.lineSeparator()));
         if (!notCombined.isEmpty()) {

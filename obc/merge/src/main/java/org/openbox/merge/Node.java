@@ -46,7 +46,7 @@ final class Node {
     /** A copy of the whole subtree (a block reached along several paths is copied once per path). */
     Node deepCopy() {
         Node root = shallowCopy();
-        java.util.ArrayDeque<Node[]> todo = new java.util.ArrayDeque<>();   // {original, copy}
+        java.util.ArrayDeque<Node[]> todo = new java.util.ArrayDeque<>(); // {original, copy}
         todo.push(new Node[] {this, root});
         while (!todo.isEmpty()) {
             Node[] p = todo.pop();
@@ -69,7 +69,7 @@ final class Node {
         Node next = tail;
         for (int k = path.size() - 1; k >= 0; k--) {
             Node p = path.get(k);
-            Node c = p.shallowCopy();                // keeps the input ports of its outputs
+            Node c = p.shallowCopy(); // keeps the input ports of its outputs
             for (int o = 1; o < p.out.length; o++) {
                 c.out[o] = p.out[o] == null ? null : p.out[o].deepCopy();
             }
@@ -98,6 +98,8 @@ final class Node {
     }
 
     String label() {
-        return origins.isEmpty() ? type : origins.get(0) + (origins.size() > 1 ? "(+" + (origins.size() - 1) + ")" : "");
+        return origins.isEmpty()
+                ? type
+                : origins.get(0) + (origins.size() > 1 ? "(+" + (origins.size() - 1) + ")" : "");
     }
 }

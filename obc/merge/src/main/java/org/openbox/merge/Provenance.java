@@ -19,6 +19,7 @@ public final class Provenance {
     private final Map<Origin, List<String>> blocks;
     /** merged block -> (origin block, origin rule) -> merged rule indexes (ascending) */
     private final Map<String, Map<RuleKey, List<Integer>>> rules;
+
     private final java.util.Set<Origin> folded;
     /** merged blocks that keep their one origin's rules as they are (rule k is merged rule k) */
     private final java.util.Set<String> sameRules;
@@ -28,9 +29,12 @@ public final class Provenance {
 
     record RuleKey(String app, String block, int rule) {}
 
-    private Provenance(Map<String, List<Origin>> origins, Map<Origin, List<String>> blocks,
-                       Map<String, Map<RuleKey, List<Integer>>> rules, java.util.Set<Origin> folded,
-                       java.util.Set<String> sameRules) {
+    private Provenance(
+            Map<String, List<Origin>> origins,
+            Map<Origin, List<String>> blocks,
+            Map<String, Map<RuleKey, List<Integer>>> rules,
+            java.util.Set<Origin> folded,
+            java.util.Set<String> sameRules) {
         this.folded = folded;
         this.origins = origins;
         this.blocks = blocks;
@@ -45,7 +49,8 @@ public final class Provenance {
      */
     public static Provenance ofApplication(String app, java.util.Collection<String> blockNames) {
         Builder b = new Builder();
-        for (String name : blockNames) b.block(name, List.of(new Origin(app, name))).sameRules(name);
+        for (String name : blockNames)
+            b.block(name, List.of(new Origin(app, name))).sameRules(name);
         return b.build();
     }
 
@@ -63,7 +68,8 @@ public final class Provenance {
     public List<Integer> mergedRulesOf(String app, String block, int rule, String mergedBlock) {
         Map<RuleKey, List<Integer>> m = rules.get(mergedBlock);
         if (m == null) {
-            boolean same = sameRules.contains(mergedBlock) && originsOf(mergedBlock).contains(new Origin(app, block));
+            boolean same =
+                    sameRules.contains(mergedBlock) && originsOf(mergedBlock).contains(new Origin(app, block));
             return same && rule >= 0 ? List.of(rule) : List.of();
         }
         return m.getOrDefault(new RuleKey(app, block, rule), List.of());
@@ -120,7 +126,8 @@ public final class Provenance {
 
         void rule(String merged, String app, String block, int rule, int mergedRule) {
             rules.computeIfAbsent(merged, k -> new TreeMap<>(Builder::compareKeys))
-                    .computeIfAbsent(new RuleKey(app, block, rule), k -> new ArrayList<>()).add(mergedRule);
+                    .computeIfAbsent(new RuleKey(app, block, rule), k -> new ArrayList<>())
+                    .add(mergedRule);
         }
 
         private static int compareKeys(RuleKey a, RuleKey b) {
@@ -134,7 +141,9 @@ public final class Provenance {
             if (list.size() == 1) return List.of(list.get(0));
             boolean strictly = true;
             for (int i = 1; i < list.size() && strictly; i++) strictly = list.get(i - 1) < list.get(i);
-            return strictly ? List.copyOf(list) : List.copyOf(list.stream().sorted().distinct().toList());
+            return strictly
+                    ? List.copyOf(list)
+                    : List.copyOf(list.stream().sorted().distinct().toList());
         }
 
         public Provenance build() {
@@ -146,9 +155,12 @@ public final class Provenance {
             });
             Map<Origin, List<String>> b = new LinkedHashMap<>();
             blocks.forEach((k, v) -> b.put(k, List.copyOf(v)));
-            return new Provenance(Collections.unmodifiableMap(new LinkedHashMap<>(origins)),
-                    Collections.unmodifiableMap(b), Collections.unmodifiableMap(r),
-                    Collections.unmodifiableSet(new java.util.TreeSet<>(folded)), java.util.Set.copyOf(sameRules));
+            return new Provenance(
+                    Collections.unmodifiableMap(new LinkedHashMap<>(origins)),
+                    Collections.unmodifiableMap(b),
+                    Collections.unmodifiableMap(r),
+                    Collections.unmodifiableSet(new java.util.TreeSet<>(folded)),
+                    java.util.Set.copyOf(sameRules));
         }
     }
 }

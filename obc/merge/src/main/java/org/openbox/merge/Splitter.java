@@ -45,7 +45,7 @@ final class Splitter {
         Node known = done.get(root);
         if (known != null) return known;
         ArrayDeque<Node> stack = new ArrayDeque<>();
-        ArrayDeque<int[]> next = new ArrayDeque<>();   // per stacked node: the next output to split
+        ArrayDeque<int[]> next = new ArrayDeque<>(); // per stacked node: the next output to split
         stack.push(root);
         next.push(new int[1]);
         while (true) {
@@ -87,7 +87,7 @@ final class Splitter {
         for (int k = first; k < rules.size(); k++) all.add(k);
         long payloadRules = rules.stream().filter(r -> !r.patterns().isEmpty()).count();
         if (payloadRules * all.size() > PRUNE_WORK) return all;
-        List<Rule> heads = new ArrayList<>();   // headers of the payload rules seen so far
+        List<Rule> heads = new ArrayList<>(); // headers of the payload rules seen so far
         List<Integer> kept = new ArrayList<>();
         for (int k : all) {
             Rule r = rules.get(k);
@@ -111,7 +111,7 @@ final class Splitter {
         try {
             return !HeaderAlgebra.intersect(a, b).isEmpty();
         } catch (Inexpressible e) {
-            return true;   // cannot tell: keep the rule
+            return true; // cannot tell: keep the rule
         }
     }
 
@@ -128,7 +128,7 @@ final class Splitter {
             if (r.patterns().isEmpty()) {
                 if (open) skips = true;
             } else {
-                if (r.whole()) return false;    // whole-frame regexes are never written with headers
+                if (r.whole()) return false; // whole-frame regexes are never written with headers
                 payload = true;
                 if (r.header().isEmpty()) open = false;
             }
@@ -146,15 +146,20 @@ final class Splitter {
         List<String> shared = samePatterns(tail);
         Node payload = shared != null ? matcherFirst(n, kept, shared) : classifier(n, kept, tail);
         List<Rule> heads = new ArrayList<>();
-        List<Boolean> feeds = new ArrayList<>();   // header-stage rule leads to the payload stage
+        List<Boolean> feeds = new ArrayList<>(); // header-stage rule leads to the payload stage
         for (Rule r : n.rules) {
             boolean hasPayload = !r.patterns().isEmpty();
             heads.add(hasPayload ? new Rule(r.header(), List.of(), false, List.of()) : r);
             feeds.add(hasPayload);
         }
         List<Integer> stage = withoutShadowedFeeders(heads, feeds);
-        Node header = new Node("HeaderClassifier", null, Kind.CLASSIFIER, n.origins,
-                stage.stream().map(heads::get).toList(), stage.size());
+        Node header = new Node(
+                "HeaderClassifier",
+                null,
+                Kind.CLASSIFIER,
+                n.origins,
+                stage.stream().map(heads::get).toList(),
+                stage.size());
         header.rulesChanged = true;
         int toPayload = 0;
         for (int t = 0; t < stage.size(); t++) {
@@ -164,8 +169,9 @@ final class Splitter {
             if (feeds.get(k)) toPayload++;
         }
         notes.add(n.label() + ": split into a header stage (" + stage.size() + " rules, " + toPayload
-                + " leading to the payload stage) and a payload stage (" + (shared != null
-                ? "RegexMatcher, then " + tail.size() + " header rules" : tail.size() + " rules") + ")");
+                + " leading to the payload stage) and a payload stage ("
+                + (shared != null ? "RegexMatcher, then " + tail.size() + " header rules" : tail.size() + " rules")
+                + ")");
         return header;
     }
 

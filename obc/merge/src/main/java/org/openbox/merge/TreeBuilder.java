@@ -16,7 +16,6 @@ import org.openbox.merge.core.Kind;
 import org.openbox.merge.core.Rule;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
-import org.openbox.protocol.graph.Graph;
 
 /**
  * Checks one application's graph and unfolds it into trees, one per input terminal
@@ -42,8 +41,14 @@ final class TreeBuilder {
     }
 
     /** The checked blocks of a graph: kinds, output counts, rules and the wiring. */
-    record Checked(String app, Map<String, Block> blocks, Map<String, Kind> kinds, Map<String, Integer> outputs,
-                   Map<String, List<Rule>> rules, Map<String, Connector[]> wiring, List<String> inputs) {}
+    record Checked(
+            String app,
+            Map<String, Block> blocks,
+            Map<String, Kind> kinds,
+            Map<String, Integer> outputs,
+            Map<String, List<Rule>> rules,
+            Map<String, Connector[]> wiring,
+            List<String> inputs) {}
 
     Checked check(AppGraph g) {
         String app = g.app();
@@ -70,21 +75,23 @@ final class TreeBuilder {
         }
         Map<String, Connector[]> wiring = new HashMap<>();
         for (Connector c : g.graph().connectors()) {
-            String where = app + ": connector " + c.src() + "[" + c.srcPort() + "] -> " + c.dst() + "[" + c.dstPort() + "]";
+            String where =
+                    app + ": connector " + c.src() + "[" + c.srcPort() + "] -> " + c.dst() + "[" + c.dstPort() + "]";
             Block src = blocks.get(c.src());
             if (src == null) throw new MergeException(where + ": no block named '" + c.src() + "'");
             if (!blocks.containsKey(c.dst())) throw new MergeException(where + ": no block named '" + c.dst() + "'");
             int n = outputs.get(c.src());
             if (c.srcPort() < 0 || c.srcPort() >= n) {
-                throw new MergeException(where + ": block '" + c.src() + "' (" + src.type() + ") has " + n + " output(s)");
+                throw new MergeException(
+                        where + ": block '" + c.src() + "' (" + src.type() + ") has " + n + " output(s)");
             }
             if (kinds.get(c.dst()) == Kind.INPUT) {
                 throw new MergeException(where + ": block '" + c.dst() + "' is an input terminal");
             }
             Connector[] w = wiring.computeIfAbsent(c.src(), k -> new Connector[n]);
             if (w[c.srcPort()] != null) {
-                throw new MergeException(where + ": output " + c.srcPort() + " of '" + c.src() + "' is already connected to '"
-                        + w[c.srcPort()].dst() + "'");
+                throw new MergeException(where + ": output " + c.srcPort() + " of '" + c.src()
+                        + "' is already connected to '" + w[c.srcPort()].dst() + "'");
             }
             w[c.srcPort()] = c;
         }
@@ -177,7 +184,12 @@ final class TreeBuilder {
         }
         reached.add(name);
         Block b = c.blocks().get(name);
-        Node n = new Node(b.type(), b.config(), c.kinds().get(name), List.of(new Origin(c.app(), name)), c.rules().get(name),
+        Node n = new Node(
+                b.type(),
+                b.config(),
+                c.kinds().get(name),
+                List.of(new Origin(c.app(), name)),
+                c.rules().get(name),
                 c.outputs().get(name));
         return new Frame(name, n, c.wiring().get(name));
     }

@@ -51,11 +51,25 @@ class DeepGraphTest {
         MergeResult r = merger.merge(List.of(a, b), Composition.CHAIN, MergeOptions.defaults());
         // a's classifier combines with b's on both outputs, moving a's 100,000 blocks behind on the IPv4 one
         assertEquals(2, r.report().combined().size(), r.report().combined().toString());
-        assertTrue(r.report().combined().get(0).contains("100000 block(s) moved behind"), r.report().combined().get(0));
-        assertEquals(2L * n, r.merged().blocks().stream().filter(x -> x.type().equals("DecIpTtl")).count());
-        assertEquals(1, r.merged().blocks().stream().filter(x -> x.type().equals("FromDevice")).count());
+        assertTrue(
+                r.report().combined().get(0).contains("100000 block(s) moved behind"),
+                r.report().combined().get(0));
+        assertEquals(
+                2L * n,
+                r.merged().blocks().stream()
+                        .filter(x -> x.type().equals("DecIpTtl"))
+                        .count());
+        assertEquals(
+                1,
+                r.merged().blocks().stream()
+                        .filter(x -> x.type().equals("FromDevice"))
+                        .count());
         MergeResult concat = new Concatenator(TestSupport.INFO).concat(List.of(a, b));
-        assertEquals(2L * n, concat.merged().blocks().stream().filter(x -> x.type().equals("DecIpTtl")).count());
+        assertEquals(
+                2L * n,
+                concat.merged().blocks().stream()
+                        .filter(x -> x.type().equals("DecIpTtl"))
+                        .count());
     }
 
     @Test
@@ -79,8 +93,10 @@ class DeepGraphTest {
         AppGraph g = new AppGraph("wide", 0, new Graph(blocks, conns));
         TreeBuilder tb = new TreeBuilder(TestSupport.INFO, 4_000);
         MergeException e = assertThrows(MergeException.class, () -> tb.trees(tb.check(g), new ArrayList<>()));
-        assertEquals("wide: the graph unfolds into more than 4000 blocks (a block reached along several paths is copied"
-                + " once per path)", e.getMessage());
+        assertEquals(
+                "wide: the graph unfolds into more than 4000 blocks (a block reached along several paths is copied"
+                        + " once per path)",
+                e.getMessage());
         // within the bound it unfolds: 1 + 1 + 2 + 4 + ... + 2^11 classifiers and 2^12 terminals
         TreeBuilder roomy = new TreeBuilder(TestSupport.INFO, 10_000);
         assertEquals(1, roomy.trees(roomy.check(g), new ArrayList<>()).size());
@@ -91,16 +107,26 @@ class DeepGraphTest {
         String deep = "[".repeat(2_000) + "10.0.0.1" + "]".repeat(2_000);
         ObjectNode cfg = F.objectNode();
         cfg.putArray("match").add(F.objectNode().put("ETH_TYPE", "0x0800").put("IPV4_SRC", deep));
-        Graph g = new Graph(List.of(new Block("FromDevice", "in", obj("devname", "eth0")), new Block("HeaderClassifier", "acl", cfg),
-                new Block("ToDevice", "out", obj("devname", "eth1"))),
+        Graph g = new Graph(
+                List.of(
+                        new Block("FromDevice", "in", obj("devname", "eth0")),
+                        new Block("HeaderClassifier", "acl", cfg),
+                        new Block("ToDevice", "out", obj("devname", "eth1"))),
                 List.of(new Connector("in", 0, "acl", 0), new Connector("acl", 0, "out", 0)));
-        MergeException e = assertThrows(MergeException.class, () -> merger.merge(List.of(new AppGraph("x", 0, g)),
-                Composition.CHAIN, MergeOptions.defaults()));
-        assertEquals("block 'acl' (HeaderClassifier): config argument match[0]: header match field IPV4_SRC: value nested"
-                + " deeper than 32 brackets", e.getMessage());
+        MergeException e = assertThrows(
+                MergeException.class,
+                () -> merger.merge(List.of(new AppGraph("x", 0, g)), Composition.CHAIN, MergeOptions.defaults()));
+        assertEquals(
+                "block 'acl' (HeaderClassifier): config argument match[0]: header match field IPV4_SRC: value nested"
+                        + " deeper than 32 brackets",
+                e.getMessage());
         // the same value nested 32 deep is a plain address
-        cfg.withArray("match").set(0, F.objectNode().put("ETH_TYPE", "0x0800")
-                .put("IPV4_SRC", "[".repeat(32) + "10.0.0.1" + "]".repeat(32)));
+        cfg.withArray("match")
+                .set(
+                        0,
+                        F.objectNode()
+                                .put("ETH_TYPE", "0x0800")
+                                .put("IPV4_SRC", "[".repeat(32) + "10.0.0.1" + "]".repeat(32)));
         MergeResult r = merger.merge(List.of(new AppGraph("x", 0, g)), Composition.CHAIN, MergeOptions.defaults());
         assertEquals(3, r.merged().blocks().size());
     }

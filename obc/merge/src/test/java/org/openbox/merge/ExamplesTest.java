@@ -56,7 +56,9 @@ class ExamplesTest {
         files.forEach(f -> args.add(f.toString()));
         args.addAll(List.of("-o", out.toString()));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = MergeCli.run(args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream()),
+        int rc = MergeCli.run(
+                args.toArray(String[]::new),
+                new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String report = err.toString(StandardCharsets.UTF_8);
         assertEquals(0, rc, report);
@@ -76,19 +78,30 @@ class ExamplesTest {
         List<byte[]> packets = ExamplePackets.packets(7, 3000);
         int forwarded = 0, alerts = 0;
         for (byte[] p : packets) {
-            Outcome want = ref.run(List.of(new Origin(apps.get(0).app(), first.inputs().get(0))), p);
+            Outcome want =
+                    ref.run(List.of(new Origin(apps.get(0).app(), first.inputs().get(0))), p);
             Outcome got = m.run(in, p);
             assertEquals(want.dropped(), got.dropped(), () -> "drop differs: " + want + " vs " + got);
             if (!want.dropped()) {
                 String[] w = want.exit().split("\\.", 2);
-                var wantBlock = apps.stream().filter(a -> a.app().equals(w[0])).findFirst().orElseThrow().graph().blocks()
-                        .stream().filter(b -> b.name().equals(w[1])).findFirst().orElseThrow();
+                var wantBlock =
+                        apps.stream()
+                                .filter(a -> a.app().equals(w[0]))
+                                .findFirst()
+                                .orElseThrow()
+                                .graph()
+                                .blocks()
+                                .stream()
+                                .filter(b -> b.name().equals(w[1]))
+                                .findFirst()
+                                .orElseThrow();
                 var gotBlock = m.block(got.exit());
                 assertEquals(wantBlock.type(), gotBlock.type());
                 assertEquals(wantBlock.config(), gotBlock.config());
                 forwarded++;
             }
-            assertTrue(java.util.Arrays.equals(want.packet(), got.packet()), () -> "bytes differ: " + want + " vs " + got);
+            assertTrue(
+                    java.util.Arrays.equals(want.packet(), got.packet()), () -> "bytes differ: " + want + " vs " + got);
             assertEquals(kinds(want.effects()), kinds(got.effects()));
             alerts += want.effects().size();
         }
@@ -123,7 +136,8 @@ class ExamplesTest {
         List<AppGraph> apps = apps(files);
         Graph merged = mergeWithCli(files, "--chain");
         assertSameBehaviour(apps, Composition.CHAIN, merged);
-        assertTrue(merged.blocks().stream().anyMatch(b -> b.type().equals("HeaderPayloadClassifier")),
+        assertTrue(
+                merged.blocks().stream().anyMatch(b -> b.type().equals("HeaderPayloadClassifier")),
                 "header and payload rules are combined into one HeaderPayloadClassifier");
         MergeResult r = new GraphMerger(TestSupport.CATALOGUE).merge(apps, Composition.CHAIN, MergeOptions.defaults());
         TestSupport.assertEquivalent(apps, Composition.CHAIN, r, ExamplePackets.packets(12, 2000));
@@ -135,9 +149,14 @@ class ExamplesTest {
     @Test
     void firewallAndIpsAsDistinctApplications() throws IOException {
         List<AppGraph> apps = apps(files("firewall-ips"));
-        MergeResult r = new GraphMerger(TestSupport.CATALOGUE).merge(apps, Composition.DISTINCT, MergeOptions.defaults());
+        MergeResult r =
+                new GraphMerger(TestSupport.CATALOGUE).merge(apps, Composition.DISTINCT, MergeOptions.defaults());
         // both listen on eth0: one input terminal and a front classifier split the traffic
-        assertEquals(1, r.merged().blocks().stream().filter(b -> b.type().equals("FromDevice")).count());
+        assertEquals(
+                1,
+                r.merged().blocks().stream()
+                        .filter(b -> b.type().equals("FromDevice"))
+                        .count());
         TestSupport.assertEquivalent(apps, Composition.DISTINCT, r, ExamplePackets.packets(13, 2000));
     }
 }

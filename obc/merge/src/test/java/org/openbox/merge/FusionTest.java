@@ -25,12 +25,16 @@ class FusionTest {
 
     private static List<AppGraph> splitFirewall(int from, int mid, int to) throws IOException {
         List<List<ObjectNode>> rules = ClassBench.rules("fw-4560.classbench");
-        return List.of(new AppGraph("fw1", 1, ClassBench.firewall(rules.subList(from, mid), 7)),
+        return List.of(
+                new AppGraph("fw1", 1, ClassBench.firewall(rules.subList(from, mid), 7)),
                 new AppGraph("fw2", 0, ClassBench.firewall(rules.subList(mid, to), 5)));
     }
 
     private static Block block(Graph g, String name) {
-        return g.blocks().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
+        return g.blocks().stream()
+                .filter(b -> b.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static List<String> fuse(Block b) {
@@ -68,8 +72,10 @@ class FusionTest {
                 assertTrue(m.size() <= 1, app + " rule " + k + " -> " + m);
                 if (m.isEmpty()) continue;
                 assertTrue(m.get(0) > last, app + " rule " + k + " -> " + m);
-                assertEquals(org.openbox.protocol.match.HeaderMatchParser.parse(own.get(k)),
-                        org.openbox.protocol.match.HeaderMatchParser.parse(merged.get(m.get(0))), app + " rule " + k);
+                assertEquals(
+                        org.openbox.protocol.match.HeaderMatchParser.parse(own.get(k)),
+                        org.openbox.protocol.match.HeaderMatchParser.parse(merged.get(m.get(0))),
+                        app + " rule " + k);
                 last = m.get(0);
                 mapped++;
             }
@@ -85,7 +91,8 @@ class FusionTest {
     void classBenchFirewallsMergeQuickly() throws IOException {
         List<List<ObjectNode>> rules = ClassBench.rules("fw-4560.classbench");
         List<AppGraph> split = splitFirewall(0, 2280, 4560);
-        List<AppGraph> full = List.of(new AppGraph("fw1", 1, ClassBench.firewall(rules, 7)),
+        List<AppGraph> full = List.of(
+                new AppGraph("fw1", 1, ClassBench.firewall(rules, 7)),
                 new AppGraph("fw2", 0, ClassBench.firewall(rules, 5)));
         for (List<AppGraph> apps : List.of(split, full)) {
             long best = Long.MAX_VALUE;
@@ -95,8 +102,12 @@ class FusionTest {
                 r = merger.merge(apps, Composition.CHAIN, MergeOptions.defaults());
                 best = Math.min(best, System.nanoTime() - t0);
             }
-            System.out.printf("FW + FW, %d + %d rules -> %d rules: best merge %.1f ms%n",
-                    r.report().rulesBefore() / 2, r.report().rulesBefore() / 2, r.report().rulesAfter(), best / 1e6);
+            System.out.printf(
+                    "FW + FW, %d + %d rules -> %d rules: best merge %.1f ms%n",
+                    r.report().rulesBefore() / 2,
+                    r.report().rulesBefore() / 2,
+                    r.report().rulesAfter(),
+                    best / 1e6);
             assertEquals(1, r.report().fused().size(), r.report().summary());
             // generous for a shared machine: deciding costs a bounded number of rule pairs
             assertTrue(best < 1_000_000_000L, "merge took " + best / 1e6 + " ms");
@@ -113,7 +124,10 @@ class FusionTest {
         TestSupport.assertEquivalent(apps, Composition.CHAIN, r, ClassBench.packets("fw-4560.trace", 800));
         // the old worst-case bound (200 x 200 > a bound of 1000) no longer refuses either
         MergeResult bounded = merger.merge(apps, Composition.CHAIN, new MergeOptions(1000));
-        assertFalse(bounded.report().fused().isEmpty() && bounded.report().combined().isEmpty(), bounded.report().summary());
+        assertFalse(
+                bounded.report().fused().isEmpty()
+                        && bounded.report().combined().isEmpty(),
+                bounded.report().summary());
     }
 
     @Test
@@ -137,8 +151,11 @@ class FusionTest {
         List<AppGraph> apps = splitFirewall(1000, 1200, 1400);
         MergeResult r = merger.merge(apps, Composition.CHAIN, new MergeOptions(100_000, true, true, false));
         assertTrue(r.report().fused().isEmpty());
-        assertTrue(r.merged().blocks().stream().noneMatch(b -> b.config() != null && b.config().has("fuse")));
-        assertFalse(r.report().combined().isEmpty(), "the product-only merge multiplies: " + r.report().summary());
+        assertTrue(r.merged().blocks().stream()
+                .noneMatch(b -> b.config() != null && b.config().has("fuse")));
+        assertFalse(
+                r.report().combined().isEmpty(),
+                "the product-only merge multiplies: " + r.report().summary());
         TestSupport.assertEquivalent(apps, Composition.CHAIN, r, ClassBench.packets("fw-4560.trace", 300));
     }
 
@@ -146,18 +163,27 @@ class FusionTest {
     static AppGraph ips(int n) {
         StringBuilder match = new StringBuilder(), conns = new StringBuilder(G.conn("in", 0, "sigs"));
         for (int i = 0; i < n; i++) {
-            match.append(i == 0 ? "" : ",").append("{'header_match':{'eth_type':'0x800','ip_proto':6,'tcp_dst':")
-                    .append(i % 3 == 0 ? "'[80:90]'" : "80").append("},'payload_match':[{'pattern':'")
-                    .append(i % 2 == 0 ? "ab" : "c").append("{").append(1 + i % 4).append("}x").append(i)
+            match.append(i == 0 ? "" : ",")
+                    .append("{'header_match':{'eth_type':'0x800','ip_proto':6,'tcp_dst':")
+                    .append(i % 3 == 0 ? "'[80:90]'" : "80")
+                    .append("},'payload_match':[{'pattern':'")
+                    .append(i % 2 == 0 ? "ab" : "c")
+                    .append("{")
+                    .append(1 + i % 4)
+                    .append("}x")
+                    .append(i)
                     .append("','is_regex':true}]}");
             conns.append(",").append(G.conn("sigs", i, "alert"));
         }
         match.append(",{'header_match':{}}");
         conns.append(",").append(G.conn("sigs", n, "out")).append(",").append(G.conn("alert", 0, "drop"));
-        return new AppGraph("ips", 0, G.of("{'blocks':[" + G.block("FromDevice", "in", "{'devname':'eth0'}") + ","
-                + G.block("HeaderPayloadClassifier", "sigs", "{'match':[" + match + "]}") + ","
-                + G.block("Alert", "alert", "{'alerts':[{'message':'web attack','severity':3}]}") + ","
-                + G.block("Discard", "drop", "{}") + "," + G.block("ToDevice", "out", "{'devname':'eth1'}")
-                + "],'connectors':[" + conns + "]}"));
+        return new AppGraph(
+                "ips",
+                0,
+                G.of("{'blocks':[" + G.block("FromDevice", "in", "{'devname':'eth0'}") + ","
+                        + G.block("HeaderPayloadClassifier", "sigs", "{'match':[" + match + "]}") + ","
+                        + G.block("Alert", "alert", "{'alerts':[{'message':'web attack','severity':3}]}") + ","
+                        + G.block("Discard", "drop", "{}") + "," + G.block("ToDevice", "out", "{'devname':'eth1'}")
+                        + "],'connectors':[" + conns + "]}"));
     }
 }

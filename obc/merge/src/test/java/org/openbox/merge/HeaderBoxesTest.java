@@ -17,8 +17,14 @@ import org.openbox.protocol.match.Term;
 
 /** The long-based cover test answers as HeaderAlgebra.covers on every pair of random rules. */
 class HeaderBoxesTest {
-    private static final MatchField[] FIELDS = {MatchField.ETH_TYPE, MatchField.IP_PROTO, MatchField.IPV4_SRC,
-        MatchField.TCP_DST, MatchField.VLAN_VID, MatchField.IPV6_SRC};
+    private static final MatchField[] FIELDS = {
+        MatchField.ETH_TYPE,
+        MatchField.IP_PROTO,
+        MatchField.IPV4_SRC,
+        MatchField.TCP_DST,
+        MatchField.VLAN_VID,
+        MatchField.IPV6_SRC
+    };
 
     private static BigInteger big(long v) {
         return BigInteger.valueOf(v);
@@ -30,7 +36,8 @@ class HeaderBoxesTest {
         long full = (1L << w) - 1;
         long v = r.nextInt(8) == 0 ? 0 : r.nextLong() & full & 0xf0f;
         switch (r.nextInt(4)) {
-            case 0: return new Term.Masked(big(v), f.fullMask());
+            case 0:
+                return new Term.Masked(big(v), f.fullMask());
             case 1: {
                 int len = r.nextInt(w + 1);
                 BigInteger m = f.fullMask().shiftRight(f.width() - len).shiftLeft(f.width() - len);
@@ -67,7 +74,7 @@ class HeaderBoxesTest {
         for (int i = 0; i < 400; i++) {
             Rule x = rule(r);
             rules.add(x);
-            if (r.nextInt(3) == 0) rules.add(x);                     // equal rules cover each other
+            if (r.nextInt(3) == 0) rules.add(x); // equal rules cover each other
         }
         HeaderBoxes boxes = new HeaderBoxes(rules);
         int covered = 0;

@@ -26,8 +26,10 @@ class InterpreterTest {
         f[l3 + 3] = (byte) total;
         f[l3 + 8] = (byte) ttl;
         f[l3 + 9] = 6;
-        f[l3 + 12] = 10; f[l3 + 15] = 1;
-        f[l3 + 16] = 10; f[l3 + 19] = 2;
+        f[l3 + 12] = 10;
+        f[l3 + 15] = 1;
+        f[l3 + 16] = 10;
+        f[l3 + 19] = 2;
         int ck = checksum(f, l3);
         f[l3 + 10] = (byte) (ck >> 8);
         f[l3 + 11] = (byte) ck;
@@ -46,10 +48,15 @@ class InterpreterTest {
     }
 
     private static Interpreter chain(String middle, String middleConfig) {
-        return Interpreter.forApp("t", G.of("{'blocks':[" + G.block("FromDevice", "in", "{'devname':'eth0'}") + ","
-                + G.block(middle, "m", middleConfig) + "," + G.block("ToDevice", "out", "{'devname':'eth1'}") + ","
-                + G.block("Discard", "d", "{}") + "],'connectors':[" + G.conn("in", 0, "m") + "," + G.conn("m", 0, "out")
-                + "," + G.conn("m", 1, "d") + "]}"), TestSupport.INFO);
+        return Interpreter.forApp(
+                "t",
+                G.of("{'blocks':[" + G.block("FromDevice", "in", "{'devname':'eth0'}") + ","
+                        + G.block(middle, "m", middleConfig) + "," + G.block("ToDevice", "out", "{'devname':'eth1'}")
+                        + ","
+                        + G.block("Discard", "d", "{}") + "],'connectors':[" + G.conn("in", 0, "m") + ","
+                        + G.conn("m", 0, "out")
+                        + "," + G.conn("m", 1, "d") + "]}"),
+                TestSupport.INFO);
     }
 
     @Test
@@ -98,12 +105,18 @@ class InterpreterTest {
 
     @Test
     void staticsRecordTheirOriginInOrder() {
-        Interpreter g = Interpreter.forApp("ids", G.of("{'blocks':[" + G.block("FromDevice", "in", "{'devname':'eth0'}") + ","
-                + G.block("Alert", "a1", "{'alerts':[{'message':'one'}]}") + "," + G.block("Log", "l1", "{'message':'two'}") + ","
-                + G.block("ToDevice", "out", "{'devname':'eth1'}") + "],'connectors':[" + G.conn("in", 0, "a1") + ","
-                + G.conn("a1", 0, "l1") + "," + G.conn("l1", 0, "out") + "]}"), TestSupport.INFO);
+        Interpreter g = Interpreter.forApp(
+                "ids",
+                G.of("{'blocks':[" + G.block("FromDevice", "in", "{'devname':'eth0'}") + ","
+                        + G.block("Alert", "a1", "{'alerts':[{'message':'one'}]}") + ","
+                        + G.block("Log", "l1", "{'message':'two'}") + ","
+                        + G.block("ToDevice", "out", "{'devname':'eth1'}") + "],'connectors':[" + G.conn("in", 0, "a1")
+                        + ","
+                        + G.conn("a1", 0, "l1") + "," + G.conn("l1", 0, "out") + "]}"),
+                TestSupport.INFO);
         Outcome o = g.run("in", tcp(64, 80, ""));
-        assertEquals(List.of("Alert", "Log"), o.effects().stream().map(e -> e.kind()).toList());
+        assertEquals(
+                List.of("Alert", "Log"), o.effects().stream().map(e -> e.kind()).toList());
         assertEquals(List.of(new Origin("ids", "a1")), o.effects().get(0).origins());
     }
 }

@@ -22,14 +22,14 @@ class JsonKeyTest {
     void equalExactlyWhenWrittenAlike() throws Exception {
         List<JsonNode> values = List.of(
                 json("{\"match\":[{\"ETH_TYPE\":\"0x0800\",\"IP_PROTO\":\"6\"}]}"),
-                json("{\"match\":[{\"IP_PROTO\":\"6\",\"ETH_TYPE\":\"0x0800\"}]}"),      // other field order
-                json("{\"match\":[{\"ETH_TYPE\":\"0x0800\",\"IP_PROTO\":6}]}"),          // number, not string
+                json("{\"match\":[{\"IP_PROTO\":\"6\",\"ETH_TYPE\":\"0x0800\"}]}"), // other field order
+                json("{\"match\":[{\"ETH_TYPE\":\"0x0800\",\"IP_PROTO\":6}]}"), // number, not string
                 json("{\"match\":[{\"ETH_TYPE\":\"0x0800\"},{\"IP_PROTO\":\"6\"}]}"),
                 json("{\"match\":[[{\"ETH_TYPE\":\"0x0800\",\"IP_PROTO\":\"6\"}]]}"),
                 json("{\"a\":1.5,\"b\":null,\"c\":true,\"d\":{}}"),
                 json("{\"a\":1.5,\"b\":null,\"c\":false,\"d\":{}}"),
                 json("{\"a\":1.5,\"b\":null,\"c\":true,\"d\":[]}"),
-                F.objectNode().put("n", 5L),                                          // a long written as 5
+                F.objectNode().put("n", 5L), // a long written as 5
                 F.objectNode().put("n", 5),
                 F.objectNode().put("n", "5"));
         for (JsonNode a : values) {

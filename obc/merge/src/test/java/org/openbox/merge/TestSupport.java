@@ -38,8 +38,11 @@ public final class TestSupport {
                 Block t = byName.get(c.dst());
                 while (t.type().equals("Alert") || t.type().equals("Log")) {
                     String from = t.name();
-                    t = g.connectors().stream().filter(x -> x.src().equals(from)).findFirst()
-                            .map(x -> byName.get(x.dst())).orElse(null);
+                    t = g.connectors().stream()
+                            .filter(x -> x.src().equals(from))
+                            .findFirst()
+                            .map(x -> byName.get(x.dst()))
+                            .orElse(null);
                     if (t == null) break;
                 }
                 if (t != null) reached.add(t.name());
@@ -49,10 +52,10 @@ public final class TestSupport {
                 org.junit.jupiter.api.Assertions.assertTrue(names.add(n.asText()), "named twice: " + n);
                 Block t = byName.get(n.asText());
                 org.junit.jupiter.api.Assertions.assertNotNull(t, "fuse names a missing block " + n);
-                org.junit.jupiter.api.Assertions.assertTrue(t.type().equals("HeaderClassifier")
-                        || t.type().equals("HeaderPayloadClassifier"), t.type());
-                org.junit.jupiter.api.Assertions.assertTrue(reached.contains(t.name()),
-                        b.name() + " does not reach " + t.name() + " through statics only");
+                org.junit.jupiter.api.Assertions.assertTrue(
+                        t.type().equals("HeaderClassifier") || t.type().equals("HeaderPayloadClassifier"), t.type());
+                org.junit.jupiter.api.Assertions.assertTrue(
+                        reached.contains(t.name()), b.name() + " does not reach " + t.name() + " through statics only");
             }
         }
         return fusing;
@@ -70,7 +73,9 @@ public final class TestSupport {
                 String why = eq.check(in, p);
                 if (why != null) {
                     fail(why + "\nmerged graph: " + r.merged().toJson() + "\napps: "
-                            + apps.stream().map(a -> a.app() + "=" + a.graph().toJson()).toList()
+                            + apps.stream()
+                                    .map(a -> a.app() + "=" + a.graph().toJson())
+                                    .toList()
                             + "\nreport:\n" + r.report().summary());
                 }
             }

@@ -56,7 +56,8 @@ public class ControllerApplication {
     static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
     public static void main(String[] args) {
-        if (System.getProperty(COMMON_POOL_PARALLELISM) == null && Runtime.getRuntime().availableProcessors() <= 2) {
+        if (System.getProperty(COMMON_POOL_PARALLELISM) == null
+                && Runtime.getRuntime().availableProcessors() <= 2) {
             System.setProperty(COMMON_POOL_PARALLELISM, "2");
         }
         List<String> springArgs;
@@ -72,12 +73,17 @@ public class ControllerApplication {
         SpringApplication app = new SpringApplication(ControllerApplication.class);
         // Start-up failures are printed by main as one line each, not by Spring Boot's loggers.
         app.setDefaultProperties(Map.of(
-                "logging.level.org.springframework.boot.SpringApplication", "OFF",
-                "logging.level.org.springframework.boot.diagnostics.LoggingFailureAnalysisReporter", "OFF",
-                "logging.level.org.springframework.boot.autoconfigure.logging.ConditionEvaluationReportLogger", "WARN",
+                "logging.level.org.springframework.boot.SpringApplication",
+                "OFF",
+                "logging.level.org.springframework.boot.diagnostics.LoggingFailureAnalysisReporter",
+                "OFF",
+                "logging.level.org.springframework.boot.autoconfigure.logging.ConditionEvaluationReportLogger",
+                "WARN",
                 "logging.level.org.springframework.boot.web.servlet.context."
-                        + "AnnotationConfigServletWebServerApplicationContext", "ERROR",
-                "logging.level.org.springframework.context.annotation.AnnotationConfigApplicationContext", "ERROR"));
+                        + "AnnotationConfigServletWebServerApplicationContext",
+                "ERROR",
+                "logging.level.org.springframework.context.annotation.AnnotationConfigApplicationContext",
+                "ERROR"));
         Path checkState = null;
         if (check) {
             app.setWebApplicationType(WebApplicationType.NONE);
@@ -133,9 +139,11 @@ public class ControllerApplication {
                 if (c instanceof PortInUseException p) {
                     return "openbox controller: port " + p.getPort() + " is already in use";
                 }
-                if (config == null && (c instanceof IllegalArgumentException || c instanceof IllegalStateException)
-                        && c.getMessage() != null && fromOpenbox(c)) {
-                    config = c;   // the outermost names the most context (the file, the property)
+                if (config == null
+                        && (c instanceof IllegalArgumentException || c instanceof IllegalStateException)
+                        && c.getMessage() != null
+                        && fromOpenbox(c)) {
+                    config = c; // the outermost names the most context (the file, the property)
                 }
             }
             if (config != null) {
@@ -184,15 +192,16 @@ public class ControllerApplication {
                         out.add(a);
                         continue;
                     }
-                    default -> { }
+                    default -> {}
                 }
-                String property = switch (flag) {
-                    case "--port" -> "server.port";
-                    case "--apps" -> "openbox.apps-dir";
-                    case "--topology" -> "openbox.topology";
-                    case "--pki" -> "spring.ssl.bundle.pem." + TlsProperties.BUNDLE;
-                    default -> null;
-                };
+                String property =
+                        switch (flag) {
+                            case "--port" -> "server.port";
+                            case "--apps" -> "openbox.apps-dir";
+                            case "--topology" -> "openbox.topology";
+                            case "--pki" -> "spring.ssl.bundle.pem." + TlsProperties.BUNDLE;
+                            default -> null;
+                        };
                 if (property == null) {
                     out.add(springProperty(a, flag, value, names));
                     continue;
@@ -219,8 +228,8 @@ public class ControllerApplication {
         /** A Spring property argument ({@code --a.b=v}) passes; anything else is unknown. */
         private static String springProperty(String arg, String flag, String value, ControllerPropertyNames names) {
             if (arg.startsWith("-D") || arg.startsWith("-X")) {
-                throw new IllegalArgumentException("JVM option " + arg + " must come before -jar"
-                        + " (./openbox controller places it there)");
+                throw new IllegalArgumentException(
+                        "JVM option " + arg + " must come before -jar" + " (./openbox controller places it there)");
             }
             if (flag.startsWith("--") && flag.indexOf('.', 2) > 2 && value != null) {
                 String problem = names.check(flag.substring(2));
@@ -258,12 +267,12 @@ public class ControllerApplication {
                 case "--pki" -> {
                     for (String f : new String[] {"controller.crt", "controller.key", "ca.crt"}) {
                         if (!Files.isRegularFile(Path.of(value, f))) {
-                            throw new IllegalArgumentException("--pki " + value + ": no " + f
-                                    + " (./openbox pki --dir " + value + " controller creates it)");
+                            throw new IllegalArgumentException("--pki " + value + ": no " + f + " (./openbox pki --dir "
+                                    + value + " controller creates it)");
                         }
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
     }

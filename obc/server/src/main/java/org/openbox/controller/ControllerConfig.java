@@ -5,8 +5,8 @@ import org.openbox.catalogue.Catalogue;
 import org.openbox.controller.aggregate.ChainComposer;
 import org.openbox.controller.aggregate.FallbackComposer;
 import org.openbox.controller.aggregate.GraphComposer;
-import org.openbox.controller.aggregate.TrafficClasses;
 import org.openbox.controller.aggregate.MergingComposer;
+import org.openbox.controller.aggregate.TrafficClasses;
 import org.openbox.controller.apps.ModuleRegistry;
 import org.openbox.controller.southbound.JsonLimitsConfig;
 import org.openbox.merge.MergeOptions;
@@ -45,7 +45,8 @@ public class ControllerConfig {
     @Bean
     public ObservationPredicate noSouthboundObservation() {
         return (name, context) -> !(context instanceof ServerRequestObservationContext c
-                && c.getCarrier() != null && c.getCarrier().getRequestURI().startsWith("/message/"));
+                && c.getCarrier() != null
+                && c.getCarrier().getRequestURI().startsWith("/message/"));
     }
 
     /** The operator's traffic classes, checked at start-up. */

@@ -68,8 +68,9 @@ final class ControllerPropertyNames {
             for (RecordComponent c : type.getRecordComponents()) {
                 boolean map = Map.class.isAssignableFrom(c.getType());
                 members.put(relaxed(c.getName()), map);
-                properties.put(relaxed(group) + "." + relaxed(c.getName()), group + "." + kebab(c.getName())
-                        + (map ? ".NAME" : ""));
+                properties.put(
+                        relaxed(group) + "." + relaxed(c.getName()),
+                        group + "." + kebab(c.getName()) + (map ? ".NAME" : ""));
             }
             return;
         }

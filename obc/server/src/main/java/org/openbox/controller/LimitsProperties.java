@@ -50,8 +50,14 @@ public record LimitsProperties(
 
     /** The default limits (as when nothing is configured). */
     public static LimitsProperties defaults() {
-        return new LimitsProperties(DataSize.ofMegabytes(64), 64, DataSize.ofMegabytes(64), 4096,
-                Duration.ofSeconds(30), Duration.ofHours(1), Map.of());
+        return new LimitsProperties(
+                DataSize.ofMegabytes(64),
+                64,
+                DataSize.ofMegabytes(64),
+                4096,
+                Duration.ofSeconds(30),
+                Duration.ofHours(1),
+                Map.of());
     }
 
     /**
@@ -67,8 +73,8 @@ public record LimitsProperties(
      *        compiled pattern database's size; built-in 4MB
      * @param maxBlocksPerGraph most blocks in any one of the application's graphs; built-in 10000
      */
-    public record AppLimits(Integer maxRulesPerClassifier, Integer maxPatterns, DataSize maxPatternBytes,
-                            Integer maxBlocksPerGraph) {
+    public record AppLimits(
+            Integer maxRulesPerClassifier, Integer maxPatterns, DataSize maxPatternBytes, Integer maxBlocksPerGraph) {
 
         /** The built-in defaults. */
         public static final AppLimits BUILT_IN = new AppLimits(100_000, 20_000, DataSize.ofMegabytes(4), 10_000);

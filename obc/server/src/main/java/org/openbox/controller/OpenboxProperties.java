@@ -52,7 +52,7 @@ public record OpenboxProperties(
         if (keepaliveTimeout == null) {
             keepaliveTimeout = keepaliveInterval.multipliedBy(3);
         }
-        if (graphTimeout == null) {   // direct construction (tests)
+        if (graphTimeout == null) { // direct construction (tests)
             graphTimeout = Duration.ofSeconds(60);
         }
     }

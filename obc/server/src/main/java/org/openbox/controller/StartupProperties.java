@@ -17,7 +17,4 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties(prefix = "openbox")
 public record StartupProperties(
-        @DefaultValue("false") boolean allowFailedApps,
-        @DefaultValue("false") boolean check,
-        Path obiBinary) {
-}
+        @DefaultValue("false") boolean allowFailedApps, @DefaultValue("false") boolean check, Path obiBinary) {}

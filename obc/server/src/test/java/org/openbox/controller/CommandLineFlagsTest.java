@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CommandLineFlagsTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static String[] flags(String... args) {
         return ControllerApplication.CommandLineFlags.toSpringArgs(args);
@@ -19,10 +20,23 @@ class CommandLineFlagsTest {
     @Test
     void frontEndFlagsBecomeSpringProperties() throws Exception {
         Path topology = Files.writeString(tmp.resolve("t.json"), "{\"segments\": []}");
-        assertThat(flags("--port", "4000", "--apps=" + tmp, "--topology", topology.toString(), "--debug",
-                "--check", "--allow-failed-apps", "--openbox.apps.firewall.rules.file=fw.rules"))
-                .containsExactly("--server.port=4000", "--openbox.apps-dir=" + tmp, "--openbox.topology=" + topology,
-                        "--debug", "--openbox.check=true", "--openbox.allow-failed-apps=true",
+        assertThat(flags(
+                        "--port",
+                        "4000",
+                        "--apps=" + tmp,
+                        "--topology",
+                        topology.toString(),
+                        "--debug",
+                        "--check",
+                        "--allow-failed-apps",
+                        "--openbox.apps.firewall.rules.file=fw.rules"))
+                .containsExactly(
+                        "--server.port=4000",
+                        "--openbox.apps-dir=" + tmp,
+                        "--openbox.topology=" + topology,
+                        "--debug",
+                        "--openbox.check=true",
+                        "--openbox.allow-failed-apps=true",
                         "--openbox.apps.firewall.rules.file=fw.rules");
     }
 
@@ -57,24 +71,40 @@ class CommandLineFlagsTest {
 
     @Test
     void openboxPropertiesAreCheckedAgainstTheControllersSettings() {
-        assertThat(flags("--openbox.alert-history=5", "--openbox.alertHistory=5", "--openbox.keepalive_interval=2s",
-                "--openbox.traffic-class.webcache={}", "--openbox.apps.ips.rules.file=x",
-                "--openbox.app.ips.config=x", "--openbox.failure-mode.ips=open", "--openbox.obi-binary=/bin/obi",
-                "--server.port=1", "--logging.level.root=WARN")).hasSize(10);
+        assertThat(flags(
+                        "--openbox.alert-history=5",
+                        "--openbox.alertHistory=5",
+                        "--openbox.keepalive_interval=2s",
+                        "--openbox.traffic-class.webcache={}",
+                        "--openbox.apps.ips.rules.file=x",
+                        "--openbox.app.ips.config=x",
+                        "--openbox.failure-mode.ips=open",
+                        "--openbox.obi-binary=/bin/obi",
+                        "--server.port=1",
+                        "--logging.level.root=WARN"))
+                .hasSize(10);
         assertThatThrownBy(() -> flags("--openbox.alert-histroy=5"))
                 .hasMessageStartingWith("unknown property 'openbox.alert-histroy' (openbox properties: ")
-                .hasMessageContaining("alert-history").hasMessageContaining("traffic-class.NAME");
+                .hasMessageContaining("alert-history")
+                .hasMessageContaining("traffic-class.NAME");
         assertThatThrownBy(() -> flags("--openbox.apps=x")).hasMessageStartingWith("unknown property 'openbox.apps'");
         assertThatThrownBy(() -> flags("--openbox.alert-history.x=5")).hasMessageStartingWith("unknown property");
     }
 
     @Test
     void groupedPropertiesAreCheckedByName() {
-        assertThat(flags("--openbox.insecure=true", "--openbox.tls.enabled=false", "--openbox.tls.Enabled=true",
-                "--openbox.limits.max-body=1MB", "--openbox.limits.maxObis=5")).hasSize(5);
+        assertThat(flags(
+                        "--openbox.insecure=true",
+                        "--openbox.tls.enabled=false",
+                        "--openbox.tls.Enabled=true",
+                        "--openbox.limits.max-body=1MB",
+                        "--openbox.limits.maxObis=5"))
+                .hasSize(5);
         assertThatThrownBy(() -> flags("--openbox.tls.enabeld=true"))
-                .hasMessageStartingWith("unknown property 'openbox.tls.enabeld'").hasMessageContaining("tls.enabled")
-                .hasMessageContaining("limits.max-body").hasMessageContaining("insecure");
+                .hasMessageStartingWith("unknown property 'openbox.tls.enabeld'")
+                .hasMessageContaining("tls.enabled")
+                .hasMessageContaining("limits.max-body")
+                .hasMessageContaining("insecure");
         assertThatThrownBy(() -> flags("--openbox.tls=true")).hasMessageStartingWith("unknown property");
         assertThatThrownBy(() -> flags("--openbox.tls.enabled.x=true")).hasMessageStartingWith("unknown property");
         assertThatThrownBy(() -> flags("--openbox.limits.max-boddy=1MB")).hasMessageStartingWith("unknown property");
@@ -89,9 +119,10 @@ class CommandLineFlagsTest {
             Files.writeString(tmp.resolve(f), "x");
         }
         String dir = tmp.toAbsolutePath().toString();
-        assertThat(flags("--pki=" + tmp)).containsExactly(
-                "--spring.ssl.bundle.pem.openbox.keystore.certificate=file:" + dir + "/controller.crt",
-                "--spring.ssl.bundle.pem.openbox.keystore.private-key=file:" + dir + "/controller.key",
-                "--spring.ssl.bundle.pem.openbox.truststore.certificate=file:" + dir + "/ca.crt");
+        assertThat(flags("--pki=" + tmp))
+                .containsExactly(
+                        "--spring.ssl.bundle.pem.openbox.keystore.certificate=file:" + dir + "/controller.crt",
+                        "--spring.ssl.bundle.pem.openbox.keystore.private-key=file:" + dir + "/controller.key",
+                        "--spring.ssl.bundle.pem.openbox.truststore.certificate=file:" + dir + "/ca.crt");
     }
 }

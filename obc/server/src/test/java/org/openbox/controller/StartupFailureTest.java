@@ -13,7 +13,9 @@ class StartupFailureTest {
 
     @Test
     void refusedApplicationsOneLineEach() {
-        Throwable t = new BeanCreationException("appLifecycle", "init failed",
+        Throwable t = new BeanCreationException(
+                "appLifecycle",
+                "init failed",
                 new StartupRefusedException(List.of("fw.rules:3: unknown action 'dorp'", "app ips: x")));
         assertThat(ControllerApplication.StartupFailure.describe(t))
                 .isEqualTo("fw.rules:3: unknown action 'dorp'\napp ips: x");
@@ -28,7 +30,9 @@ class StartupFailureTest {
 
     @Test
     void aConfigurationErrorOfOursIsItsMessage() {
-        Throwable t = new BeanCreationException("topologyHolder", "failed",
+        Throwable t = new BeanCreationException(
+                "topologyHolder",
+                "failed",
                 new IllegalArgumentException("openbox.topology: cannot read topology file t.json: no such file"));
         assertThat(ControllerApplication.StartupFailure.describe(t))
                 .isEqualTo("openbox controller: openbox.topology: cannot read topology file t.json: no such file");
@@ -36,8 +40,11 @@ class StartupFailureTest {
 
     @Test
     void theOutermostOfOurMessagesWinsOnOneLine() {
-        Throwable t = new BeanCreationException("topologyHolder", "failed",
-                new IllegalStateException("cannot read topology file t.json: bad segment\n at line 2",
+        Throwable t = new BeanCreationException(
+                "topologyHolder",
+                "failed",
+                new IllegalStateException(
+                        "cannot read topology file t.json: bad segment\n at line 2",
                         new IllegalArgumentException("bad segment")));
         assertThat(ControllerApplication.StartupFailure.describe(t))
                 .isEqualTo("openbox controller: cannot read topology file t.json: bad segment at line 2");

@@ -16,7 +16,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** TLS is on by default: without certificates the controller does not start, and says why in one line. */
 class TlsStartupTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private String startupFailure(String... props) {
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--openbox.state-dir=" + tmp.resolve("state")));
@@ -24,32 +25,39 @@ class TlsStartupTest {
             args.add("--" + p);
         }
         Throwable t = catchThrowable(() -> new SpringApplicationBuilder(ControllerApplication.class)
-                .run(args.toArray(String[]::new)).close());
+                .run(args.toArray(String[]::new))
+                .close());
         assertThat(t).as("the controller refused to start").isNotNull();
         return ControllerApplication.StartupFailure.describe(t);
     }
 
     @Test
     void noCertificatesAndNotInsecureRefusesToStart() {
-        assertThat(startupFailure()).isEqualTo("openbox controller: TLS is on but no certificates are configured:"
-                + " set spring.ssl.bundle.pem.openbox.keystore.certificate, .keystore.private-key and"
-                + " .truststore.certificate (./openbox pki creates them), or run plain HTTP with openbox.insecure=true");
+        assertThat(startupFailure())
+                .isEqualTo(
+                        "openbox controller: TLS is on but no certificates are configured:"
+                                + " set spring.ssl.bundle.pem.openbox.keystore.certificate, .keystore.private-key and"
+                                + " .truststore.certificate (./openbox pki creates them), or run plain HTTP with openbox.insecure=true");
     }
 
     @Test
     void turningTlsOffNeedsInsecure() {
-        assertThat(startupFailure("openbox.tls.enabled=false")).isEqualTo(
-                "openbox controller: openbox.tls.enabled=false: plain HTTP also needs openbox.insecure=true");
+        assertThat(startupFailure("openbox.tls.enabled=false"))
+                .isEqualTo(
+                        "openbox controller: openbox.tls.enabled=false: plain HTTP also needs openbox.insecure=true");
     }
 
     @Test
     void aBundleWithoutTheCaRefusesToStart() {
         TestPki pki = TestPki.create(tmp);
         String failure = startupFailure(
-                "spring.ssl.bundle.pem.openbox.keystore.certificate=" + TestPki.location(pki.controller().cert()),
-                "spring.ssl.bundle.pem.openbox.keystore.private-key=" + TestPki.location(pki.controller().key()));
-        assertThat(failure).isEqualTo("openbox controller: SSL bundle 'openbox' has no CA to check OBI certificates"
-                + " with (spring.ssl.bundle.pem.openbox.truststore.certificate)");
+                "spring.ssl.bundle.pem.openbox.keystore.certificate="
+                        + TestPki.location(pki.controller().cert()),
+                "spring.ssl.bundle.pem.openbox.keystore.private-key="
+                        + TestPki.location(pki.controller().key()));
+        assertThat(failure)
+                .isEqualTo("openbox controller: SSL bundle 'openbox' has no CA to check OBI certificates"
+                        + " with (spring.ssl.bundle.pem.openbox.truststore.certificate)");
     }
 
     @Test
@@ -57,9 +65,13 @@ class TlsStartupTest {
         TestPki pki = TestPki.create(tmp);
         String failure = startupFailure(
                 "spring.ssl.bundle.pem.openbox.keystore.certificate=" + TestPki.location(tmp.resolve("missing.crt")),
-                "spring.ssl.bundle.pem.openbox.keystore.private-key=" + TestPki.location(pki.controller().key()),
+                "spring.ssl.bundle.pem.openbox.keystore.private-key="
+                        + TestPki.location(pki.controller().key()),
                 "spring.ssl.bundle.pem.openbox.truststore.certificate=" + TestPki.location(pki.caCert()));
-        assertThat(failure).startsWith("openbox controller: ").contains("missing.crt").doesNotContain("\n");
+        assertThat(failure)
+                .startsWith("openbox controller: ")
+                .contains("missing.crt")
+                .doesNotContain("\n");
     }
 
     @Test
@@ -68,7 +80,8 @@ class TlsStartupTest {
                 .run("--server.port=0", "--openbox.state-dir=" + tmp.resolve("state"), "--openbox.insecure=true")) {
             WebServerApplicationContext web = (WebServerApplicationContext) c;
             assertThat(web.getWebServer().getPort()).isPositive();
-            assertThat(c.getBean(org.openbox.controller.obi.ObiHttp.class).scheme()).isEqualTo("http");
+            assertThat(c.getBean(org.openbox.controller.obi.ObiHttp.class).scheme())
+                    .isEqualTo("http");
         }
     }
 }

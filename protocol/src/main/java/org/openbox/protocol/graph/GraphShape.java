@@ -85,9 +85,12 @@ public record GraphShape(List<Block> blocks, List<Connector> connectors) {
 
     private static int port(JsonNode c, String field, String where) {
         JsonNode p = c.get(field);
-        if (p == null || !p.isIntegralNumber() || p.bigIntegerValue().signum() < 0
+        if (p == null
+                || !p.isIntegralNumber()
+                || p.bigIntegerValue().signum() < 0
                 || p.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(MAX_PORT)) > 0) {
-            throw new ProtocolException(ErrorSubtype.BAD_CONNECTOR,
+            throw new ProtocolException(
+                    ErrorSubtype.BAD_CONNECTOR,
                     where + ": '" + field + "' must be an integer in [0, 2^31), got " + (p == null ? "nothing" : p));
         }
         return p.intValue();
@@ -138,7 +141,7 @@ public record GraphShape(List<Block> blocks, List<Connector> connectors) {
         for (int i = 0; i < rules.size(); i++) {
             JsonNode m = hc ? rules.get(i) : rules.get(i).get("header_match");
             if (m == null) {
-                continue;   // a HeaderPayloadMatch without header_match matches any header
+                continue; // a HeaderPayloadMatch without header_match matches any header
             }
             try {
                 HeaderMatchParser.parse(m);
@@ -164,7 +167,7 @@ public record GraphShape(List<Block> blocks, List<Connector> connectors) {
             JsonNode pm = rules.get(i).get("payload_match");
             String where = "block '" + b.name() + "': match[" + i + "].payload_match";
             if (pm == null) {
-                continue;   // no payload condition
+                continue; // no payload condition
             }
             if (!pm.isArray()) {
                 throw payloadError(where + " must be an array of patterns");
@@ -199,7 +202,8 @@ public record GraphShape(List<Block> blocks, List<Connector> connectors) {
         if (v == null) {
             return null;
         }
-        if (!v.isIntegralNumber() || v.bigIntegerValue().signum() < 0
+        if (!v.isIntegralNumber()
+                || v.bigIntegerValue().signum() < 0
                 || v.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(MAX_PORT)) > 0) {
             throw payloadError(where + ": '" + field + "' must be an integer in [0, 2^31), got " + v);
         }

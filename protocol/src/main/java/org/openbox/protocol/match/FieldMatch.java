@@ -84,7 +84,11 @@ public record FieldMatch(MatchField field, List<Term> terms) {
         BigInteger cur = min;
         while (cur.compareTo(max) <= 0) {
             int size = cur.signum() == 0 ? width : cur.getLowestSetBit();
-            while (size > 0 && cur.add(BigInteger.ONE.shiftLeft(size)).subtract(BigInteger.ONE).compareTo(max) > 0) {
+            while (size > 0
+                    && cur.add(BigInteger.ONE.shiftLeft(size))
+                                    .subtract(BigInteger.ONE)
+                                    .compareTo(max)
+                            > 0) {
                 size--;
             }
             BigInteger mask = full.xor(BigInteger.ONE.shiftLeft(size).subtract(BigInteger.ONE));

@@ -18,12 +18,13 @@ import org.openbox.protocol.ProtocolException;
 public final class HeaderMatchParser {
     /** Deepest bracket nesting a value may have (the C++ parser has the same limit). */
     public static final int MAX_DEPTH = 32;
+
     private HeaderMatchParser() {}
 
     /** Parses one field's value. */
     public static FieldMatch parseValue(String fieldName, JsonNode value) {
-        MatchField field = MatchField.byName(fieldName)
-                .orElseThrow(() -> error("unknown header match field '" + fieldName + "'"));
+        MatchField field =
+                MatchField.byName(fieldName).orElseThrow(() -> error("unknown header match field '" + fieldName + "'"));
         if (value == null || value.isNull()) {
             throw error(field, "value is missing or null");
         }
@@ -80,11 +81,12 @@ public final class HeaderMatchParser {
         }
         for (Term t : need.terms()) {
             boolean ok = p.values().isEmpty()
-                    || (t instanceof Term.Masked m && m.mask().equals(p.field().fullMask())
-                        && m.value().bitLength() < 32 && p.values().contains(m.value().intValue()));
+                    || (t instanceof Term.Masked m
+                            && m.mask().equals(p.field().fullMask())
+                            && m.value().bitLength() < 32
+                            && p.values().contains(m.value().intValue()));
             if (!ok) {
-                throw error(field, "prerequisite not met: " + p.field() + " must admit only exact values"
-                        + wanted);
+                throw error(field, "prerequisite not met: " + p.field() + " must admit only exact values" + wanted);
             }
         }
     }
@@ -113,6 +115,7 @@ public final class HeaderMatchParser {
     private static final class ValueReader {
         /** Longest part of a value quoted in an error (values may be hostile). */
         private static final int SHOWN = 80;
+
         private final MatchField field;
         private final String whole;
 
@@ -168,7 +171,9 @@ public final class HeaderMatchParser {
         private void readBracket(String inner, List<Term> out) {
             List<String> parts = splitTopLevel(inner);
             boolean rangeSyntax = field.syntax() == Syntax.INTEGER || field.syntax() == Syntax.IPV4;
-            if (parts.size() == 1 && rangeSyntax && !trim(parts.get(0)).startsWith("[")
+            if (parts.size() == 1
+                    && rangeSyntax
+                    && !trim(parts.get(0)).startsWith("[")
                     && parts.get(0).indexOf(':') >= 0) {
                 out.add(readRange(parts.get(0)));
                 return;

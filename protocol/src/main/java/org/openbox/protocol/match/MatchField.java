@@ -114,8 +114,13 @@ public enum MatchField {
             case SCTP_SRC, SCTP_DST -> new Prerequisite(IP_PROTO, Set.of(132));
             case ICMPV4_TYPE, ICMPV4_CODE -> new Prerequisite(IP_PROTO, Set.of(1));
             case ARP_OP, ARP_SPA, ARP_TPA, ARP_SHA, ARP_THA -> new Prerequisite(ETH_TYPE, Set.of(0x0806));
-            case IPV6_SRC, IPV6_DST, IPV6_ND_TARGET, IPV6_FLABEL, IPV6_ND_SLL, IPV6_ND_TLL, IPV6_EXTHDR ->
-                    new Prerequisite(ETH_TYPE, Set.of(0x86dd));
+            case IPV6_SRC,
+                    IPV6_DST,
+                    IPV6_ND_TARGET,
+                    IPV6_FLABEL,
+                    IPV6_ND_SLL,
+                    IPV6_ND_TLL,
+                    IPV6_EXTHDR -> new Prerequisite(ETH_TYPE, Set.of(0x86dd));
             case ICMPV6_TYPE, ICMPV6_CODE -> new Prerequisite(IP_PROTO, Set.of(58));
             case MPLS_LABEL, MPLS_TC, MPLS_BOS -> new Prerequisite(ETH_TYPE, Set.of(0x8847, 0x8848));
             case PBB_ISID, PBB_UCA -> new Prerequisite(ETH_TYPE, Set.of(0x88e7));

@@ -12,8 +12,7 @@ import java.util.regex.Pattern;
 final class Scalars {
     private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
     private static final Pattern HEX = Pattern.compile("0[xX][0-9a-fA-F]+");
-    private static final Pattern MAC = Pattern.compile(
-            "[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\\1[0-9a-fA-F]{2}){4}");
+    private static final Pattern MAC = Pattern.compile("[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\\1[0-9a-fA-F]{2}){4}");
     private static final Pattern OCTET = Pattern.compile("0|[1-9][0-9]{0,2}");
     private static final Pattern HEXTET = Pattern.compile("[0-9a-fA-F]{1,4}");
     private static final Pattern PREFIX_LEN = Pattern.compile("[0-9]{1,3}");

@@ -8,13 +8,26 @@ import com.fasterxml.jackson.databind.JsonNode;
  * see {@link org.openbox.protocol.ModuleSigning}) and {@code key_id} are optional on the wire;
  * an OBI with a trust list refuses a module without a valid signature.
  */
-public record AddCustomModuleRequest(long xid, String moduleName, String moduleContent, String contentType,
-        String contentTransferEncoding, JsonNode translation, String moduleVersion, String signature, String keyId)
+public record AddCustomModuleRequest(
+        long xid,
+        String moduleName,
+        String moduleContent,
+        String contentType,
+        String contentTransferEncoding,
+        JsonNode translation,
+        String moduleVersion,
+        String signature,
+        String keyId)
         implements Message {
 
     /** An unsigned request (no version, signature or key id). */
-    public AddCustomModuleRequest(long xid, String moduleName, String moduleContent, String contentType,
-            String contentTransferEncoding, JsonNode translation) {
+    public AddCustomModuleRequest(
+            long xid,
+            String moduleName,
+            String moduleContent,
+            String contentType,
+            String contentTransferEncoding,
+            JsonNode translation) {
         this(xid, moduleName, moduleContent, contentType, contentTransferEncoding, translation, null, null, null);
     }
 

@@ -1,6 +1,5 @@
 package org.openbox.protocol.message;
 
-
 /** A module was installed. */
 public record AddCustomModuleResponse(long xid) implements Message {
     @Override

@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * figures the controller subscribed to with the {@code metrics_subscription} parameter
  * (see protocol/README.md); a plain KeepAlive has none.
  */
-public record KeepAlive(long xid, long dpid, ObjectNode metrics)
-        implements Message {
+public record KeepAlive(long xid, long dpid, ObjectNode metrics) implements Message {
 
     /** A plain KeepAlive, without metrics. */
     public KeepAlive(long xid, long dpid) {

@@ -8,11 +8,21 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * IPv6 addresses as text and the IP protocol, the TCP / UDP / SCTP ports or the ICMP /
  * ICMPv6 type and code. A null field is absent on the wire.
  */
-public record PacketHeaders(String ethSrc, String ethDst, Integer ethType, String srcIp, String dstIp,
-                            Integer ipProto, Integer srcPort, Integer dstPort, Integer icmpType, Integer icmpCode) {
+public record PacketHeaders(
+        String ethSrc,
+        String ethDst,
+        Integer ethType,
+        String srcIp,
+        String dstIp,
+        Integer ipProto,
+        Integer srcPort,
+        Integer dstPort,
+        Integer icmpType,
+        Integer icmpCode) {
 
     /** No field known (an OBI that does not send them). */
-    public static final PacketHeaders NONE = new PacketHeaders(null, null, null, null, null, null, null, null, null, null);
+    public static final PacketHeaders NONE =
+            new PacketHeaders(null, null, null, null, null, null, null, null, null, null);
 
     @JsonIgnore
     public boolean isEmpty() {

@@ -1,6 +1,5 @@
 package org.openbox.protocol.message;
 
-
 /** A module was removed. */
 public record RemoveCustomModuleResponse(long xid) implements Message {
     @Override

@@ -66,15 +66,17 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code build/obi/obi}); Java-only developers opt out explicitly with {@code -Dopenbox.obi.skip=true}
  * (reported as skipped), as for the controller's RealObiTest.
  */
-@SpringBootTest(classes = ControllerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = ControllerApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
-                "openbox.insecure=true",
-                "openbox.keepalive-interval=1s",
-                "openbox.keepalive-timeout=3s",
-                "openbox.security.users.ui-operator.password={noop}operator-secret",
-                "openbox.security.users.ui-operator.roles=OPERATOR",
-                "openbox.security.users.ui-viewer.password={noop}viewer-secret",
-                "openbox.security.users.ui-viewer.roles=VIEWER",
+            "openbox.insecure=true",
+            "openbox.keepalive-interval=1s",
+            "openbox.keepalive-timeout=3s",
+            "openbox.security.users.ui-operator.password={noop}operator-secret",
+            "openbox.security.users.ui-operator.roles=OPERATOR",
+            "openbox.security.users.ui-viewer.password={noop}viewer-secret",
+            "openbox.security.users.ui-viewer.roles=VIEWER",
         })
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardBrowserTest {
@@ -86,7 +88,8 @@ class DashboardBrowserTest {
     private static final Path SHOTS = OUT.resolve("screenshots");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @LocalServerPort int port;
+    @LocalServerPort
+    int port;
 
     private Process obi;
     private Path obiLog;
@@ -101,9 +104,11 @@ class DashboardBrowserTest {
         Files.writeString(topology, "{\"segments\": [{\"name\": \"office\", \"obis\": [" + DPID + "]}]}");
         Path sample = ROOT.resolve("apps/demo/sample");
         r.add("openbox.topology", topology::toString);
-        r.add("openbox.app.firewall.config", () -> sample.resolve("firewall.properties").toString());
+        r.add("openbox.app.firewall.config", () -> sample.resolve("firewall.properties")
+                .toString());
         r.add("openbox.app.ips.config", () -> sample.resolve("ips.properties").toString());
-        r.add("openbox.state-dir", () -> work.resolve("state-" + System.nanoTime()).toString());
+        r.add("openbox.state-dir", () -> work.resolve("state-" + System.nanoTime())
+                .toString());
         if (!Boolean.getBoolean("openbox.obi.skip")) {
             r.add("openbox.obi-binary", () -> obiBinary().toString());
         }
@@ -117,17 +122,33 @@ class DashboardBrowserTest {
         Files.createDirectories(SHOTS);
         browser = startChromium(work.resolve("chromium-profile-" + System.nanoTime()));
         Path trace = work.resolve("office.pcap");
-        Process gen = new ProcessBuilder("python3", ROOT.resolve("apps/demo/sample/make_trace.py").toString(),
-                trace.toString()).redirectErrorStream(true).start();
+        Process gen = new ProcessBuilder(
+                        "python3",
+                        ROOT.resolve("apps/demo/sample/make_trace.py").toString(),
+                        trace.toString())
+                .redirectErrorStream(true)
+                .start();
         String genOut = new String(gen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!gen.waitFor(60, TimeUnit.SECONDS) || gen.exitValue() != 0) {
             throw new AssertionError("make_trace.py failed: " + genOut);
         }
         obiLog = work.resolve("obi.log");
-        obi = new ProcessBuilder(bin.toString(), "--dpid", String.valueOf(DPID), "--listen", "127.0.0.1:" + freePort(),
-                "--controller", "http://127.0.0.1:" + port, "--workers", "1", "--insecure",
-                "--device-map", "in=pcap:" + trace + ",out=pcap:" + work.resolve("out.pcap"))
-                .redirectErrorStream(true).redirectOutput(obiLog.toFile()).start();
+        obi = new ProcessBuilder(
+                        bin.toString(),
+                        "--dpid",
+                        String.valueOf(DPID),
+                        "--listen",
+                        "127.0.0.1:" + freePort(),
+                        "--controller",
+                        "http://127.0.0.1:" + port,
+                        "--workers",
+                        "1",
+                        "--insecure",
+                        "--device-map",
+                        "in=pcap:" + trace + ",out=pcap:" + work.resolve("out.pcap"))
+                .redirectErrorStream(true)
+                .redirectOutput(obiLog.toFile())
+                .start();
     }
 
     @AfterAll
@@ -157,19 +178,34 @@ class DashboardBrowserTest {
         if (!Files.isExecutable(Path.of(driver))) {
             throw new AssertionError("chromedriver not found at " + driver + install);
         }
-        ChromeOptions options = new ChromeOptions().setBinary(chromium).addArguments("--headless", "--no-sandbox",
-                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,1000",
-                "--user-data-dir=" + profile.toAbsolutePath());
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(chromium)
+                .addArguments(
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-quic",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--disable-dev-shm-usage",
+                        "--window-size=1400,1000",
+                        "--user-data-dir=" + profile.toAbsolutePath());
         try {
-            service = new ChromeDriverService.Builder().usingDriverExecutable(new File(driver)).usingAnyFreePort()
-                    .withLogFile(OUT.resolve("run/chromedriver.log").toFile()).build();
+            service = new ChromeDriverService.Builder()
+                    .usingDriverExecutable(new File(driver))
+                    .usingAnyFreePort()
+                    .withLogFile(OUT.resolve("run/chromedriver.log").toFile())
+                    .build();
             ChromeDriver d = new ChromeDriver(service, options);
             d.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
             return d;
         } catch (WebDriverException e) {
-            throw new AssertionError("chromium could not start" + install + ": " + e.getMessage().lines().findFirst()
-                    .orElse(""), e);
+            throw new AssertionError(
+                    "chromium could not start" + install + ": "
+                            + e.getMessage().lines().findFirst().orElse(""),
+                    e);
         }
     }
 
@@ -181,11 +217,15 @@ class DashboardBrowserTest {
 
             // topology: the OBI in its segment, up, with traffic and a chart
             browser.get(base() + "/#topology");
-            WebElement card = waitFor(d -> d.findElement(By.cssSelector(
-                    "section[data-segment='office'] .card.obi[data-dpid='" + DPID + "']")));
-            waitUntil(d -> card(d).findElement(By.cssSelector(".badge")).getText().equals("UP")
-                    && number(card(d).findElement(By.cssSelector("td[data-stat='packets_in']")).getText()) > 0);
-            waitUntil(d -> !card(d).findElements(By.cssSelector("svg.chart polyline[data-series='in']")).isEmpty());
+            WebElement card = waitFor(d -> d.findElement(
+                    By.cssSelector("section[data-segment='office'] .card.obi[data-dpid='" + DPID + "']")));
+            waitUntil(
+                    d -> card(d).findElement(By.cssSelector(".badge")).getText().equals("UP")
+                            && number(card(d).findElement(By.cssSelector("td[data-stat='packets_in']"))
+                                            .getText())
+                                    > 0);
+            waitUntil(d -> !card(d).findElements(By.cssSelector("svg.chart polyline[data-series='in']"))
+                    .isEmpty());
             shot("topology");
 
             // the merged graph: blocks of both applications, live counters above zero
@@ -197,8 +237,11 @@ class DashboardBrowserTest {
             }
             assertThat(apps).contains("firewall", "ips");
             WebElement counted = waitFor(d -> d.findElements(By.cssSelector("#graph g.block[data-count]")).stream()
-                    .filter(b -> number(b.getAttribute("data-count")) > 0).findFirst().orElse(null));
-            assertThat(counted.findElement(By.cssSelector("text.counter")).getText()).contains("pkts");
+                    .filter(b -> number(b.getAttribute("data-count")) > 0)
+                    .findFirst()
+                    .orElse(null));
+            assertThat(counted.findElement(By.cssSelector("text.counter")).getText())
+                    .contains("pkts");
 
             // rule hits with their labels, as the API gives them
             JsonNode rules = api("/api/apps/firewall/rules?dpid=" + DPID);
@@ -213,22 +256,25 @@ class DashboardBrowserTest {
                 }
             }
             assertThat(hit).as("a firewall rule with hits: " + rules).isNotNull();
-            String row = "#rules tr[data-app='firewall'][data-block='" + block + "'][data-rule='" + hit.get("index").asInt()
-                    + "']";
+            String row = "#rules tr[data-app='firewall'][data-block='" + block + "'][data-rule='"
+                    + hit.get("index").asInt() + "']";
             String ruleBlock = block;
             int ruleIndex = hit.get("index").asInt();
             // the page polls every 3 s: its count and the API's agree once the trace has passed
             waitUntil(d -> !d.findElements(By.cssSelector(row)).isEmpty()
-                    && number(d.findElement(By.cssSelector(row + " td.hits")).getText()) == hitsOf(ruleBlock, ruleIndex));
+                    && number(d.findElement(By.cssSelector(row + " td.hits")).getText())
+                            == hitsOf(ruleBlock, ruleIndex));
             assertThat(hitsOf(ruleBlock, ruleIndex)).isGreaterThan(0);
             assertThat(browser.findElement(By.cssSelector(row + " td.label")).getText())
-                    .isEqualTo(hit.get("label").asText()).contains(" -> ");
+                    .isEqualTo(hit.get("label").asText())
+                    .contains(" -> ");
             shot("obi-graph");
 
             // applications: both running, the operator has stop buttons
             browser.get(base() + "/#apps/ips");
             waitFor(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] button[data-action='stop']")));
-            assertThat(browser.findElement(By.cssSelector("table.apps tr[data-app='firewall'] .badge")).getText())
+            assertThat(browser.findElement(By.cssSelector("table.apps tr[data-app='firewall'] .badge"))
+                            .getText())
                     .isEqualTo("RUNNING");
             waitFor(d -> d.findElement(By.cssSelector(".app-detail[data-app='ips'] table.alerts")));
             shot("applications");
@@ -248,11 +294,14 @@ class DashboardBrowserTest {
             new Select(browser.findElement(By.id("f-sev"))).selectByValue(String.valueOf(severity));
             browser.findElement(By.id("f-apply")).click();
             int minSeverity = severity;
-            long expectedRows = api("/api/alerts?limit=500&app=ips&minSeverity=" + severity).size();
+            long expectedRows =
+                    api("/api/alerts?limit=500&app=ips&minSeverity=" + severity).size();
             waitUntil(d -> {
                 List<WebElement> trs = d.findElements(By.cssSelector("#alerts tbody tr"));
-                return trs.size() == expectedRows && trs.stream().allMatch(tr -> "ips".equals(tr.getAttribute("data-app"))
-                        && Integer.parseInt(tr.getAttribute("data-severity")) >= minSeverity);
+                return trs.size() == expectedRows
+                        && trs.stream()
+                                .allMatch(tr -> "ips".equals(tr.getAttribute("data-app"))
+                                        && Integer.parseInt(tr.getAttribute("data-severity")) >= minSeverity);
             });
             // newest first by arrival at the controller (the API's order reversed); the time
             // column is the packet's own time, which need not rise with arrival
@@ -275,9 +324,10 @@ class DashboardBrowserTest {
             browser.findElement(By.id("f-apply")).click();
             waitUntil(d -> {
                 List<WebElement> trs = d.findElements(By.cssSelector("#alerts tbody tr"));
-                return trs.size() == severe.size() && trs.stream()
-                        .allMatch(tr -> Integer.parseInt(tr.getAttribute("data-severity")) >= above
-                                && !"ips".equals(tr.getAttribute("data-app")));
+                return trs.size() == severe.size()
+                        && trs.stream()
+                                .allMatch(tr -> Integer.parseInt(tr.getAttribute("data-severity")) >= above
+                                        && !"ips".equals(tr.getAttribute("data-app")));
             });
             shot("alerts-severe");
 
@@ -293,8 +343,12 @@ class DashboardBrowserTest {
             browser.findElement(By.id("f-apply")).click();
             waitUntil(d -> {
                 List<WebElement> trs = d.findElements(By.cssSelector("#alerts tbody tr"));
-                return trs.size() == ofRule && trs.stream().allMatch(tr -> String.valueOf(sid).equals(tr.getAttribute("data-rule"))
-                        && tr.findElement(By.cssSelector("a.rule")).getText().startsWith("sid " + sid + ":"));
+                return trs.size() == ofRule
+                        && trs.stream()
+                                .allMatch(tr -> String.valueOf(sid).equals(tr.getAttribute("data-rule"))
+                                        && tr.findElement(By.cssSelector("a.rule"))
+                                                .getText()
+                                                .startsWith("sid " + sid + ":"));
             });
             shot("alerts-rule");
             // the firewall's rule of a firewall alert, by clicking it in the table (the rule filter takes it)
@@ -302,13 +356,15 @@ class DashboardBrowserTest {
             browser.findElement(By.id("f-apply")).click();
             JsonNode fwAlerts = api("/api/alerts?limit=500&app=firewall");
             assertThat(fwAlerts.size()).as("firewall alerts").isGreaterThan(0);
-            long fwRule = fwAlerts.get(fwAlerts.size() - 1).path("rule").path("id").asLong(-1);
+            long fwRule =
+                    fwAlerts.get(fwAlerts.size() - 1).path("rule").path("id").asLong(-1);
             assertThat(fwRule).as("the firewall alert's rule").isNotNegative();
             int ofFwRule = api("/api/alerts?limit=500&rule=" + fwRule).size();
             String fwRow = "#alerts tbody tr[data-app='firewall'][data-rule='" + fwRule + "'] a.rule";
             waitFor(d -> d.findElement(By.cssSelector(fwRow)));
             click(fwRow);
-            waitUntil(d -> String.valueOf(fwRule).equals(d.findElement(By.id("f-rule")).getAttribute("value"))
+            waitUntil(d -> String.valueOf(fwRule)
+                            .equals(d.findElement(By.id("f-rule")).getAttribute("value"))
                     && d.findElements(By.cssSelector("#alerts tbody tr")).size() == ofFwRule
                     && d.findElements(By.cssSelector("#alerts tbody tr")).stream()
                             .allMatch(tr -> String.valueOf(fwRule).equals(tr.getAttribute("data-rule"))));
@@ -317,25 +373,33 @@ class DashboardBrowserTest {
             // the operator stops the IPS and starts it again from the page (a POST with the session's CSRF token)
             browser.get(base() + "/#apps");
             click("table.apps tr[data-app='ips'] button[data-action='stop']");
-            waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge")).getText().equals("STOPPED")
+            waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge"))
+                            .getText()
+                            .equals("STOPPED")
                     && d.findElement(By.id("action-result")).getText().startsWith("stop ips"));
             assertThat(api("/api/apps").findValuesAsText("state")).contains("STOPPED");
             click("table.apps tr[data-app='ips'] button[data-action='start']");
-            waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge")).getText().equals("RUNNING"));
+            waitUntil(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips'] .badge"))
+                    .getText()
+                    .equals("RUNNING"));
 
             // a viewer: the same applications, no buttons
             browser.manage().deleteAllCookies();
             login("ui-viewer", "viewer-secret");
             browser.get(base() + "/#apps");
             waitFor(d -> d.findElement(By.cssSelector("table.apps tr[data-app='ips']")));
-            assertThat(browser.findElements(By.cssSelector("table.apps button"))).isEmpty();
-            assertThat(browser.findElement(By.id("who")).getText()).contains("ui-viewer").contains("VIEWER")
+            assertThat(browser.findElements(By.cssSelector("table.apps button")))
+                    .isEmpty();
+            assertThat(browser.findElement(By.id("who")).getText())
+                    .contains("ui-viewer")
+                    .contains("VIEWER")
                     .doesNotContain("OPERATOR");
             shot("viewer-applications");
 
             // the API reference: Swagger UI, served by the controller behind the same login
             browser.get(base() + "/swagger-ui.html");
-            waitUntil(d -> d.findElement(By.cssSelector(".swagger-ui .info .title")).getText()
+            waitUntil(d -> d.findElement(By.cssSelector(".swagger-ui .info .title"))
+                    .getText()
                     .contains("OpenBox controller API"));
             waitFor(d -> d.findElement(By.cssSelector(".opblock-summary-path[data-path='/api/apps/{name}/rules']")));
             shot("swagger-ui");
@@ -399,7 +463,8 @@ class DashboardBrowserTest {
 
     /** Clicks the element once it is there and can be clicked (the page redraws a view when its data change). */
     private void click(String css) {
-        new WebDriverWait(browser, WAIT).ignoring(org.openqa.selenium.NoSuchElementException.class)
+        new WebDriverWait(browser, WAIT)
+                .ignoring(org.openqa.selenium.NoSuchElementException.class)
                 .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
                 .ignoring(org.openqa.selenium.ElementNotInteractableException.class)
                 .until(d -> {
@@ -409,8 +474,10 @@ class DashboardBrowserTest {
     }
 
     private <T> T waitFor(Function<WebDriver, T> what) {
-        return new WebDriverWait(browser, WAIT).ignoring(org.openqa.selenium.NoSuchElementException.class)
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(what::apply);
+        return new WebDriverWait(browser, WAIT)
+                .ignoring(org.openqa.selenium.NoSuchElementException.class)
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(what::apply);
     }
 
     private void waitUntil(Function<WebDriver, Boolean> condition) {
@@ -418,9 +485,13 @@ class DashboardBrowserTest {
     }
 
     private JsonNode api(String path) throws IOException, InterruptedException {
-        String basic = Base64.getEncoder().encodeToString("ui-operator:operator-secret".getBytes(StandardCharsets.UTF_8));
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base() + path))
-                .header("Authorization", "Basic " + basic).build(), HttpResponse.BodyHandlers.ofString());
+        String basic =
+                Base64.getEncoder().encodeToString("ui-operator:operator-secret".getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(base() + path))
+                        .header("Authorization", "Basic " + basic)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException(path + ": " + r.statusCode() + " " + r.body());
         }
@@ -430,7 +501,9 @@ class DashboardBrowserTest {
     private void shot(String name) {
         if (browser instanceof TakesScreenshot t) {
             try {
-                Files.copy(t.getScreenshotAs(OutputType.FILE).toPath(), SHOTS.resolve(name + ".png"),
+                Files.copy(
+                        t.getScreenshotAs(OutputType.FILE).toPath(),
+                        SHOTS.resolve(name + ".png"),
                         StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException | WebDriverException e) {
                 System.err.println("screenshot " + name + " not saved: " + e.getMessage());
@@ -476,8 +549,8 @@ class DashboardBrowserTest {
         String given = System.getProperty("openbox.obi.bin", System.getenv("OPENBOX_OBI_BIN"));
         Path bin = given != null && !given.isBlank() ? Path.of(given) : ROOT.resolve("build/obi/obi");
         if (!Files.isExecutable(bin)) {
-            throw new AssertionError("OBI binary not found at " + bin.toAbsolutePath() + ": build it with './openbox build'"
-                    + " or point OPENBOX_OBI_BIN / -Dopenbox.obi.bin at one");
+            throw new AssertionError("OBI binary not found at " + bin.toAbsolutePath()
+                    + ": build it with './openbox build'" + " or point OPENBOX_OBI_BIN / -Dopenbox.obi.bin at one");
         }
         return bin.toAbsolutePath();
     }

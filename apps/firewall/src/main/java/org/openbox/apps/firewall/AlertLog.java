@@ -24,7 +24,8 @@ final class AlertLog {
 
     synchronized String add(AlertEvent e) {
         counts.merge(e.block(), 1L, Long::sum);
-        String line = e.time() + " dpid " + e.dpid() + " " + e.block() + " severity " + e.severity() + ": " + e.message();
+        String line =
+                e.time() + " dpid " + e.dpid() + " " + e.block() + " severity " + e.severity() + ": " + e.message();
         if (lines.size() == capacity) {
             lines.removeFirst();
         }

@@ -27,7 +27,8 @@ public final class ClassBenchParser {
             try {
                 rules.add(rule(rules.size(), i + 1, line, ruleAction));
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException(source + ":" + (i + 1) + ": not a ClassBench rule: " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        source + ":" + (i + 1) + ": not a ClassBench rule: " + e.getMessage(), e);
             }
         }
         return new Policy(rules, defaultAction);
@@ -57,8 +58,7 @@ public final class ClassBenchParser {
         return new FirewallRule(index, lineNo, action, m.build(), "classbench rule " + index);
     }
 
-    private static final Pattern PREFIX =
-            Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}");
+    private static final Pattern PREFIX = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}");
 
     private static String prefix(String p) {
         String s = p.strip();

@@ -38,8 +38,7 @@ public class FirewallApp extends Application {
      * The firewall as the controller loads it: configured by {@link #configure}, or from its
      * properties file (see {@link FirewallConfig#load()}) when used without a controller.
      */
-    public FirewallApp() {
-    }
+    public FirewallApp() {}
 
     public FirewallApp(FirewallConfig config) {
         this.config = config;
@@ -97,12 +96,17 @@ public class FirewallApp extends Application {
             g = FirewallGraph.build(p, config());
         } catch (RuntimeException e) {
             Matcher m = CLASSIFIER_RULE.matcher(String.valueOf(e.getMessage()));
-            Optional<String> origin = m.find() ? ruleOrigin(FirewallGraph.CLASSIFIER, Integer.parseInt(m.group(1)))
-                    : Optional.empty();
+            Optional<String> origin =
+                    m.find() ? ruleOrigin(FirewallGraph.CLASSIFIER, Integer.parseInt(m.group(1))) : Optional.empty();
             throw origin.isPresent() ? new IllegalArgumentException(origin.get() + ": " + e.getMessage(), e) : e;
         }
-        LOG.log(Level.INFO, "firewall: {0} rules, {1} classifier rows, default {2}, at {3}",
-                String.valueOf(p.rules().size()), String.valueOf(g.rows()), p.defaultAction(), config().location());
+        LOG.log(
+                Level.INFO,
+                "firewall: {0} rules, {1} classifier rows, default {2}, at {3}",
+                String.valueOf(p.rules().size()),
+                String.valueOf(g.rows()),
+                p.defaultAction(),
+                config().location());
         return List.of(new Statement(config().location(), g.graph()));
     }
 
@@ -113,7 +117,7 @@ public class FirewallApp extends Application {
             return Optional.empty();
         }
         int row = 0;
-        for (FirewallRule r : policy().rules()) {   // rows in rule order, one per header match
+        for (FirewallRule r : policy().rules()) { // rows in rule order, one per header match
             row += r.matches().size();
             if (rule < row) {
                 return Optional.of(config().rulesSource() + ":" + r.line());
@@ -138,7 +142,9 @@ public class FirewallApp extends Application {
             return Optional.empty();
         }
         List<FirewallRule> rules = policy().rules();
-        if (index < 0 || index >= rules.size() || rules.get(index).index() != index
+        if (index < 0
+                || index >= rules.size()
+                || rules.get(index).index() != index
                 || rules.get(index).action() != Action.ALERT) {
             return Optional.empty();
         }

@@ -23,8 +23,16 @@ import org.openbox.api.RuleText;
  * @param allowEmpty     a rule file without rules (only the default action) is intended
  *                       (key {@code rules.allow_empty}); otherwise it is an error
  */
-public record FirewallConfig(Location location, String inDevice, String outDevice, Path rulesFile,
-        RuleFormat format, Action ruleAction, Action defaultAction, int alertSeverity, boolean allowEmpty) {
+public record FirewallConfig(
+        Location location,
+        String inDevice,
+        String outDevice,
+        Path rulesFile,
+        RuleFormat format,
+        Action ruleAction,
+        Action defaultAction,
+        int alertSeverity,
+        boolean allowEmpty) {
 
     /** Rule file formats. */
     public enum RuleFormat {
@@ -35,8 +43,16 @@ public record FirewallConfig(Location location, String inDevice, String outDevic
     }
 
     static final String SAMPLE_RULES = "sample/firewall.rules";
-    static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "rules.file",
-            "rules.format", "classbench.action", "default.action", "alert.severity", "rules.allow_empty");
+    static final Set<String> KEYS = Set.of(
+            "location",
+            "device.in",
+            "device.out",
+            "rules.file",
+            "rules.format",
+            "classbench.action",
+            "default.action",
+            "alert.severity",
+            "rules.allow_empty");
 
     /** The configuration the application finds at run time (see {@link AppSettings#load}). */
     public static FirewallConfig load() {
@@ -50,15 +66,23 @@ public record FirewallConfig(Location location, String inDevice, String outDevic
 
     static FirewallConfig from(AppSettings s) {
         s.requireKnown(KEYS);
-        RuleFormat format = switch (s.get("rules.format", "firewall").toLowerCase()) {
-            case "firewall" -> RuleFormat.FIREWALL;
-            case "classbench" -> RuleFormat.CLASSBENCH;
-            default -> throw s.error("rules.format", "'" + s.get("rules.format", "") + "' is not firewall or classbench");
-        };
-        return new FirewallConfig(s.location(), s.get("device.in", "in"), s.get("device.out", "out"),
-                s.getPath("rules.file").orElse(null), format,
-                action(s, "classbench.action", Action.ALLOW), action(s, "default.action", null),
-                s.getInt("alert.severity", 3, 1, 5), s.getBool("rules.allow_empty", false));
+        RuleFormat format =
+                switch (s.get("rules.format", "firewall").toLowerCase()) {
+                    case "firewall" -> RuleFormat.FIREWALL;
+                    case "classbench" -> RuleFormat.CLASSBENCH;
+                    default -> throw s.error(
+                            "rules.format", "'" + s.get("rules.format", "") + "' is not firewall or classbench");
+                };
+        return new FirewallConfig(
+                s.location(),
+                s.get("device.in", "in"),
+                s.get("device.out", "out"),
+                s.getPath("rules.file").orElse(null),
+                format,
+                action(s, "classbench.action", Action.ALLOW),
+                action(s, "default.action", null),
+                s.getInt("alert.severity", 3, 1, 5),
+                s.getBool("rules.allow_empty", false));
     }
 
     private static Action action(AppSettings s, String key, Action defaultValue) {

@@ -53,15 +53,16 @@ public record FirewallGraph(ProcessingGraph graph, List<List<Integer>> rowsOfRul
         List<List<Integer>> rowsOfRule = new ArrayList<>();
         List<ProcessingBlock> targets = new ArrayList<>();
         for (FirewallRule r : policy.rules()) {
-            ProcessingBlock target = switch (r.action()) {
-                case ALLOW -> out;
-                case DROP -> drop;
-                case ALERT -> {
-                    Alert a = new Alert(ALERT_PREFIX + r.index()).alert(r.message(), config.alertSeverity());
-                    g.connect(a, out);
-                    yield a;
-                }
-            };
+            ProcessingBlock target =
+                    switch (r.action()) {
+                        case ALLOW -> out;
+                        case DROP -> drop;
+                        case ALERT -> {
+                            Alert a = new Alert(ALERT_PREFIX + r.index()).alert(r.message(), config.alertSeverity());
+                            g.connect(a, out);
+                            yield a;
+                        }
+                    };
             List<Integer> rows = new ArrayList<>();
             for (Map<String, String> m : r.matches()) {
                 rows.add(rules.rules());
@@ -85,8 +86,11 @@ public record FirewallGraph(ProcessingGraph graph, List<List<Integer>> rowsOfRul
 
     private static Match match(Map<String, String> fields, FirewallRule r) {
         Match m = Match.of();
-        fields.forEach((name, value) -> m.field(MatchField.byName(name).orElseThrow(() ->
-                new IllegalArgumentException("rule at line " + r.line() + ": unknown header field " + name)), value));
+        fields.forEach((name, value) -> m.field(
+                MatchField.byName(name)
+                        .orElseThrow(() -> new IllegalArgumentException(
+                                "rule at line " + r.line() + ": unknown header field " + name)),
+                value));
         return m;
     }
 }

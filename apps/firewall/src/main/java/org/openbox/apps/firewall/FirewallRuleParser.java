@@ -112,7 +112,8 @@ public final class FirewallRuleParser {
             return null;
         }
         if (!ADDRESS.matcher(v).matches() || !validAddress(v)) {
-            throw new IllegalArgumentException("bad address '" + v + "' (a.b.c.d or a.b.c.d/len, bytes 0-255, len 0-32)");
+            throw new IllegalArgumentException(
+                    "bad address '" + v + "' (a.b.c.d or a.b.c.d/len, bytes 0-255, len 0-32)");
         }
         return v;
     }

@@ -17,11 +17,30 @@ final class MatchBuilder {
     private String sport;
     private String dport;
 
-    MatchBuilder proto(Integer p) { this.proto = p; return this; }
-    MatchBuilder src(String v) { this.src = v; return this; }
-    MatchBuilder dst(String v) { this.dst = v; return this; }
-    MatchBuilder sport(String v) { this.sport = v; return this; }
-    MatchBuilder dport(String v) { this.dport = v; return this; }
+    MatchBuilder proto(Integer p) {
+        this.proto = p;
+        return this;
+    }
+
+    MatchBuilder src(String v) {
+        this.src = v;
+        return this;
+    }
+
+    MatchBuilder dst(String v) {
+        this.dst = v;
+        return this;
+    }
+
+    MatchBuilder sport(String v) {
+        this.sport = v;
+        return this;
+    }
+
+    MatchBuilder dport(String v) {
+        this.dport = v;
+        return this;
+    }
 
     List<Map<String, String>> build() {
         boolean ports = sport != null || dport != null;

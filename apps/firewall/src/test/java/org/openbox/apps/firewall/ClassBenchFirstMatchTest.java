@@ -33,8 +33,8 @@ class ClassBenchFirstMatchTest {
     @Test
     void translatedRulesGiveTheReferenceFirstMatch() throws Exception {
         Path data = Path.of(System.getProperty("openbox.data", "../../../shared/data"));
-        Policy policy = new ClassBenchParser().parse(Files.readAllLines(data.resolve("fw-4560.classbench")),
-                Action.ALLOW, Action.DROP);
+        Policy policy = new ClassBenchParser()
+                .parse(Files.readAllLines(data.resolve("fw-4560.classbench")), Action.ALLOW, Action.DROP);
         ObjectMapper json = new ObjectMapper();
         List<List<HeaderMatch>> rules = new ArrayList<>();
         List<List<FastMatch>> fast = new ArrayList<>();

@@ -1,10 +1,10 @@
 package org.openbox.apps.firewall;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,15 +42,20 @@ class FirewallAppTest {
 
     /** The block fed by output {@code port} of {@code src}. */
     static Block target(ProcessingGraph g, String src, int port) {
-        Connector c = g.connectors().stream().filter(k -> k.src().equals(src) && k.srcPort() == port)
-                .findFirst().orElseThrow(() -> new AssertionError("output " + port + " of " + src + " is not connected"));
+        Connector c = g.connectors().stream()
+                .filter(k -> k.src().equals(src) && k.srcPort() == port)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("output " + port + " of " + src + " is not connected"));
         return g.block(c.dst()).orElseThrow();
     }
 
     @Test
     void isFoundByServiceLoaderWithHighPriority() {
-        Application app = ServiceLoader.load(Application.class).stream().map(ServiceLoader.Provider::get)
-                .filter(a -> a.name().equals("firewall")).findFirst().orElseThrow();
+        Application app = ServiceLoader.load(Application.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(a -> a.name().equals("firewall"))
+                .findFirst()
+                .orElseThrow();
         assertTrue(app instanceof FirewallApp);
         assertEquals(Priority.HIGH, app.priority());
     }
@@ -58,11 +63,14 @@ class FirewallAppTest {
     @Test
     void alertBlocksNameTheirRuleLine(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("fw.rules");
-        Files.writeString(file, String.join("\n",
-                "# comment",
-                "drop proto tcp dport 23",
-                "alert proto tcp dport 22 msg \"ssh\"",
-                "default allow"));
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "# comment",
+                        "drop proto tcp dport 23",
+                        "alert proto tcp dport 22 msg \"ssh\"",
+                        "default allow"));
         FirewallApp app = new FirewallApp(config("rules.file", file.toString()));
         ProcessingGraph g = app.statements().get(0).graph();
         String block = target(g, FirewallGraph.CLASSIFIER, 1).name();
@@ -94,17 +102,15 @@ class FirewallAppTest {
         assertEquals("in", g.block("in").orElseThrow().config().get("devname").asText());
         assertEquals("out", g.block("out").orElseThrow().config().get("devname").asText());
         // the sample policy ends with "default drop"
-        assertEquals("Discard", target(g, FirewallGraph.CLASSIFIER, rows.size() - 1).type());
+        assertEquals(
+                "Discard", target(g, FirewallGraph.CLASSIFIER, rows.size() - 1).type());
         assertEquals(FirewallGraph.CLASSIFIER, target(g, "in", 0).name());
     }
 
     @Test
     void rowsFollowRuleOrderAndLeadToTheRuleAction() {
         Policy p = policy(
-                "drop src 10.66.0.0/16",
-                "alert dport 53 msg \"dns\"",
-                "allow proto tcp dport 80",
-                "default allow");
+                "drop src 10.66.0.0/16", "alert dport 53 msg \"dns\"", "allow proto tcp dport 80", "default allow");
         FirewallGraph fg = FirewallGraph.build(p, FirewallConfig.defaults());
         assertEquals(List.of(List.of(0), List.of(1, 2, 3), List.of(4)), fg.rowsOfRule());
         assertEquals(6, fg.rows());
@@ -114,7 +120,9 @@ class FirewallAppTest {
             List<Integer> ruleRows = fg.rowsOfRule().get(r.index());
             for (int k = 0; k < ruleRows.size(); k++) {
                 JsonNode row = rows.get(ruleRows.get(k));
-                r.matches().get(k).forEach((f, v) -> assertEquals(v, row.get(f).asText(), "row " + row + " field " + f));
+                r.matches()
+                        .get(k)
+                        .forEach((f, v) -> assertEquals(v, row.get(f).asText(), "row " + row + " field " + f));
             }
         }
         assertEquals("Discard", target(g, FirewallGraph.CLASSIFIER, 0).type());
@@ -126,16 +134,20 @@ class FirewallAppTest {
 
     @Test
     void alertRuleGetsItsOwnAlertBlockThatForwards() {
-        Policy p = policy("alert proto tcp dst 10.0.2.20 dport 22 msg \"ssh to the admin host\"",
-                "allow proto icmp", "default drop");
-        ProcessingGraph g = FirewallGraph.build(p, config("alert.severity", "4")).graph();
+        Policy p = policy(
+                "alert proto tcp dst 10.0.2.20 dport 22 msg \"ssh to the admin host\"",
+                "allow proto icmp",
+                "default drop");
+        ProcessingGraph g =
+                FirewallGraph.build(p, config("alert.severity", "4")).graph();
         Block alert = g.block("alert-0").orElseThrow();
         assertEquals("Alert", alert.type());
         JsonNode a = alert.config().get("alerts").get(0);
         assertEquals("ssh to the admin host", a.get("message").asText());
         assertEquals(4, a.get("severity").asInt());
         assertEquals("ToDevice", target(g, "alert-0", 0).type());
-        assertEquals(1, g.blocks().stream().filter(b -> b.type().equals("ToDevice")).count(), "one shared output");
+        assertEquals(
+                1, g.blocks().stream().filter(b -> b.type().equals("ToDevice")).count(), "one shared output");
     }
 
     @Test
@@ -146,36 +158,52 @@ class FirewallAppTest {
         app.onAlert(new AlertEvent(1, "alert-7", "other", 3, null, Instant.EPOCH));
         assertEquals(Map.of("alert-1", 2L, "alert-7", 1L), app.alertCounts());
         assertEquals(3, app.alertLines().size());
-        assertTrue(app.alertLines().get(1).contains("dpid 2 alert-1"), app.alertLines().get(1));
+        assertTrue(
+                app.alertLines().get(1).contains("dpid 2 alert-1"),
+                app.alertLines().get(1));
     }
 
     @Test
     void classBenchSetBuildsAValidGraph() {
         Path data = Path.of(System.getProperty("openbox.data", "../../../shared/data"));
-        FirewallConfig cfg = config("rules.file", data.resolve("fw-4560.classbench").toString(),
-                "rules.format", "classbench");
+        FirewallConfig cfg =
+                config("rules.file", data.resolve("fw-4560.classbench").toString(), "rules.format", "classbench");
         Policy policy = cfg.policy();
         FirewallGraph fg = FirewallGraph.build(policy, cfg);
         ProcessingGraph g = fg.graph();
         int matches = policy.rules().stream().mapToInt(r -> r.matches().size()).sum();
         assertEquals(4560, policy.rules().size());
         assertEquals(matches + 1, fg.rows());
-        assertEquals(fg.rows(), g.block(FirewallGraph.CLASSIFIER).orElseThrow().config().get("match").size());
+        assertEquals(
+                fg.rows(),
+                g.block(FirewallGraph.CLASSIFIER)
+                        .orElseThrow()
+                        .config()
+                        .get("match")
+                        .size());
         // every ClassBench rule allows (classbench.action default); the default row drops
         for (int row = 0; row < fg.rows() - 1; row++) {
             assertEquals("out", target(g, FirewallGraph.CLASSIFIER, row).name());
         }
-        assertEquals("Discard", target(g, FirewallGraph.CLASSIFIER, fg.rows() - 1).type());
-        System.out.printf("fw-4560 firewall graph: %d rules -> %d classifier rows, %d blocks, %d connectors, %d bytes JSON%n",
-                policy.rules().size(), fg.rows(), g.blocks().size(), g.connectors().size(), g.toJson().toString().length());
+        assertEquals(
+                "Discard", target(g, FirewallGraph.CLASSIFIER, fg.rows() - 1).type());
+        System.out.printf(
+                "fw-4560 firewall graph: %d rules -> %d classifier rows, %d blocks, %d connectors, %d bytes JSON%n",
+                policy.rules().size(),
+                fg.rows(),
+                g.blocks().size(),
+                g.connectors().size(),
+                g.toJson().toString().length());
     }
 
     @Test
     void configKeysAreReadAndCheckedFromAFile(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("my.rules"), "drop proto udp\ndefault allow\n");
         Path file = dir.resolve("firewall.properties");
-        Files.writeString(file, "location = segment:dmz\ndevice.in = eth0\ndevice.out = eth1\n"
-                + "rules.file = my.rules\ndefault.action = drop\n");
+        Files.writeString(
+                file,
+                "location = segment:dmz\ndevice.in = eth0\ndevice.out = eth1\n"
+                        + "rules.file = my.rules\ndefault.action = drop\n");
         FirewallConfig cfg = FirewallConfig.from(AppSettings.read(file));
         assertEquals(Location.segment("dmz"), cfg.location());
         assertEquals(dir.resolve("my.rules"), cfg.rulesFile(), "relative to the config file");
@@ -187,8 +215,7 @@ class FirewallAppTest {
         assertEquals("Discard", target(g, FirewallGraph.CLASSIFIER, 1).type());
         assertTrue(g.block("out").isEmpty(), "nothing is allowed, so there is no output device");
 
-        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
-                () -> config("rules.fiel", "x"));
+        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class, () -> config("rules.fiel", "x"));
         assertTrue(typo.getMessage().contains("rules.fiel"), typo.getMessage());
         assertThrows(IllegalArgumentException.class, () -> config("rules.format", "iptables"));
         assertThrows(IllegalArgumentException.class, () -> config("alert.severity", "9"));

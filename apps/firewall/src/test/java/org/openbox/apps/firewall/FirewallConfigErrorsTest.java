@@ -14,7 +14,8 @@ import org.openbox.api.AppSettings;
 /** What the firewall says about bad settings and rule files: the key, or the file's line. */
 class FirewallConfigErrorsTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private FirewallApp configured(String rules, Map<String, String> props) throws Exception {
         Path file = Files.writeString(dir.resolve("firewall.rules"), rules);
@@ -26,13 +27,15 @@ class FirewallConfigErrorsTest {
     }
 
     private String error(String rules) {
-        return assertThrows(IllegalArgumentException.class, () -> configured(rules, Map.of())).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> configured(rules, Map.of()))
+                .getMessage();
     }
 
     @Test
     void aRuleTypoNamesTheFileLine() {
         String file = dir.resolve("firewall.rules").toString();
-        assertEquals(file + ":3: unknown action 'dorp' (allow, drop, alert)",
+        assertEquals(
+                file + ":3: unknown action 'dorp' (allow, drop, alert)",
                 error("# policy\nallow dport 80\ndorp proto tcp dport 23\n"));
     }
 
@@ -60,9 +63,11 @@ class FirewallConfigErrorsTest {
     @Test
     void aSettingsKeyTypoIsNamedWithTheKnownKeys() {
         FirewallApp app = new FirewallApp();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> app.configure(AppSettings.load("firewall", null, Map.of("rules.fromat", "classbench"))));
-        assertTrue(e.getMessage().startsWith("openbox.apps.firewall: unknown key 'rules.fromat' (known keys: "),
+        assertTrue(
+                e.getMessage().startsWith("openbox.apps.firewall: unknown key 'rules.fromat' (known keys: "),
                 e.getMessage());
         assertTrue(e.getMessage().contains("rules.format"), e.getMessage());
     }
@@ -80,9 +85,14 @@ class FirewallConfigErrorsTest {
 
     @Test
     void classBenchPrefixesAreChecked() {
-        String msg = assertThrows(IllegalArgumentException.class, () -> new ClassBenchParser().parse("cb",
-                java.util.List.of("@1.2.3.4/32\t1.2.3.999/32\t0 : 65535\t0 : 65535\t0x06/0xFF\t0x0000/0x0000"),
-                Action.ALLOW, Action.DROP)).getMessage();
+        String msg = assertThrows(IllegalArgumentException.class, () -> new ClassBenchParser()
+                        .parse(
+                                "cb",
+                                java.util.List.of(
+                                        "@1.2.3.4/32\t1.2.3.999/32\t0 : 65535\t0 : 65535\t0x06/0xFF\t0x0000/0x0000"),
+                                Action.ALLOW,
+                                Action.DROP))
+                .getMessage();
         assertTrue(msg.startsWith("cb:1: not a ClassBench rule: bad prefix '1.2.3.999/32'"), msg);
     }
 }

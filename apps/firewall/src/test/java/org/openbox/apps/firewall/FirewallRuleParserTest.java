@@ -26,9 +26,20 @@ class FirewallRuleParserTest {
         assertEquals(Action.DROP, r.action());
         assertEquals("no ssh", r.message());
         assertEquals(2, r.line());
-        assertEquals(List.of(Map.of("ETH_TYPE", "0x0800", "IP_PROTO", "6", "IPV4_SRC", "10.66.0.0/16",
-                "TCP_DST", "[22,[1000:2000]]")), r.matches());
-        assertEquals(List.of(Map.of("ETH_TYPE", "0x0800", "IP_PROTO", "1")), p.rules().get(1).matches());
+        assertEquals(
+                List.of(Map.of(
+                        "ETH_TYPE",
+                        "0x0800",
+                        "IP_PROTO",
+                        "6",
+                        "IPV4_SRC",
+                        "10.66.0.0/16",
+                        "TCP_DST",
+                        "[22,[1000:2000]]")),
+                r.matches());
+        assertEquals(
+                List.of(Map.of("ETH_TYPE", "0x0800", "IP_PROTO", "1")),
+                p.rules().get(1).matches());
     }
 
     @Test
@@ -42,8 +53,8 @@ class FirewallRuleParserTest {
 
     @Test
     void errorsNameTheLineAndTheWord() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> parser.parse(List.of("allow", "allow dst 10.0.0.300x")));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> parser.parse(List.of("allow", "allow dst 10.0.0.300x")));
         assertTrue(e.getMessage().startsWith("rules:2: bad address '10.0.0.300x'"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> parser.parse(List.of("permit")));
         assertThrows(IllegalArgumentException.class, () -> parser.parse(List.of("allow dport 70000")));
@@ -58,8 +69,21 @@ class FirewallRuleParserTest {
         Policy p = new ClassBenchParser().parse(lines, Action.ALLOW, Action.DROP);
         assertEquals(4560, p.rules().size());
         FirewallRule first = p.rules().get(0);
-        assertEquals(Map.of("ETH_TYPE", "0x0800", "IP_PROTO", "17", "IPV4_SRC", "136.202.44.112/28",
-                "IPV4_DST", "139.95.173.112/28", "UDP_SRC", "53", "UDP_DST", "53"), first.matches().get(0));
+        assertEquals(
+                Map.of(
+                        "ETH_TYPE",
+                        "0x0800",
+                        "IP_PROTO",
+                        "17",
+                        "IPV4_SRC",
+                        "136.202.44.112/28",
+                        "IPV4_DST",
+                        "139.95.173.112/28",
+                        "UDP_SRC",
+                        "53",
+                        "UDP_DST",
+                        "53"),
+                first.matches().get(0));
         FirewallRule last = p.rules().get(4559);
         assertEquals(List.of(Map.of("ETH_TYPE", "0x0800")), last.matches(), "the last rule is a full wildcard");
     }

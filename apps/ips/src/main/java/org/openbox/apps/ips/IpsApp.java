@@ -44,8 +44,7 @@ public class IpsApp extends Application {
      * The IPS as the controller loads it: configured by {@link #configure}, or from its
      * properties file (see {@link IpsConfig#load()}) when used without a controller.
      */
-    public IpsApp() {
-    }
+    public IpsApp() {}
 
     public IpsApp(IpsConfig config) {
         this.config = config;
@@ -97,7 +96,7 @@ public class IpsApp extends Application {
             return Optional.empty();
         }
         int row = 0;
-        for (SnortRule r : rules().rules()) {   // rows in rule order, one per header alternative
+        for (SnortRule r : rules().rules()) { // rows in rule order, one per header alternative
             row += r.headers().size();
             if (rule < row) {
                 return Optional.of(config().rulesSource() + ":" + r.line());
@@ -116,23 +115,30 @@ public class IpsApp extends Application {
         } catch (RuntimeException e) {
             throw withRuleLine(e);
         }
-        LOG.log(Level.INFO, "ips: installing {0} rules as {1} classifier rows at {2}",
-                String.valueOf(rules.rules().size()), String.valueOf(g.rows()), config.location());
+        LOG.log(
+                Level.INFO,
+                "ips: installing {0} rules as {1} classifier rows at {2}",
+                String.valueOf(rules.rules().size()),
+                String.valueOf(g.rows()),
+                config.location());
         return List.of(new Statement(config.location(), g.graph()));
     }
 
     @Override
     public void start(AppContext ctx) {
         SnortRuleParser.Result rules = rules();
-        LOG.log(Level.INFO, "ips: started with {0} rules ({1} skipped)",
-                String.valueOf(rules.rules().size()), String.valueOf(rules.skipped().size()));
+        LOG.log(
+                Level.INFO,
+                "ips: started with {0} rules ({1} skipped)",
+                String.valueOf(rules.rules().size()),
+                String.valueOf(rules.skipped().size()));
     }
 
     /** A graph error naming a classifier rule, prefixed with that rule's FILE:LINE. */
     private RuntimeException withRuleLine(RuntimeException e) {
         Matcher m = CLASSIFIER_RULE.matcher(String.valueOf(e.getMessage()));
-        Optional<String> origin = m.find() ? ruleOrigin(IpsGraph.CLASSIFIER, Integer.parseInt(m.group(1)))
-                : Optional.empty();
+        Optional<String> origin =
+                m.find() ? ruleOrigin(IpsGraph.CLASSIFIER, Integer.parseInt(m.group(1))) : Optional.empty();
         return origin.isPresent() ? new IllegalArgumentException(origin.get() + ": " + e.getMessage(), e) : e;
     }
 
@@ -155,11 +161,19 @@ public class IpsApp extends Application {
     private void report(SnortRuleParser.Result r) {
         String source = config().rulesSource();
         Level level = r.skipped().isEmpty() ? Level.INFO : Level.WARNING;
-        LOG.log(level, "ips: {0}: {1} rules run, {2} skipped",
-                source, String.valueOf(r.rules().size()), String.valueOf(r.skipped().size()));
+        LOG.log(
+                level,
+                "ips: {0}: {1} rules run, {2} skipped",
+                source,
+                String.valueOf(r.rules().size()),
+                String.valueOf(r.skipped().size()));
         for (SkippedRule s : r.skipped()) {
-            LOG.log(Level.INFO, "ips: skipped line {0} sid {1}: {2}",
-                    String.valueOf(s.line()), Long.toString(s.sid()), s.reason());
+            LOG.log(
+                    Level.INFO,
+                    "ips: skipped line {0} sid {1}: {2}",
+                    String.valueOf(s.line()),
+                    Long.toString(s.sid()),
+                    s.reason());
         }
     }
 
@@ -188,7 +202,7 @@ public class IpsApp extends Application {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
-        for (SnortRule r : rules().rules()) {   // "sid-N": the first alerting rule with that sid
+        for (SnortRule r : rules().rules()) { // "sid-N": the first alerting rule with that sid
             if (r.sid() == sid && (line < 0 ? IpsGraph.reports(r) : r.line() == line)) {
                 return Optional.of(new AlertRule(r.sid(), r.rev(), r.msg(), config().rulesSource() + ":" + r.line()));
             }
@@ -200,8 +214,13 @@ public class IpsApp extends Application {
     public void onAlert(AlertEvent e) {
         long sid = IpsGraph.sidOf(e.message());
         alertsBySid.computeIfAbsent(sid, k -> new AtomicLong()).incrementAndGet();
-        LOG.log(Level.DEBUG, "ips alert dpid {0} sid {1} severity {2}: {3}",
-                Long.toString(e.dpid()), Long.toString(sid), e.severity(), e.message());
+        LOG.log(
+                Level.DEBUG,
+                "ips alert dpid {0} sid {1} severity {2}: {3}",
+                Long.toString(e.dpid()),
+                Long.toString(sid),
+                e.severity(),
+                e.message());
     }
 
     /** Log rules report through Log blocks; they are counted like alerts. */

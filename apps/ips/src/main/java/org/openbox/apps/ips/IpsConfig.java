@@ -26,12 +26,28 @@ import org.openbox.api.RuleText;
  * @param allowEmpty     a rule file with no rule the IPS can run is intended (key
  *                       {@code rules.allow_empty}); otherwise it is an error
  */
-public record IpsConfig(Location location, String inDevice, String outDevice, Path rulesFile,
-        Path variablesFile, boolean inline, boolean attachPacket, int packetSize, boolean allowEmpty) {
+public record IpsConfig(
+        Location location,
+        String inDevice,
+        String outDevice,
+        Path rulesFile,
+        Path variablesFile,
+        boolean inline,
+        boolean attachPacket,
+        int packetSize,
+        boolean allowEmpty) {
 
     static final String SAMPLE_RULES = "sample/ips.rules";
-    static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "rules.file",
-            "variables.file", "inline", "alert.attach_packet", "alert.packet_size", "rules.allow_empty");
+    static final Set<String> KEYS = Set.of(
+            "location",
+            "device.in",
+            "device.out",
+            "rules.file",
+            "variables.file",
+            "inline",
+            "alert.attach_packet",
+            "alert.packet_size",
+            "rules.allow_empty");
 
     /** The configuration the application finds at run time (see {@link AppSettings#load}). */
     public static IpsConfig load() {
@@ -45,10 +61,16 @@ public record IpsConfig(Location location, String inDevice, String outDevice, Pa
 
     static IpsConfig from(AppSettings s) {
         s.requireKnown(KEYS);
-        return new IpsConfig(s.location(), s.get("device.in", "in"), s.get("device.out", "out"),
-                s.getPath("rules.file").orElse(null), s.getPath("variables.file").orElse(null),
-                s.getBool("inline", true), s.getBool("alert.attach_packet", true),
-                s.getInt("alert.packet_size", 256, 1, 65535), s.getBool("rules.allow_empty", false));
+        return new IpsConfig(
+                s.location(),
+                s.get("device.in", "in"),
+                s.get("device.out", "out"),
+                s.getPath("rules.file").orElse(null),
+                s.getPath("variables.file").orElse(null),
+                s.getBool("inline", true),
+                s.getBool("alert.attach_packet", true),
+                s.getInt("alert.packet_size", 256, 1, 65535),
+                s.getBool("rules.allow_empty", false));
     }
 
     /** How errors name the rules: the rule file's path, or the packaged sample's name. */
@@ -77,11 +99,13 @@ public record IpsConfig(Location location, String inDevice, String outDevice, Pa
         }
         SnortRuleParser.Result r = new SnortRuleParser(vars).parse(lines);
         if (r.rules().isEmpty() && !allowEmpty) {
-            String why = r.skipped().isEmpty() ? "no rules"
+            String why = r.skipped().isEmpty()
+                    ? "no rules"
                     : "no rule the IPS can run (" + r.skipped().size() + " skipped; first, line "
-                            + r.skipped().get(0).line() + ": " + r.skipped().get(0).reason() + ")";
-            throw new IllegalArgumentException(rulesSource() + ": " + why
-                    + "; set rules.allow_empty=true if an empty IPS is intended");
+                            + r.skipped().get(0).line() + ": "
+                            + r.skipped().get(0).reason() + ")";
+            throw new IllegalArgumentException(
+                    rulesSource() + ": " + why + "; set rules.allow_empty=true if an empty IPS is intended");
         }
         return r;
     }

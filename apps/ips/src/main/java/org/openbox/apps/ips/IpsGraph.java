@@ -63,7 +63,8 @@ public record IpsGraph(ProcessingGraph graph, List<List<Integer>> rowsOfRule) {
         Set<String> names = new HashSet<>();
         for (SnortRule r : rules) {
             ProcessingBlock target = branch(r, config, g, out, drop, names);
-            PayloadPattern[] payload = r.patterns().stream().map(PayloadPattern::regex).toArray(PayloadPattern[]::new);
+            PayloadPattern[] payload =
+                    r.patterns().stream().map(PayloadPattern::regex).toArray(PayloadPattern[]::new);
             List<Integer> rows = new ArrayList<>();
             for (Map<String, String> header : r.headers()) {
                 rows.add(classifier.rules());
@@ -81,8 +82,8 @@ public record IpsGraph(ProcessingGraph graph, List<List<Integer>> rowsOfRule) {
     }
 
     /** The block the rows of {@code r} lead to, created and connected downstream when new. */
-    private static ProcessingBlock branch(SnortRule r, IpsConfig config, GraphBuilder g, ToDevice out,
-            Discard drop, Set<String> names) {
+    private static ProcessingBlock branch(
+            SnortRule r, IpsConfig config, GraphBuilder g, ToDevice out, Discard drop, Set<String> names) {
         boolean blocks = config.inline() && r.blocks();
         String message = message(r);
         int severity = severity(r);
@@ -101,7 +102,7 @@ public record IpsGraph(ProcessingGraph graph, List<List<Integer>> rowsOfRule) {
                 g.connect(log, out);
                 return log;
             }
-            default -> {   // alert, drop, reject
+            default -> { // alert, drop, reject
                 Alert alert = new Alert(blockName(r, names)).alert(message, severity);
                 if (config.attachPacket()) {
                     alert.attachPacket(true).packetSize(config.packetSize());
@@ -153,8 +154,11 @@ public record IpsGraph(ProcessingGraph graph, List<List<Integer>> rowsOfRule) {
 
     private static Match match(Map<String, String> fields, SnortRule r) {
         Match m = Match.of();
-        fields.forEach((name, value) -> m.field(MatchField.byName(name).orElseThrow(() ->
-                new IllegalArgumentException("rule at line " + r.line() + ": unknown header field " + name)), value));
+        fields.forEach((name, value) -> m.field(
+                MatchField.byName(name)
+                        .orElseThrow(() -> new IllegalArgumentException(
+                                "rule at line " + r.line() + ": unknown header field " + name)),
+                value));
         return m;
     }
 }

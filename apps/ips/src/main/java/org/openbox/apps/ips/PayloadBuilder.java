@@ -90,6 +90,7 @@ final class PayloadBuilder {
     private int closed = -1;
     /** The buffer of items without a buffer modifier (file_data: the body). */
     private Buffer sticky = Buffer.ANY;
+
     private Content pending;
 
     void content(String value) throws SnortRuleParser.Unsupported {
@@ -155,7 +156,7 @@ final class PayloadBuilder {
                 case 'S', 'Y' -> buffer = Buffer.STATUS;
                 case 'R' -> relative = true;
                 case 'A' -> anchoredFlag = true;
-                case 'B', 'O', 'G', 'E' -> { }   // raw bytes, match limits, greediness, $ at end only: same matches
+                case 'B', 'O', 'G', 'E' -> {} // raw bytes, match limits, greediness, $ at end only: same matches
                 default -> throw new SnortRuleParser.Unsupported("pcre flag '" + f + "' is not supported");
             }
         }
@@ -190,7 +191,13 @@ final class PayloadBuilder {
             p.append("(?:^").append(group0).append('|').append(group1).append(')');
         } else {
             p.append(followsItem ? "" : buffer.start)
-                    .append("(?:").append(group0).append('|').append(buffer.gapChar).append('*').append(group1).append(')');
+                    .append("(?:")
+                    .append(group0)
+                    .append('|')
+                    .append(buffer.gapChar)
+                    .append('*')
+                    .append(group1)
+                    .append(')');
         }
     }
 
@@ -201,7 +208,8 @@ final class PayloadBuilder {
     void fileData(String value) throws SnortRuleParser.Unsupported {
         flush();
         if (value != null && !value.isBlank()) {
-            throw new SnortRuleParser.Unsupported("file_data with an argument ('" + value.strip() + "') is not supported");
+            throw new SnortRuleParser.Unsupported(
+                    "file_data with an argument ('" + value.strip() + "') is not supported");
         }
         sticky = Buffer.BODY;
     }
@@ -224,12 +232,14 @@ final class PayloadBuilder {
         for (int i = 1; i < parts.length; i++) {
             switch (parts[i].strip()) {
                 case "relative" -> relative = true;
-                case "rawbytes" -> { }
-                default -> throw new SnortRuleParser.Unsupported("isdataat modifier '" + parts[i].strip() + "' is not supported");
+                case "rawbytes" -> {}
+                default -> throw new SnortRuleParser.Unsupported(
+                        "isdataat modifier '" + parts[i].strip() + "' is not supported");
             }
         }
         if (n < 0 || n + 1 > MAX_FRAME) {
-            throw new SnortRuleParser.Unsupported("isdataat " + n + " is beyond the largest frame (" + MAX_FRAME + " bytes)");
+            throw new SnortRuleParser.Unsupported(
+                    "isdataat " + n + " is beyond the largest frame (" + MAX_FRAME + " bytes)");
         }
         if (relative && !patterns.isEmpty()) {
             checkOpen();
@@ -290,7 +300,8 @@ final class PayloadBuilder {
         if (patterns.isEmpty() && standalone.isEmpty()) {
             throw new SnortRuleParser.Unsupported("no content or pcre: nothing for the payload matcher");
         }
-        List<String> out = new ArrayList<>(patterns.stream().map(StringBuilder::toString).toList());
+        List<String> out =
+                new ArrayList<>(patterns.stream().map(StringBuilder::toString).toList());
         out.addAll(standalone);
         return out;
     }
@@ -321,7 +332,7 @@ final class PayloadBuilder {
             throw new SnortRuleParser.Unsupported("depth together with within is not supported");
         }
         int lo;
-        Integer window;   // bytes from the window's start within which the content must end
+        Integer window; // bytes from the window's start within which the content must end
         if (relative) {
             lo = c.distance == null ? 0 : c.distance;
             window = c.within != null ? c.within : c.depth;
@@ -344,10 +355,11 @@ final class PayloadBuilder {
             hi = lo + window - len;
         }
         if (lo > MAX_FRAME) {
-            throw new SnortRuleParser.Unsupported("the content starts beyond the largest frame (" + MAX_FRAME + " bytes)");
+            throw new SnortRuleParser.Unsupported(
+                    "the content starts beyond the largest frame (" + MAX_FRAME + " bytes)");
         }
         if (hi != null && hi > MAX_FRAME) {
-            hi = null;   // no frame reaches the end of the window
+            hi = null; // no frame reaches the end of the window
         }
         if (relative && !patterns.isEmpty() && last() == c.buffer) {
             checkOpen();
@@ -441,11 +453,11 @@ final class PayloadBuilder {
             StringBuilder start = new StringBuilder();
             StringBuilder never = new StringBuilder();
             StringBuilder newline = new StringBuilder();
-            List<Boolean> stack = new ArrayList<>();   // "consumed" at each open group's start
+            List<Boolean> stack = new ArrayList<>(); // "consumed" at each open group's start
             boolean consumed = false;
             boolean any = false;
             boolean topLevelAlternative = false;
-            boolean leading = false;   // the body starts with an anchor
+            boolean leading = false; // the body starts with an anchor
             int n = body.length();
             for (int i = 0; i < n; i++) {
                 char c = body.charAt(i);
@@ -497,7 +509,7 @@ final class PayloadBuilder {
                 switch (c) {
                     case '(' -> {
                         int close = inlineFlagsEnd(body, i);
-                        if (close > 0) {   // "(?i)": flags, no group
+                        if (close > 0) { // "(?i)": flags, no group
                             String f = body.substring(i + 1, close + 1);
                             start.append(f);
                             never.append(f);
@@ -521,7 +533,7 @@ final class PayloadBuilder {
                         }
                         consumed = true;
                     }
-                    case '?', '*', '+', '{', '}', ',', '$' -> { }
+                    case '?', '*', '+', '{', '}', ',', '$' -> {}
                     default -> {
                         if (!(c >= '0' && c <= '9' && inRepeat(body, i))) {
                             consumed = true;
@@ -534,8 +546,8 @@ final class PayloadBuilder {
         }
 
         private static SnortRuleParser.Unsupported anchorError() {
-            return new SnortRuleParser.Unsupported("pcre has '^' after text it has already matched, "
-                    + "which the payload matcher cannot place");
+            return new SnortRuleParser.Unsupported(
+                    "pcre has '^' after text it has already matched, " + "which the payload matcher cannot place");
         }
 
         private static boolean inRepeat(String s, int i) {

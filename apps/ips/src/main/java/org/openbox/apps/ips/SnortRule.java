@@ -14,8 +14,15 @@ import java.util.Map;
  *                 a packet matches the rule when it matches any of them
  * @param patterns payload regexes (matched on the L4 payload); all must match
  */
-public record SnortRule(int line, String action, long sid, int rev, String msg, int priority,
-        List<Map<String, String>> headers, List<String> patterns) {
+public record SnortRule(
+        int line,
+        String action,
+        long sid,
+        int rev,
+        String msg,
+        int priority,
+        List<Map<String, String>> headers,
+        List<String> patterns) {
     public SnortRule {
         headers = List.copyOf(headers);
         patterns = List.copyOf(patterns);

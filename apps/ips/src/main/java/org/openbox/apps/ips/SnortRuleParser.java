@@ -22,15 +22,41 @@ import java.util.regex.Pattern;
  */
 public final class SnortRuleParser {
     /** Options with no effect on what matches (metadata) or honoured through the header. */
-    private static final Set<String> IGNORED = Set.of("msg", "sid", "rev", "gid", "classtype", "priority",
-            "reference", "metadata", "fast_pattern", "flow", "rawbytes", "service", "tag");
-    private static final Set<String> CONTENT_MODIFIERS = Set.of("nocase", "offset", "depth", "distance",
-            "within", "http_uri", "http_raw_uri", "http_header", "http_raw_header", "http_cookie",
-            "http_raw_cookie", "http_client_body", "http_method", "http_stat_code", "http_stat_msg");
+    private static final Set<String> IGNORED = Set.of(
+            "msg",
+            "sid",
+            "rev",
+            "gid",
+            "classtype",
+            "priority",
+            "reference",
+            "metadata",
+            "fast_pattern",
+            "flow",
+            "rawbytes",
+            "service",
+            "tag");
+
+    private static final Set<String> CONTENT_MODIFIERS = Set.of(
+            "nocase",
+            "offset",
+            "depth",
+            "distance",
+            "within",
+            "http_uri",
+            "http_raw_uri",
+            "http_header",
+            "http_raw_header",
+            "http_cookie",
+            "http_raw_cookie",
+            "http_client_body",
+            "http_method",
+            "http_stat_code",
+            "http_stat_msg");
     private static final Set<String> ACTIONS = Set.of("alert", "log", "pass", "drop", "reject", "sdrop");
     /** Regex constructs the payload matcher (Hyperscan) does not support. */
-    private static final Pattern UNSUPPORTED_REGEX = Pattern.compile(
-            "\\(\\?[=!]|\\(\\?<[=!]|\\(\\?>|\\(\\?\\(|\\(\\?R|\\(\\?P=|\\\\[1-9]|\\\\k[<{']|\\\\G|\\\\C"
+    private static final Pattern UNSUPPORTED_REGEX =
+            Pattern.compile("\\(\\?[=!]|\\(\\?<[=!]|\\(\\?>|\\(\\?\\(|\\(\\?R|\\(\\?P=|\\\\[1-9]|\\\\k[<{']|\\\\G|\\\\C"
                     + "|[*+?}]\\+");
 
     /** Deepest nesting of [lists] and variables in an address or port spec. */
@@ -136,13 +162,14 @@ public final class SnortRuleParser {
 
     private List<Map<String, String>> headerMatches(String[] h) throws Unsupported {
         String proto = h[1].toLowerCase();
-        Integer ipProto = switch (proto) {
-            case "tcp" -> 6;
-            case "udp" -> 17;
-            case "icmp" -> 1;
-            case "ip" -> null;
-            default -> throw new Unsupported("protocol '" + proto + "' is not supported");
-        };
+        Integer ipProto =
+                switch (proto) {
+                    case "tcp" -> 6;
+                    case "udp" -> 17;
+                    case "icmp" -> 1;
+                    case "ip" -> null;
+                    default -> throw new Unsupported("protocol '" + proto + "' is not supported");
+                };
         String dir = h[4];
         if (!dir.equals("->") && !dir.equals("<>")) {
             throw new Unsupported("direction '" + dir + "' is not supported");
@@ -173,7 +200,7 @@ public final class SnortRuleParser {
     private void putAddress(Map<String, String> m, String field, String spec) throws Unsupported {
         List<String> items = new ArrayList<>();
         if (expand(spec, items)) {
-            return;   // any
+            return; // any
         }
         for (String a : items) {
             if (!a.matches("\\d+\\.\\d+\\.\\d+\\.\\d+(/\\d+)?")) {
@@ -296,8 +323,12 @@ public final class SnortRuleParser {
             return;
         }
         int colon = t.indexOf(':');
-        out.add(colon < 0 ? new Option(t.toLowerCase(), null)
-                : new Option(t.substring(0, colon).strip().toLowerCase(), t.substring(colon + 1).strip()));
+        out.add(
+                colon < 0
+                        ? new Option(t.toLowerCase(), null)
+                        : new Option(
+                                t.substring(0, colon).strip().toLowerCase(),
+                                t.substring(colon + 1).strip()));
     }
 
     static String unquote(String v) {

@@ -46,8 +46,18 @@ public final class SnortVariables {
     /** The defaults used when no variables file is given: everything is "any", web ports 80 and 8080. */
     public static SnortVariables defaults() {
         SnortVariables v = new SnortVariables();
-        for (String net : new String[] {"HOME_NET", "EXTERNAL_NET", "HTTP_SERVERS", "SMTP_SERVERS",
-                "SQL_SERVERS", "DNS_SERVERS", "TELNET_SERVERS", "AIM_SERVERS", "SIP_SERVERS", "SSH_SERVERS"}) {
+        for (String net : new String[] {
+            "HOME_NET",
+            "EXTERNAL_NET",
+            "HTTP_SERVERS",
+            "SMTP_SERVERS",
+            "SQL_SERVERS",
+            "DNS_SERVERS",
+            "TELNET_SERVERS",
+            "AIM_SERVERS",
+            "SIP_SERVERS",
+            "SSH_SERVERS"
+        }) {
             v.put(net, "any");
         }
         v.put("HTTP_PORTS", "[80,8080]");
@@ -118,8 +128,8 @@ public final class SnortVariables {
                     + String.join(" -> ", cycle) + " -> " + name + ")");
         }
         if (chain.size() >= MAX_DEPTH) {
-            throw new IllegalArgumentException(d.where() + ": variable " + name + " is more than " + MAX_DEPTH
-                    + " references deep");
+            throw new IllegalArgumentException(
+                    d.where() + ": variable " + name + " is more than " + MAX_DEPTH + " references deep");
         }
         chain.push(name);
         StringBuilder out = new StringBuilder();
@@ -137,8 +147,8 @@ public final class SnortVariables {
         out.append(d.value(), last, d.value().length());
         chain.pop();
         if (out.length() > MAX_CHARS) {
-            throw new IllegalArgumentException(d.where() + ": variable " + name + " expands to more than "
-                    + MAX_CHARS + " characters");
+            throw new IllegalArgumentException(
+                    d.where() + ": variable " + name + " expands to more than " + MAX_CHARS + " characters");
         }
         String value = out.toString();
         expanded.put(name, value);

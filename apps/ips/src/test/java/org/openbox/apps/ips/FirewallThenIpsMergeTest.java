@@ -48,32 +48,64 @@ class FirewallThenIpsMergeTest {
         }
         m.addObject();
         conns.add(new Connector("acl", 300, "drop", 0));
-        return new Graph(List.of(new Block("FromDevice", "in", F.objectNode().put("devname", "in")),
-                new Block("HeaderClassifier", "acl", c), new Block("ToDevice", "out", F.objectNode().put("devname", "out")),
-                new Block("Discard", "drop", F.objectNode())), conns);
+        return new Graph(
+                List.of(
+                        new Block("FromDevice", "in", F.objectNode().put("devname", "in")),
+                        new Block("HeaderClassifier", "acl", c),
+                        new Block("ToDevice", "out", F.objectNode().put("devname", "out")),
+                        new Block("Discard", "drop", F.objectNode())),
+                conns);
     }
 
     private static Graph ips() {
         Properties p = new Properties();
         p.setProperty("rules.file", DATA.resolve("snort-web.rules").toString());
         p.setProperty("variables.file", DATA.resolve("snort-vars.conf").toString());
-        return new IpsApp(IpsConfig.from(AppSettings.of(p))).statements().get(0).graph().toGraph();
+        return new IpsApp(IpsConfig.from(AppSettings.of(p)))
+                .statements()
+                .get(0)
+                .graph()
+                .toGraph();
     }
 
     private static byte[] tcp(int src3, int dport, String payload) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.writeBytes(new byte[] {0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 8, 0});
         int total = 40 + payload.length();
-        b.writeBytes(new byte[] {0x45, 0, (byte) (total >> 8), (byte) total, 0, 1, 0, 0, 64, 6, 0, 0,
-                10, (byte) src3, 3, 4, (byte) 192, 0, 2, 80});
-        b.writeBytes(new byte[] {(byte) 0xc0, 0, (byte) (dport >> 8), (byte) dport, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18,
-                0x20, 0, 0, 0, 0, 0});
+        b.writeBytes(new byte[] {
+            0x45,
+            0,
+            (byte) (total >> 8),
+            (byte) total,
+            0,
+            1,
+            0,
+            0,
+            64,
+            6,
+            0,
+            0,
+            10,
+            (byte) src3,
+            3,
+            4,
+            (byte) 192,
+            0,
+            2,
+            80
+        });
+        b.writeBytes(new byte[] {
+            (byte) 0xc0, 0, (byte) (dport >> 8), (byte) dport, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18, 0x20, 0, 0, 0, 0, 0
+        });
         b.writeBytes(payload.getBytes(StandardCharsets.ISO_8859_1));
         return b.toByteArray();
     }
 
     private static Block block(MergeResult r, String name) {
-        return r.merged().blocks().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
+        return r.merged().blocks().stream()
+                .filter(b -> b.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -96,12 +128,20 @@ class FirewallThenIpsMergeTest {
         assertTrue(sigs.contains(payload.name()));
         // rule counts add up, no product: only the header stage is added, unreachable rules dropped
         int stageRules = stage.config().get("match").size();
-        assertTrue(r.report().rulesAfter() <= r.report().rulesBefore() + stageRules, r.report().summary());
-        assertTrue(r.report().rulesAfter() > r.report().rulesBefore() - 50, r.report().summary());
+        assertTrue(
+                r.report().rulesAfter() <= r.report().rulesBefore() + stageRules,
+                r.report().summary());
+        assertTrue(
+                r.report().rulesAfter() > r.report().rulesBefore() - 50,
+                r.report().summary());
         Equivalence eq = new Equivalence(apps, Composition.CHAIN, r, new CatalogueBlockInfo(CATALOGUE));
-        String[] payloads = {"GET /index.html HTTP/1.0\r\n\r\n", "GET /cgi-bin/phf?Qalias=x HTTP/1.0\r\n\r\n",
-                "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", "POST /x.php?cmd=cat%20/etc/passwd HTTP/1.1\r\n\r\n",
-                "hello"};
+        String[] payloads = {
+            "GET /index.html HTTP/1.0\r\n\r\n",
+            "GET /cgi-bin/phf?Qalias=x HTTP/1.0\r\n\r\n",
+            "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+            "POST /x.php?cmd=cat%20/etc/passwd HTTP/1.1\r\n\r\n",
+            "hello"
+        };
         for (String in : eq.inputs()) {
             for (int s = 0; s < 20; s++) {
                 for (int port : new int[] {80, 443, 8080}) {

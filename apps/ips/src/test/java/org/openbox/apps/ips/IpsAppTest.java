@@ -1,11 +1,11 @@
 package org.openbox.apps.ips;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,21 +39,29 @@ class IpsAppTest {
     }
 
     private static List<SnortRule> rules(String... lines) {
-        return new SnortRuleParser(SnortVariables.defaults()).parse(List.of(lines)).rules();
+        return new SnortRuleParser(SnortVariables.defaults())
+                .parse(List.of(lines))
+                .rules();
     }
 
     static Block target(ProcessingGraph g, String src, int port) {
-        Connector c = g.connectors().stream().filter(k -> k.src().equals(src) && k.srcPort() == port)
-                .findFirst().orElseThrow(() -> new AssertionError("output " + port + " of " + src + " is not connected"));
+        Connector c = g.connectors().stream()
+                .filter(k -> k.src().equals(src) && k.srcPort() == port)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("output " + port + " of " + src + " is not connected"));
         return g.block(c.dst()).orElseThrow();
     }
 
     @Test
     void isFoundByServiceLoader() {
-        Application app = ServiceLoader.load(Application.class).stream().map(ServiceLoader.Provider::get)
-                .filter(a -> a.name().equals("ips")).findFirst().orElseThrow();
+        Application app = ServiceLoader.load(Application.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(a -> a.name().equals("ips"))
+                .findFirst()
+                .orElseThrow();
         assertTrue(app instanceof IpsApp);
-        assertTrue(app.priority() < org.openbox.api.Priority.HIGH && app.priority() > org.openbox.api.Priority.MEDIUM,
+        assertTrue(
+                app.priority() < org.openbox.api.Priority.HIGH && app.priority() > org.openbox.api.Priority.MEDIUM,
                 "after the firewall, before the web cache");
     }
 
@@ -74,11 +82,14 @@ class IpsAppTest {
             assertEquals("Alert", alert.type());
             assertEquals("sid-" + r.sid(), alert.name());
             assertEquals(r.patterns().size(), rows.get(i).get("payload_match").size());
-            assertEquals(r.patterns().get(0), rows.get(i).get("payload_match").get(0).get("pattern").asText());
+            assertEquals(
+                    r.patterns().get(0),
+                    rows.get(i).get("payload_match").get(0).get("pattern").asText());
             assertEquals("ToDevice", target(g, alert.name(), 0).type());
         }
         JsonNode last = rows.get(rows.size() - 1);
-        assertTrue(last.get("header_match").isEmpty() && last.get("payload_match").isEmpty(), last.toString());
+        assertTrue(
+                last.get("header_match").isEmpty() && last.get("payload_match").isEmpty(), last.toString());
         assertEquals("out", target(g, IpsGraph.CLASSIFIER, rows.size() - 1).name());
     }
 
@@ -87,12 +98,20 @@ class IpsAppTest {
         List<SnortRule> rs = rules(
                 "alert tcp any any -> any 80 (msg:\"WEB-CGI phf access\"; content:\"/phf\"; priority:1; sid:1000001;)",
                 "alert tcp any any -> any 80 (msg:\"no priority\"; content:\"x\"; sid:1000002;)");
-        ProcessingGraph g = IpsGraph.build(rs, config("alert.attach_packet", "false")).graph();
+        ProcessingGraph g =
+                IpsGraph.build(rs, config("alert.attach_packet", "false")).graph();
         JsonNode a = g.block("sid-1000001").orElseThrow().config().get("alerts").get(0);
         assertEquals("[sid:1000001] WEB-CGI phf access", a.get("message").asText());
         assertEquals(4, a.get("severity").asInt());
-        assertEquals(IpsGraph.DEFAULT_SEVERITY,
-                g.block("sid-1000002").orElseThrow().config().get("alerts").get(0).get("severity").asInt());
+        assertEquals(
+                IpsGraph.DEFAULT_SEVERITY,
+                g.block("sid-1000002")
+                        .orElseThrow()
+                        .config()
+                        .get("alerts")
+                        .get(0)
+                        .get("severity")
+                        .asInt());
         assertFalse(g.block("sid-1000002").orElseThrow().config().has("attach_packet"));
         assertEquals(1000001, IpsGraph.sidOf(a.get("message").asText()));
     }
@@ -112,7 +131,9 @@ class IpsAppTest {
         assertEquals("out", target(g, IpsGraph.CLASSIFIER, 2).name(), "pass rules forward");
         assertEquals("out", target(g, IpsGraph.CLASSIFIER, 3).name());
         assertEquals("Log", target(g, IpsGraph.CLASSIFIER, 4).type());
-        assertEquals("[sid:8] note", target(g, IpsGraph.CLASSIFIER, 4).config().get("message").asText());
+        assertEquals(
+                "[sid:8] note",
+                target(g, IpsGraph.CLASSIFIER, 4).config().get("message").asText());
 
         ProcessingGraph ids = IpsGraph.build(rs, config("inline", "false")).graph();
         assertEquals("ToDevice", target(ids, "sid-5", 0).type());
@@ -133,10 +154,13 @@ class IpsAppTest {
     @Test
     void alertBlocksNameTheirSnortRule(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("r.rules");
-        Files.writeString(file, String.join("\n",
-                "pass tcp any any -> any 80 (msg:\"p\"; content:\"p\"; sid:9; rev:7;)",
-                "alert tcp any any -> any 80 (msg:\"first\"; content:\"a\"; sid:9; rev:3;)",
-                "alert tcp any any -> any 80 (msg:\"second\"; content:\"b\"; sid:9; rev:4;)"));
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "pass tcp any any -> any 80 (msg:\"p\"; content:\"p\"; sid:9; rev:7;)",
+                        "alert tcp any any -> any 80 (msg:\"first\"; content:\"a\"; sid:9; rev:3;)",
+                        "alert tcp any any -> any 80 (msg:\"second\"; content:\"b\"; sid:9; rev:4;)"));
         IpsApp app = new IpsApp(config("rules.file", file.toString()));
         app.statements();
         AlertRule first = app.alertRule("sid-9").orElseThrow();
@@ -155,9 +179,12 @@ class IpsAppTest {
     @Test
     void skippedRulesAreReportedNotDropped(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("r.rules");
-        Files.writeString(file, String.join("\n",
-                "alert tcp any any -> any 80 (msg:\"a\"; content:\"x\"; byte_test:4,>,1,0; sid:11;)",
-                "alert tcp any any -> any 80 (msg:\"ok\"; content:\"x\"; sid:12;)"));
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "alert tcp any any -> any 80 (msg:\"a\"; content:\"x\"; byte_test:4,>,1,0; sid:11;)",
+                        "alert tcp any any -> any 80 (msg:\"ok\"; content:\"x\"; sid:12;)"));
         IpsApp app = new IpsApp(config("rules.file", file.toString()));
         app.statements();
         assertEquals(1, app.rulesRun().size());
@@ -169,30 +196,43 @@ class IpsAppTest {
 
     @Test
     void snortWebRulesBuildAValidGraph() throws Exception {
-        IpsConfig cfg = config("rules.file", DATA.resolve("snort-web.rules").toString(),
-                "variables.file", DATA.resolve("snort-vars.conf").toString());
+        IpsConfig cfg = config(
+                "rules.file",
+                DATA.resolve("snort-web.rules").toString(),
+                "variables.file",
+                DATA.resolve("snort-vars.conf").toString());
         IpsApp app = new IpsApp(cfg);
         ProcessingGraph g = app.statements().get(0).graph();
         long ruleLines = Files.readAllLines(DATA.resolve("snort-web.rules"), StandardCharsets.ISO_8859_1).stream()
-                .filter(l -> !l.isBlank() && !l.startsWith("#")).count();
+                .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                .count();
         assertEquals(ruleLines, app.rulesRun().size() + app.skipped().size(), "every rule is run or reported");
         assertEquals(1030, app.rulesRun().size());
         assertEquals(28, app.skipped().size());
         int rows = app.rulesRun().stream().mapToInt(r -> r.headers().size()).sum() + 1;
-        assertEquals(rows, g.block(IpsGraph.CLASSIFIER).orElseThrow().config().get("match").size());
+        assertEquals(
+                rows,
+                g.block(IpsGraph.CLASSIFIER).orElseThrow().config().get("match").size());
         for (SkippedRule s : app.skipped()) {
             assertFalse(s.reason().isBlank());
             assertTrue(g.block("sid-" + s.sid()).isEmpty(), "skipped sid " + s.sid() + " has no block");
         }
-        System.out.printf("snort-web IPS graph: %d rules -> %d classifier rows, %d blocks, %d connectors; %d skipped%n",
-                app.rulesRun().size(), rows, g.blocks().size(), g.connectors().size(), app.skipped().size());
+        System.out.printf(
+                "snort-web IPS graph: %d rules -> %d classifier rows, %d blocks, %d connectors; %d skipped%n",
+                app.rulesRun().size(),
+                rows,
+                g.blocks().size(),
+                g.connectors().size(),
+                app.skipped().size());
     }
 
     @Test
     void alertsAreCountedBySidFromTheMessage() {
         IpsApp app = new IpsApp(IpsConfig.defaults());
-        app.onAlert(new AlertEvent(1, "sid-1000004", "[sid:1000004] WEB-PHP SQL injection UNION SELECT", 3, null, Instant.EPOCH));
-        app.onAlert(new AlertEvent(2, "sid-1000004", "[sid:1000004] WEB-PHP SQL injection UNION SELECT", 3, null, Instant.EPOCH));
+        app.onAlert(new AlertEvent(
+                1, "sid-1000004", "[sid:1000004] WEB-PHP SQL injection UNION SELECT", 3, null, Instant.EPOCH));
+        app.onAlert(new AlertEvent(
+                2, "sid-1000004", "[sid:1000004] WEB-PHP SQL injection UNION SELECT", 3, null, Instant.EPOCH));
         app.onAlert(new AlertEvent(1, "x", "no sid here", 3, null, Instant.EPOCH));
         assertEquals(Map.of(1000004L, 2L, -1L, 1L), app.alertsBySid());
     }

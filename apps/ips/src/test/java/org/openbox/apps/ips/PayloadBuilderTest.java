@@ -186,7 +186,8 @@ class PayloadBuilderTest {
         assertTrue(reasonSkipped("content:\"a\"; content:\"b\"; distance:-2;").contains("negative distance"));
         assertTrue(reasonSkipped("pcre:\"/a^b/\";").contains("'^' after text"));
         assertTrue(reasonSkipped("content:\"abc\"; depth:2;").contains("shorter than the content"));
-        assertTrue(reasonSkipped("content:\"a\"; content:\"b\"; offset:1; distance:1;").contains("offset together"));
+        assertTrue(reasonSkipped("content:\"a\"; content:\"b\"; offset:1; distance:1;")
+                .contains("offset together"));
     }
 
     @Test

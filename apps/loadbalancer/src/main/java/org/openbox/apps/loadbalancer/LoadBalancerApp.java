@@ -25,8 +25,7 @@ public class LoadBalancerApp extends Application {
      * The application as the controller loads it: configured by {@link #configure}, or from
      * its properties file (see {@link LoadBalancerConfig#load()}) when used without a controller.
      */
-    public LoadBalancerApp() {
-    }
+    public LoadBalancerApp() {}
 
     public LoadBalancerApp(LoadBalancerConfig config) {
         this.config = config;
@@ -62,8 +61,12 @@ public class LoadBalancerApp extends Application {
 
     @Override
     public List<Statement> statements() {
-        LOG.log(Level.INFO, "loadbalancer: {0} routes, {1} hash buckets over {2}, default {3}",
-                String.valueOf(config().routes().size()), String.valueOf(config().buckets()), config().hashOutputs(),
+        LOG.log(
+                Level.INFO,
+                "loadbalancer: {0} routes, {1} hash buckets over {2}, default {3}",
+                String.valueOf(config().routes().size()),
+                String.valueOf(config().buckets()),
+                config().hashOutputs(),
                 config().defaultDevice());
         return List.of(new Statement(config().location(), LoadBalancerGraph.build(config())));
     }

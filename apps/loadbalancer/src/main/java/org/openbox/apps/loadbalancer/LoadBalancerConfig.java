@@ -19,16 +19,30 @@ import org.openbox.api.Location;
  *                      bucket b goes to hash output b mod n
  * @param defaultDevice where packets no rule matches go (non-IPv4 packets, for instance)
  */
-public record LoadBalancerConfig(Location location, String inDevice, List<Route> routes, boolean routeOnSource,
-        List<String> hashOutputs, boolean hashOnSource, int buckets, String defaultDevice) {
+public record LoadBalancerConfig(
+        Location location,
+        String inDevice,
+        List<Route> routes,
+        boolean routeOnSource,
+        List<String> hashOutputs,
+        boolean hashOnSource,
+        int buckets,
+        String defaultDevice) {
 
     /** IPv4 prefix -> output device. */
     public record Route(String prefix, String device) {}
 
     static final List<String> DEFAULT_HASH_OUTPUTS = List.of("out0", "out1");
     static final int MAX_BUCKETS = 65536;
-    static final Set<String> KEYS = Set.of("location", "device.in", "routes", "routes.field",
-            "hash.outputs", "hash.field", "hash.buckets", "device.default");
+    static final Set<String> KEYS = Set.of(
+            "location",
+            "device.in",
+            "routes",
+            "routes.field",
+            "hash.outputs",
+            "hash.field",
+            "hash.buckets",
+            "device.default");
     private static final Pattern PREFIX = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
 
     public LoadBalancerConfig {
@@ -58,7 +72,8 @@ public record LoadBalancerConfig(Location location, String inDevice, List<Route>
             }
             routes.add(new Route(prefix, device));
         }
-        List<String> hash = s.get("hash.outputs").isPresent() ? s.getList("hash.outputs")
+        List<String> hash = s.get("hash.outputs").isPresent()
+                ? s.getList("hash.outputs")
                 : routes.isEmpty() ? DEFAULT_HASH_OUTPUTS : List.of();
         if (routes.isEmpty() && hash.isEmpty()) {
             throw s.error("hash.outputs", "no routes and no hash outputs: nothing to balance over");
@@ -72,9 +87,17 @@ public record LoadBalancerConfig(Location location, String inDevice, List<Route>
         if (Integer.bitCount(Math.max(buckets, 1)) != 1) {
             throw s.error("hash.buckets", buckets + " is not a power of two");
         }
-        String defaultDevice = s.get("device.default", !hash.isEmpty() ? hash.get(0) : routes.get(0).device());
-        return new LoadBalancerConfig(s.location(), s.get("device.in", "in"), routes,
-                field(s, "routes.field", false), hash, field(s, "hash.field", true), buckets, defaultDevice);
+        String defaultDevice = s.get(
+                "device.default", !hash.isEmpty() ? hash.get(0) : routes.get(0).device());
+        return new LoadBalancerConfig(
+                s.location(),
+                s.get("device.in", "in"),
+                routes,
+                field(s, "routes.field", false),
+                hash,
+                field(s, "hash.field", true),
+                buckets,
+                defaultDevice);
     }
 
     /** True for the source address, false for the destination. */

@@ -28,19 +28,24 @@ public final class LoadBalancerGraph {
     public static final String INPUT = "in";
     public static final String CLASSIFIER = "split";
 
-    private LoadBalancerGraph() {
-    }
+    private LoadBalancerGraph() {}
 
     public static ProcessingGraph build(LoadBalancerConfig config) {
         HeaderClassifier split = new HeaderClassifier(CLASSIFIER);
         List<String> devices = new ArrayList<>();
         for (LoadBalancerConfig.Route r : config.routes()) {
-            split.rule(config.routeOnSource() ? Match.of().ipv4Src(r.prefix()) : Match.of().ipv4Dst(r.prefix()));
+            split.rule(
+                    config.routeOnSource()
+                            ? Match.of().ipv4Src(r.prefix())
+                            : Match.of().ipv4Dst(r.prefix()));
             devices.add(r.device());
         }
         for (int b = 0; b < config.buckets(); b++) {
             String masked = dotted(b) + "%" + dotted(config.buckets() - 1);
-            split.rule(config.hashOnSource() ? Match.of().ipv4Src(masked) : Match.of().ipv4Dst(masked));
+            split.rule(
+                    config.hashOnSource()
+                            ? Match.of().ipv4Src(masked)
+                            : Match.of().ipv4Dst(masked));
             devices.add(config.hashOutputs().get(b % config.hashOutputs().size()));
         }
         split.rule(Match.of());

@@ -20,11 +20,19 @@ public record CacheEntry(String host, String path, String contentType, byte[] bo
     public static final int MAX_RESPONSE = HttpCacheResponder.MAX_RESPONSE;
 
     private static final Map<String, String> TYPES = Map.ofEntries(
-            Map.entry("html", "text/html"), Map.entry("htm", "text/html"), Map.entry("txt", "text/plain"),
-            Map.entry("css", "text/css"), Map.entry("js", "application/javascript"),
-            Map.entry("json", "application/json"), Map.entry("xml", "application/xml"),
-            Map.entry("png", "image/png"), Map.entry("jpg", "image/jpeg"), Map.entry("jpeg", "image/jpeg"),
-            Map.entry("gif", "image/gif"), Map.entry("svg", "image/svg+xml"), Map.entry("ico", "image/x-icon"));
+            Map.entry("html", "text/html"),
+            Map.entry("htm", "text/html"),
+            Map.entry("txt", "text/plain"),
+            Map.entry("css", "text/css"),
+            Map.entry("js", "application/javascript"),
+            Map.entry("json", "application/json"),
+            Map.entry("xml", "application/xml"),
+            Map.entry("png", "image/png"),
+            Map.entry("jpg", "image/jpeg"),
+            Map.entry("jpeg", "image/jpeg"),
+            Map.entry("gif", "image/gif"),
+            Map.entry("svg", "image/svg+xml"),
+            Map.entry("ico", "image/x-icon"));
 
     public CacheEntry {
         host = host == null ? "" : host.toLowerCase(Locale.ROOT);
@@ -32,8 +40,8 @@ public record CacheEntry(String host, String path, String contentType, byte[] bo
         Objects.requireNonNull(contentType, "content type");
         body = body.clone();
         if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ' || c > '~')) {
-            throw new IllegalArgumentException("cached path '" + path
-                    + "' must start with '/' and be printable ASCII without spaces");
+            throw new IllegalArgumentException(
+                    "cached path '" + path + "' must start with '/' and be printable ASCII without spaces");
         }
     }
 

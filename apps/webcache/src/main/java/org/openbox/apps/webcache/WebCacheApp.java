@@ -25,8 +25,7 @@ public class WebCacheApp extends Application {
      * The application as the controller loads it: configured by {@link #configure}, or from
      * its properties file (see {@link WebCacheConfig#load()}) when used without a controller.
      */
-    public WebCacheApp() {
-    }
+    public WebCacheApp() {}
 
     public WebCacheApp(WebCacheConfig config) {
         this.config = config;
@@ -62,9 +61,12 @@ public class WebCacheApp extends Application {
 
     @Override
     public List<Statement> statements() {
-        LOG.log(Level.INFO, "webcache: {0} objects for {1}, responses to device {2}",
+        LOG.log(
+                Level.INFO,
+                "webcache: {0} objects for {1}, responses to device {2}",
                 String.valueOf(config().objects().size()),
-                config().sites().isEmpty() ? "any host" : String.join(", ", config().sites()), config().backDevice());
+                config().sites().isEmpty() ? "any host" : String.join(", ", config().sites()),
+                config().backDevice());
         return List.of(new Statement(config().location(), WebCacheGraph.build(config())));
     }
 }

@@ -23,18 +23,37 @@ import org.openbox.api.Location;
  *                   any address are inspected
  * @param objects    the cached objects (path and content), each served for every site
  */
-public record WebCacheConfig(Location location, String inDevice, String outDevice, String backDevice,
-        List<String> sites, List<String> addresses, int port, List<CachedObject> objects, int mss) {
+public record WebCacheConfig(
+        Location location,
+        String inDevice,
+        String outDevice,
+        String backDevice,
+        List<String> sites,
+        List<String> addresses,
+        int port,
+        List<CachedObject> objects,
+        int mss) {
 
     /** A cached object before it is bound to a site. */
     public record CachedObject(String path, String contentType, byte[] body) {}
 
     /** What is cached when nothing is configured: one small page. */
-    static final CachedObject BUILT_IN = new CachedObject("/cached.html", "text/html",
+    static final CachedObject BUILT_IN = new CachedObject(
+            "/cached.html",
+            "text/html",
             "<html><body>Served from the OpenBox web cache.</body></html>\n".getBytes(StandardCharsets.US_ASCII));
 
-    static final Set<String> KEYS = Set.of("location", "device.in", "device.out", "device.back",
-            "sites", "sites.addresses", "http.port", "objects", "objects.dir", "mss");
+    static final Set<String> KEYS = Set.of(
+            "location",
+            "device.in",
+            "device.out",
+            "device.back",
+            "sites",
+            "sites.addresses",
+            "http.port",
+            "objects",
+            "objects.dir",
+            "mss");
     private static final Pattern ADDRESS = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}(/\\d{1,2})?");
 
     public WebCacheConfig {
@@ -70,14 +89,22 @@ public record WebCacheConfig(Location location, String inDevice, String outDevic
             }
             String path = item.substring(0, eq).strip();
             Path file = s.resolve(item.substring(eq + 1).strip());
-            objects.add(new CachedObject(path, CacheEntry.contentTypeOf(file.getFileName().toString()), read(file)));
+            objects.add(new CachedObject(
+                    path, CacheEntry.contentTypeOf(file.getFileName().toString()), read(file)));
         }
         s.getPath("objects.dir").ifPresent(dir -> objects.addAll(directory(dir)));
         if (objects.isEmpty()) {
             objects.add(BUILT_IN);
         }
-        return new WebCacheConfig(s.location(), in, s.get("device.out", "out"), s.get("device.back", in),
-                s.getList("sites"), addresses, s.getInt("http.port", 80, 1, 65535), objects,
+        return new WebCacheConfig(
+                s.location(),
+                in,
+                s.get("device.out", "out"),
+                s.get("device.back", in),
+                s.getList("sites"),
+                addresses,
+                s.getInt("http.port", 80, 1, 65535),
+                objects,
                 s.getInt("mss", 1460, 64, 9000));
     }
 
@@ -90,7 +117,8 @@ public record WebCacheConfig(Location location, String inDevice, String outDevic
             List<CachedObject> out = new ArrayList<>();
             for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
                 String rel = dir.relativize(f).toString().replace('\\', '/');
-                out.add(new CachedObject("/" + rel, CacheEntry.contentTypeOf(f.getFileName().toString()), read(f)));
+                out.add(new CachedObject(
+                        "/" + rel, CacheEntry.contentTypeOf(f.getFileName().toString()), read(f)));
             }
             return out;
         } catch (IOException e) {

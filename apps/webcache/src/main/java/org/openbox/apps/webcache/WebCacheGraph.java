@@ -33,8 +33,7 @@ public final class WebCacheGraph {
     /** What a candidate request's TCP payload starts with. */
     static final PayloadPattern GET = PayloadPattern.literal("GET ").between(0, 0);
 
-    private WebCacheGraph() {
-    }
+    private WebCacheGraph() {}
 
     /** Builds and validates the graph against the packaged catalogue. */
     public static ProcessingGraph build(WebCacheConfig config) {

@@ -25,7 +25,11 @@ public abstract class AlertExtension extends ProcessingBlock {
 
     /** Adds an alert message on behalf of application {@code appId}. */
     public Alert alert(String message, int severity, String appId) {
-        list("alerts").addObject().put("message", message).put("severity", severity).put("app_id", appId);
+        list("alerts")
+                .addObject()
+                .put("message", message)
+                .put("severity", severity)
+                .put("app_id", appId);
         return (Alert) this;
     }
 

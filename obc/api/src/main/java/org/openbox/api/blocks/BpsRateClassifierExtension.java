@@ -23,8 +23,9 @@ public abstract class BpsRateClassifierExtension extends ProcessingBlock {
     private double bytesPerSecond(String text, int index) {
         Matcher m = BANDWIDTH.matcher(text);
         if (!m.matches()) {
-            throw invalid(ErrorSubtype.BAD_BLOCK, "rate " + index + ": '" + text
-                    + "' is not a bandwidth such as \"384 kbps\" or \"10 MBps\"");
+            throw invalid(
+                    ErrorSubtype.BAD_BLOCK,
+                    "rate " + index + ": '" + text + "' is not a bandwidth such as \"384 kbps\" or \"10 MBps\"");
         }
         double v = Double.parseDouble(m.group(1));
         v *= switch (m.group(2).toLowerCase()) {

@@ -25,8 +25,9 @@ public abstract class ContentClassifierExtension extends ProcessingBlock {
         for (int i = 0; i < size("pattern"); i++) {
             String p = get("pattern").get(i).asText().trim();
             if (!p.equals("-") && !CLAUSES.matcher(p).matches()) {
-                throw invalid(ErrorSubtype.BAD_BLOCK, "pattern " + i + ": '" + p
-                        + "' is not a list of offset/value[%mask] clauses");
+                throw invalid(
+                        ErrorSubtype.BAD_BLOCK,
+                        "pattern " + i + ": '" + p + "' is not a list of offset/value[%mask] clauses");
             }
         }
     }

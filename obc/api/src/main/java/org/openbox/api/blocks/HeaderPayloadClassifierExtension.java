@@ -67,5 +67,4 @@ public abstract class HeaderPayloadClassifierExtension extends ProcessingBlock {
     public void check() {
         requireRules("match", "rules");
     }
-
 }

@@ -42,7 +42,9 @@ public abstract class HttpCacheResponderExtension extends ProcessingBlock {
         if (host != null && !host.isEmpty()) {
             o.put("host", host);
         }
-        o.put("path", path).put("content_type", contentType).put("body", Base64.getEncoder().encodeToString(body));
+        o.put("path", path)
+                .put("content_type", contentType)
+                .put("body", Base64.getEncoder().encodeToString(body));
         return (HttpCacheResponder) this;
     }
 
@@ -65,11 +67,15 @@ public abstract class HttpCacheResponderExtension extends ProcessingBlock {
             String path = e.path("path").asText();
             String where = "entry " + i + " (" + path + ")";
             if (!path.startsWith("/") || !token(path)) {
-                throw invalid(ErrorSubtype.BAD_BLOCK, where + ": the path must start with '/' and be printable ASCII without spaces");
+                throw invalid(
+                        ErrorSubtype.BAD_BLOCK,
+                        where + ": the path must start with '/' and be printable ASCII without spaces");
             }
             String host = e.path("host").asText("");
             if (!token(host) || host.contains(":")) {
-                throw invalid(ErrorSubtype.BAD_BLOCK, where + ": host '" + host + "' must be a host name without port or spaces");
+                throw invalid(
+                        ErrorSubtype.BAD_BLOCK,
+                        where + ": host '" + host + "' must be a host name without port or spaces");
             }
             String type = e.path("content_type").asText("");
             if (type.isEmpty() || type.chars().anyMatch(c -> c < ' ' || c > '~')) {
@@ -78,7 +84,9 @@ public abstract class HttpCacheResponderExtension extends ProcessingBlock {
             int body = Base64.getDecoder().decode(e.path("body").asText("")).length;
             int size = responseHead(type, body).getBytes(StandardCharsets.US_ASCII).length + body;
             if (size > MAX_RESPONSE) {
-                throw invalid(ErrorSubtype.BAD_BLOCK, where + ": the response is " + size + " bytes, more than " + MAX_RESPONSE);
+                throw invalid(
+                        ErrorSubtype.BAD_BLOCK,
+                        where + ": the response is " + size + " bytes, more than " + MAX_RESPONSE);
             }
         }
     }

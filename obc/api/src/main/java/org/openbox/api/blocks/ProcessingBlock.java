@@ -58,8 +58,7 @@ public abstract class ProcessingBlock {
      *
      * @throws InvalidGraphException naming this block
      */
-    public void check() {
-    }
+    public void check() {}
 
     protected final void set(String arg, String value) {
         config.put(arg, Objects.requireNonNull(value, arg));

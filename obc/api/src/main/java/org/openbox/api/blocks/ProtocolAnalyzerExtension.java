@@ -26,7 +26,9 @@ public abstract class ProtocolAnalyzerExtension extends ProcessingBlock {
         for (int i = 0; i < size("protocols"); i++) {
             String p = get("protocols").get(i).asText();
             if (!PROTOCOLS.contains(p)) {
-                throw invalid(ErrorSubtype.BAD_BLOCK, "protocols " + i + ": unknown protocol '" + p + "', known: " + PROTOCOLS);
+                throw invalid(
+                        ErrorSubtype.BAD_BLOCK,
+                        "protocols " + i + ": unknown protocol '" + p + "', known: " + PROTOCOLS);
             }
         }
     }

@@ -20,7 +20,8 @@ public abstract class RandomEarlyDetectionQueueExtension extends ProcessingBlock
         if (get("min_thresh").asDouble() > get("max_thresh").asDouble()) {
             throw invalid(ErrorSubtype.BAD_BLOCK, "min_thresh must not exceed max_thresh");
         }
-        if (get("min_thresh").asDouble() < 0 || get("max_thresh").asDouble() <= 0
+        if (get("min_thresh").asDouble() < 0
+                || get("max_thresh").asDouble() <= 0
                 || get("max_thresh").asDouble() > get("capacity").asDouble()) {
             throw invalid(ErrorSubtype.BAD_BLOCK, "need 0 <= min_thresh <= max_thresh <= capacity and max_thresh > 0");
         }

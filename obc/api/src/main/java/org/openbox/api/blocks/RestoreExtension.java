@@ -30,8 +30,10 @@ public abstract class RestoreExtension extends ProcessingBlock {
             throw invalid(ErrorSubtype.BAD_BLOCK, "needs exactly one of offset and protocol");
         }
         if (get("protocol") != null && !PROTOCOLS.contains(get("protocol").asText())) {
-            throw invalid(ErrorSubtype.BAD_BLOCK, "protocol must be one of eth, ip, tcp, udp, l4, payload, got '"
-                    + get("protocol").asText() + "'");
+            throw invalid(
+                    ErrorSubtype.BAD_BLOCK,
+                    "protocol must be one of eth, ip, tcp, udp, l4, payload, got '"
+                            + get("protocol").asText() + "'");
         }
     }
 }

@@ -1,6 +1,5 @@
 package org.openbox.api.blocks;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**

@@ -23,8 +23,7 @@ public final class Match {
 
     private final Map<MatchField, Object> fields = new LinkedHashMap<>();
 
-    private Match() {
-    }
+    private Match() {}
 
     public static Match of() {
         return new Match();
@@ -54,25 +53,77 @@ public final class Match {
         return put(field, j.toString());
     }
 
-    public Match ethType(int type) { return field(MatchField.ETH_TYPE, type); }
-    public Match ethSrc(String mac) { return field(MatchField.ETH_SRC, mac); }
-    public Match ethDst(String mac) { return field(MatchField.ETH_DST, mac); }
-    public Match vlanVid(int vid) { return field(MatchField.VLAN_VID, vid); }
-    public Match vlanPcp(int pcp) { return field(MatchField.VLAN_PCP, pcp); }
-    public Match ipProto(int proto) { return field(MatchField.IP_PROTO, proto); }
-    public Match ipDscp(int dscp) { return field(MatchField.IP_DSCP, dscp); }
+    public Match ethType(int type) {
+        return field(MatchField.ETH_TYPE, type);
+    }
+
+    public Match ethSrc(String mac) {
+        return field(MatchField.ETH_SRC, mac);
+    }
+
+    public Match ethDst(String mac) {
+        return field(MatchField.ETH_DST, mac);
+    }
+
+    public Match vlanVid(int vid) {
+        return field(MatchField.VLAN_VID, vid);
+    }
+
+    public Match vlanPcp(int pcp) {
+        return field(MatchField.VLAN_PCP, pcp);
+    }
+
+    public Match ipProto(int proto) {
+        return field(MatchField.IP_PROTO, proto);
+    }
+
+    public Match ipDscp(int dscp) {
+        return field(MatchField.IP_DSCP, dscp);
+    }
     /** IPv4 source: an address, "a.b.c.d/len" or "a.b.c.d%mask". */
-    public Match ipv4Src(String address) { return field(MatchField.IPV4_SRC, address); }
-    public Match ipv4Dst(String address) { return field(MatchField.IPV4_DST, address); }
-    public Match ipv6Src(String address) { return field(MatchField.IPV6_SRC, address); }
-    public Match ipv6Dst(String address) { return field(MatchField.IPV6_DST, address); }
-    public Match tcpSrc(int port) { return field(MatchField.TCP_SRC, port); }
-    public Match tcpDst(int port) { return field(MatchField.TCP_DST, port); }
-    public Match udpSrc(int port) { return field(MatchField.UDP_SRC, port); }
-    public Match udpDst(int port) { return field(MatchField.UDP_DST, port); }
-    public Match icmpv4Type(int type) { return field(MatchField.ICMPV4_TYPE, type); }
-    public Match icmpv4Code(int code) { return field(MatchField.ICMPV4_CODE, code); }
-    public Match arpOp(int op) { return field(MatchField.ARP_OP, op); }
+    public Match ipv4Src(String address) {
+        return field(MatchField.IPV4_SRC, address);
+    }
+
+    public Match ipv4Dst(String address) {
+        return field(MatchField.IPV4_DST, address);
+    }
+
+    public Match ipv6Src(String address) {
+        return field(MatchField.IPV6_SRC, address);
+    }
+
+    public Match ipv6Dst(String address) {
+        return field(MatchField.IPV6_DST, address);
+    }
+
+    public Match tcpSrc(int port) {
+        return field(MatchField.TCP_SRC, port);
+    }
+
+    public Match tcpDst(int port) {
+        return field(MatchField.TCP_DST, port);
+    }
+
+    public Match udpSrc(int port) {
+        return field(MatchField.UDP_SRC, port);
+    }
+
+    public Match udpDst(int port) {
+        return field(MatchField.UDP_DST, port);
+    }
+
+    public Match icmpv4Type(int type) {
+        return field(MatchField.ICMPV4_TYPE, type);
+    }
+
+    public Match icmpv4Code(int code) {
+        return field(MatchField.ICMPV4_CODE, code);
+    }
+
+    public Match arpOp(int op) {
+        return field(MatchField.ARP_OP, op);
+    }
 
     private Match put(MatchField field, Object value) {
         if (fields.containsKey(field)) {
@@ -88,24 +139,52 @@ public final class Match {
         MatchField pre;
         long value;
         switch (f) {
-            case IP_PROTO, IP_DSCP, IP_ECN, IPV4_SRC, IPV4_DST -> { pre = MatchField.ETH_TYPE; value = 0x0800; }
-            case TCP_SRC, TCP_DST -> { pre = MatchField.IP_PROTO; value = 6; }
-            case UDP_SRC, UDP_DST -> { pre = MatchField.IP_PROTO; value = 17; }
-            case SCTP_SRC, SCTP_DST -> { pre = MatchField.IP_PROTO; value = 132; }
-            case ICMPV4_TYPE, ICMPV4_CODE -> { pre = MatchField.IP_PROTO; value = 1; }
+            case IP_PROTO, IP_DSCP, IP_ECN, IPV4_SRC, IPV4_DST -> {
+                pre = MatchField.ETH_TYPE;
+                value = 0x0800;
+            }
+            case TCP_SRC, TCP_DST -> {
+                pre = MatchField.IP_PROTO;
+                value = 6;
+            }
+            case UDP_SRC, UDP_DST -> {
+                pre = MatchField.IP_PROTO;
+                value = 17;
+            }
+            case SCTP_SRC, SCTP_DST -> {
+                pre = MatchField.IP_PROTO;
+                value = 132;
+            }
+            case ICMPV4_TYPE, ICMPV4_CODE -> {
+                pre = MatchField.IP_PROTO;
+                value = 1;
+            }
             case ICMPV6_TYPE, ICMPV6_CODE -> {
                 if (!fields.containsKey(MatchField.ETH_TYPE)) {
                     fields.put(MatchField.ETH_TYPE, 0x86dd);
                 }
-                pre = MatchField.IP_PROTO; value = 58;
+                pre = MatchField.IP_PROTO;
+                value = 58;
             }
-            case ARP_OP, ARP_SPA, ARP_TPA, ARP_SHA, ARP_THA -> { pre = MatchField.ETH_TYPE; value = 0x0806; }
+            case ARP_OP, ARP_SPA, ARP_TPA, ARP_SHA, ARP_THA -> {
+                pre = MatchField.ETH_TYPE;
+                value = 0x0806;
+            }
             case IPV6_SRC, IPV6_DST, IPV6_FLABEL, IPV6_ND_TARGET, IPV6_ND_SLL, IPV6_ND_TLL, IPV6_EXTHDR -> {
-                pre = MatchField.ETH_TYPE; value = 0x86dd;
+                pre = MatchField.ETH_TYPE;
+                value = 0x86dd;
             }
-            case MPLS_LABEL, MPLS_TC, MPLS_BOS -> { pre = MatchField.ETH_TYPE; value = 0x8847; }
-            case PBB_ISID, PBB_UCA -> { pre = MatchField.ETH_TYPE; value = 0x88e7; }
-            default -> { return; }
+            case MPLS_LABEL, MPLS_TC, MPLS_BOS -> {
+                pre = MatchField.ETH_TYPE;
+                value = 0x8847;
+            }
+            case PBB_ISID, PBB_UCA -> {
+                pre = MatchField.ETH_TYPE;
+                value = 0x88e7;
+            }
+            default -> {
+                return;
+            }
         }
         if (!fields.containsKey(pre)) {
             fillPrerequisite(pre);

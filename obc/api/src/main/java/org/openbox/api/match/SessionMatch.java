@@ -19,6 +19,10 @@ public record SessionMatch(String key, boolean isField, String value) {
     }
 
     public ObjectNode toJson() {
-        return JsonNodeFactory.instance.objectNode().put("key", key).put("is_field", isField).put("value", value);
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("key", key)
+                .put("is_field", isField)
+                .put("value", value);
     }
 }

@@ -32,10 +32,12 @@ class ApiConfigVectorsTest {
     /** Vector description -> the API call that writes its block. */
     private static Map<String, Supplier<ProcessingBlock>> builders() {
         Map<String, Supplier<ProcessingBlock>> b = new LinkedHashMap<>();
-        b.put("SessionStore: a whole field and a masked field, as the Java API writes them",
-                () -> new SessionStore("remember").store(MatchField.IPV4_SRC, "client")
-                        .store(MatchField.TCP_DST, "port", "0xff00"));
-        b.put("SessionClassifier: rules in the record form the Java API writes (field and constant)",
+        b.put("SessionStore: a whole field and a masked field, as the Java API writes them", () -> new SessionStore(
+                        "remember")
+                .store(MatchField.IPV4_SRC, "client")
+                .store(MatchField.TCP_DST, "port", "0xff00"));
+        b.put(
+                "SessionClassifier: rules in the record form the Java API writes (field and constant)",
                 () -> new SessionClassifier("known")
                         .rule(SessionMatch.field("client", MatchField.IPV4_DST))
                         .rule(SessionMatch.value("port", "0x1f00"))
@@ -47,7 +49,9 @@ class ApiConfigVectorsTest {
         b.put("DecIpTtl", () -> new DecIpTtl("ttl"));
         b.put("DecapsulateMetadata", () -> new DecapsulateMetadata("nsh-out"));
         b.put("Discard", () -> new Discard("drop"));
-        b.put("EncapsulateMetadata", () -> new EncapsulateMetadata("nsh-in", 42).si(7).keys("app"));
+        b.put(
+                "EncapsulateMetadata",
+                () -> new EncapsulateMetadata("nsh-in", 42).si(7).keys("app"));
         b.put("FlowTracker", () -> new FlowTracker("flows").timeout(60));
         b.put("FromDevice", () -> new FromDevice("in", "eth0").promisc(true));
         b.put("FromDump", () -> new FromDump("in", "trace.pcap").timing(true));
@@ -66,26 +70,43 @@ class ApiConfigVectorsTest {
         b.put("Ipv4AddressTranslator", () -> new Ipv4AddressTranslator("nat")
                 .inputSpec("pattern 1.0.0.1 1024-65535 - - 0 1", "discard"));
         b.put("Log", () -> new Log("log", "suspicious packet").severity(2));
-        b.put("NetworkDirectionSwap", () -> new NetworkDirectionSwap("swap").ethernet(true).ipv4(true).tcp(true));
-        b.put("NetworkHeaderFieldsRewriter", () -> new NetworkHeaderFieldsRewriter("rw").ipv4Dst("10.0.0.2").tcpDst(8080));
+        b.put(
+                "NetworkDirectionSwap",
+                () -> new NetworkDirectionSwap("swap").ethernet(true).ipv4(true).tcp(true));
+        b.put(
+                "NetworkHeaderFieldsRewriter",
+                () -> new NetworkHeaderFieldsRewriter("rw").ipv4Dst("10.0.0.2").tcpDst(8080));
         b.put("PpsRateClassifier", () -> new PpsRateClassifier("rate").rate(1000, 10000));
         b.put("PpsShaper", () -> new PpsShaper("shape", 100_000));
         b.put("ProtocolAnalyzer", () -> new ProtocolAnalyzer("pa").protocols("http", "tcp"));
         b.put("Queue", () -> new Queue("q", 1000));
-        b.put("RandomEarlyDetectionQueue", () -> new RandomEarlyDetectionQueue("red", 1000, 50, 500, 0.1).stability(3).gentle(false));
-        b.put("ReadMetadata", () -> new ReadMetadata("which-app", "app").value("ips").value(3));
+        b.put("RandomEarlyDetectionQueue", () -> new RandomEarlyDetectionQueue("red", 1000, 50, 500, 0.1)
+                .stability(3)
+                .gentle(false));
+        b.put(
+                "ReadMetadata",
+                () -> new ReadMetadata("which-app", "app").value("ips").value(3));
         b.put("RegexClassifier", () -> new RegexClassifier("rc").pattern("^GET /admin", "(?i)cmd\\.exe"));
-        b.put("RegexMatcher", () -> new RegexMatcher("rm").pattern("evil", "worse").matchAll(false));
-        b.put("SessionStore: a masked field", () -> new SessionStore("remember").store(MatchField.IPV4_SRC, "client", "255.255.255.0"));
-        b.put("StringClassifier", () -> new StringClassifier("words").strings("cmd.exe", "/etc/passwd")
-                .caseInsensitive(true).payloadOnly(true));
+        b.put(
+                "RegexMatcher",
+                () -> new RegexMatcher("rm").pattern("evil", "worse").matchAll(false));
+        b.put("SessionStore: a masked field", () -> new SessionStore("remember")
+                .store(MatchField.IPV4_SRC, "client", "255.255.255.0"));
+        b.put("StringClassifier", () -> new StringClassifier("words")
+                .strings("cmd.exe", "/etc/passwd")
+                .caseInsensitive(true)
+                .payloadOnly(true));
         b.put("ToDevice", () -> new ToDevice("out", "eth1"));
         b.put("ToDump", () -> new ToDump("out", "out.pcap"));
         b.put("VlanDecapsulate", () -> new VlanDecapsulate("untag"));
         b.put("VlanEncapsulate", () -> new VlanEncapsulate("tag", 100).vlanPcp(3));
-        b.put("WriteMetadata", () -> new WriteMetadata("mark").value("app", "ips").value("mark", 3));
+        b.put(
+                "WriteMetadata",
+                () -> new WriteMetadata("mark").value("app", "ips").value("mark", 3));
         b.put("SetTimestamp", () -> new SetTimestamp("stamp").timestamp("1700000000.25"));
-        b.put("SetTimestampDelta", () -> new SetTimestampDelta("latency").range("NOW").metadataKey("latency"));
+        b.put(
+                "SetTimestampDelta",
+                () -> new SetTimestampDelta("latency").range("NOW").metadataKey("latency"));
         b.put("Store", () -> new Store("keep", "request", 0, 30).packetSize(-1));
         b.put("Restore", () -> new Restore("back", "request").protocol("payload"));
         b.put("BeginTransaction", () -> new BeginTransaction("try", "nat"));
@@ -97,7 +118,8 @@ class ApiConfigVectorsTest {
     }
 
     private static JsonNode vectors(ObjectMapper json) throws Exception {
-        Path file = Path.of(System.getProperty("openbox.root", "../.."), "blocks", "catalogue", "vectors", "api-configs.json");
+        Path file = Path.of(
+                System.getProperty("openbox.root", "../.."), "blocks", "catalogue", "vectors", "api-configs.json");
         return json.readTree(file.toFile());
     }
 

@@ -30,8 +30,10 @@ class BlockTypesTest {
 
     @Test
     void everyCatalogueBlockHasExactlyOneTypedClass() {
-        Set<String> classes = BlockTypes.ALL.stream().map(Class::getSimpleName).collect(Collectors.toCollection(TreeSet::new));
-        Set<String> types = CATALOGUE.all().stream().map(BlockDescriptor::name).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> classes =
+                BlockTypes.ALL.stream().map(Class::getSimpleName).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> types =
+                CATALOGUE.all().stream().map(BlockDescriptor::name).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(types, classes);
         assertEquals(BlockTypes.ALL.size(), classes.size(), "a class is listed twice");
     }
@@ -46,8 +48,10 @@ class BlockTypesTest {
             ProcessingBlock b = (ProcessingBlock) ctors[0].newInstance(samples(ctors[0].getParameterTypes(), true));
             assertEquals(d.name(), b.type());
             Set<String> written = new TreeSet<>(keys(b.config()));
-            for (Method m : c.getMethods()) {   // the generated setters and those of its Extension
-                if (!Modifier.isPublic(m.getModifiers()) || Modifier.isStatic(m.getModifiers()) || m.getReturnType() != c) {
+            for (Method m : c.getMethods()) { // the generated setters and those of its Extension
+                if (!Modifier.isPublic(m.getModifiers())
+                        || Modifier.isStatic(m.getModifiers())
+                        || m.getReturnType() != c) {
                     continue;
                 }
                 ObjectNode before = b.config();
@@ -60,7 +64,8 @@ class BlockTypesTest {
                     if (!after.get(k).equals(before.get(k))) {
                         written.add(k);
                         if (d.arg(k).isEmpty()) {
-                            problems.add(c.getSimpleName() + "." + m.getName() + " writes '" + k + "', not a catalogue argument");
+                            problems.add(c.getSimpleName() + "." + m.getName() + " writes '" + k
+                                    + "', not a catalogue argument");
                         }
                     }
                 }
@@ -70,7 +75,8 @@ class BlockTypesTest {
             } catch (RuntimeException e) {
                 problems.add(c.getSimpleName() + ": catalogue rejects what the setters wrote: " + e.getMessage());
             }
-            Set<String> args = d.config().stream().map(ArgDescriptor::name).collect(Collectors.toCollection(TreeSet::new));
+            Set<String> args =
+                    d.config().stream().map(ArgDescriptor::name).collect(Collectors.toCollection(TreeSet::new));
             args.removeAll(written);
             if (!args.isEmpty()) {
                 problems.add(c.getSimpleName() + ": no constructor parameter or setter for " + args);
@@ -81,7 +87,7 @@ class BlockTypesTest {
 
     private static List<String> keys(ObjectNode o) {
         List<String> out = new ArrayList<>();
-        for (Iterator<String> it = o.fieldNames(); it.hasNext();) {
+        for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
             out.add(it.next());
         }
         return out;
@@ -92,16 +98,40 @@ class BlockTypesTest {
         Object[] out = new Object[types.length];
         for (int i = 0; i < types.length; i++) {
             Class<?> t = types[i];
-            out[i] = t == String.class ? (constructor && i == 0 ? "b1" : "255.0.0.0")
-                    : t == int.class ? 1 : t == long.class ? 1L : t == double.class ? 2.0 : t == boolean.class ? Boolean.TRUE
-                    : t == MatchField.class ? MatchField.IPV4_SRC
-                    : t == Match.class ? Match.of().ipv4Src("10.0.0.1")
-                    : t == SessionMatch.class ? SessionMatch.value("k", "1")
-                    : t == String[].class ? new String[] {"255.0.0.0"}
-                    : t == double[].class ? new double[] {1.0}
-                    : t == byte[].class ? new byte[] {1}
-                    : t == PayloadPattern[].class ? new PayloadPattern[] {PayloadPattern.regex("x")}
-                    : unsupported(t);
+            out[i] = t == String.class
+                    ? (constructor && i == 0 ? "b1" : "255.0.0.0")
+                    : t == int.class
+                            ? 1
+                            : t == long.class
+                                    ? 1L
+                                    : t == double.class
+                                            ? 2.0
+                                            : t == boolean.class
+                                                    ? Boolean.TRUE
+                                                    : t == MatchField.class
+                                                            ? MatchField.IPV4_SRC
+                                                            : t == Match.class
+                                                                    ? Match.of().ipv4Src("10.0.0.1")
+                                                                    : t == SessionMatch.class
+                                                                            ? SessionMatch.value("k", "1")
+                                                                            : t == String[].class
+                                                                                    ? new String[] {"255.0.0.0"}
+                                                                                    : t == double[].class
+                                                                                            ? new double[] {1.0}
+                                                                                            : t == byte[].class
+                                                                                                    ? new byte[] {1}
+                                                                                                    : t
+                                                                                                                    == PayloadPattern
+                                                                                                                                    []
+                                                                                                                            .class
+                                                                                                            ? new PayloadPattern
+                                                                                                                    [] {
+                                                                                                                PayloadPattern
+                                                                                                                        .regex(
+                                                                                                                                "x")
+                                                                                                            }
+                                                                                                            : unsupported(
+                                                                                                                    t);
         }
         return out;
     }

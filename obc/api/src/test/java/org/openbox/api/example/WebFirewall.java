@@ -42,9 +42,9 @@ public class WebFirewall extends Application {
     public List<Statement> statements() {
         FromDevice in = new FromDevice("in", "eth0");
         HeaderClassifier acl = new HeaderClassifier("acl")
-                .rule(Match.of().ipv4Src("10.0.0.0/8"))   // 0: inside, trusted
-                .rule(Match.of().tcpDst(22))              // 1: SSH from outside
-                .rule(Match.of());                        // 2: the rest
+                .rule(Match.of().ipv4Src("10.0.0.0/8")) // 0: inside, trusted
+                .rule(Match.of().tcpDst(22)) // 1: SSH from outside
+                .rule(Match.of()); // 2: the rest
         HeaderPayloadClassifier web = new HeaderPayloadClassifier("web")
                 .rule(Match.of().tcpDst(80), PayloadPattern.regex("(?i)union\\s+select"))
                 .rule(Match.of());

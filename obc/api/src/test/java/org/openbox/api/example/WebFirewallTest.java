@@ -22,8 +22,11 @@ class WebFirewallTest {
 
     @Test
     void isFoundByServiceLoaderAndBuildsItsGraph() {
-        Application app = ServiceLoader.load(Application.class).stream().map(ServiceLoader.Provider::get)
-                .filter(a -> a.name().equals("web-firewall")).findFirst().orElseThrow();
+        Application app = ServiceLoader.load(Application.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(a -> a.name().equals("web-firewall"))
+                .findFirst()
+                .orElseThrow();
         List<Statement> statements = app.statements();
         assertEquals(1, statements.size());
         assertEquals(8, statements.get(0).graph().blocks().size());

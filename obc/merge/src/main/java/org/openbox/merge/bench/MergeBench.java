@@ -43,9 +43,11 @@ public final class MergeBench {
         int runs = 15;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                case "--sizes" -> sizes = Arrays.stream(args[++i].split(","))
+                        .mapToInt(Integer::parseInt)
+                        .toArray();
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--json" -> { }
+                case "--json" -> {}
                 case "-h", "--help" -> {
                     System.out.println("usage: ./openbox bench merge [--sizes n1,n2,...] [--runs R] [--json]");
                     return;
@@ -62,16 +64,19 @@ public final class MergeBench {
         long warmAll = System.nanoTime();
         while (System.nanoTime() - warmAll < 3_000_000_000L) {
             for (int n : sizes) {
-                merger.merge(List.of(new AppGraph("firewall", 1, firewall(n)), new AppGraph("balancer", 0, balancer(n - 1))),
-                        Composition.CHAIN, PRODUCTS);
+                merger.merge(
+                        List.of(new AppGraph("firewall", 1, firewall(n)), new AppGraph("balancer", 0, balancer(n - 1))),
+                        Composition.CHAIN,
+                        PRODUCTS);
             }
         }
         List<double[]> points = new ArrayList<>();
         for (int n : sizes) {
-            List<AppGraph> apps = List.of(new AppGraph("firewall", 1, firewall(n)), new AppGraph("balancer", 0, balancer(n - 1)));
+            List<AppGraph> apps =
+                    List.of(new AppGraph("firewall", 1, firewall(n)), new AppGraph("balancer", 0, balancer(n - 1)));
             MergeResult r = null;
             long warm = System.nanoTime();
-            for (int w = 0; w < 5 || System.nanoTime() - warm < 1_000_000_000L; w++) {   // let the JIT settle
+            for (int w = 0; w < 5 || System.nanoTime() - warm < 1_000_000_000L; w++) { // let the JIT settle
                 r = merger.merge(apps, Composition.CHAIN, PRODUCTS);
             }
             double[] ms = new double[runs];
@@ -88,8 +93,14 @@ public final class MergeBench {
             double median = ms[runs / 2];
             int connectors = r.merged().connectors().size();
             points.add(new double[] {connectors, median});
-            System.out.printf(Locale.ROOT, "{\"connectors\": %d, \"blocks\": %d, \"rules\": %d, \"ms\": %.3f, \"wall_ms\": %.3f}%n",
-                    connectors, r.merged().blocks().size(), r.report().rulesAfter(), median, wall[runs / 2]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "{\"connectors\": %d, \"blocks\": %d, \"rules\": %d, \"ms\": %.3f, \"wall_ms\": %.3f}%n",
+                    connectors,
+                    r.merged().blocks().size(),
+                    r.report().rulesAfter(),
+                    median,
+                    wall[runs / 2]);
         }
         System.out.printf(Locale.ROOT, "{\"fit\": \"ms ~ connectors^k\", \"exponent\": %.3f}%n", exponent(points));
     }
@@ -99,7 +110,10 @@ public final class MergeBench {
         double n = pts.size(), sx = 0, sy = 0, sxx = 0, sxy = 0;
         for (double[] p : pts) {
             double x = Math.log(p[0]), y = Math.log(p[1]);
-            sx += x; sy += y; sxx += x * x; sxy += x * y;
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
         }
         return (n * sxy - sx * sy) / (n * sxx - sx * sx);
     }
@@ -113,7 +127,10 @@ public final class MergeBench {
         for (int i = 0; i < n; i++) {
             match.addObject().put("eth_type", "0x0800").put("ip_proto", 6).put("tcp_dst", 1000 + i);
             ObjectNode ac = F.objectNode();
-            ac.putArray("alerts").addObject().put("message", "port " + (1000 + i)).put("severity", 1);
+            ac.putArray("alerts")
+                    .addObject()
+                    .put("message", "port " + (1000 + i))
+                    .put("severity", 1);
             blocks.add(new Block("Alert", "alert" + i, ac));
             conns.add(new Connector("acl", i, "alert" + i, 0));
             conns.add(new Connector("alert" + i, 0, "out", 0));
@@ -132,7 +149,9 @@ public final class MergeBench {
         var match = cc.putArray("match");
         for (int i = 0; i < n; i++) {
             match.addObject().put("eth_type", "0x0800").put("ipv4_dst", "10." + (i / 256) + "." + (i % 256) + ".0/24");
-            blocks.add(new Block("NetworkHeaderFieldsRewriter", "rw" + i,
+            blocks.add(new Block(
+                    "NetworkHeaderFieldsRewriter",
+                    "rw" + i,
                     F.objectNode().put("ipv4_dst", "172.16." + (i / 256) + "." + (i % 256 + 1))));
             conns.add(new Connector("split", i, "rw" + i, 0));
             conns.add(new Connector("rw" + i, 0, "out", 0));

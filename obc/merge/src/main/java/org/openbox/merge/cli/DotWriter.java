@@ -21,14 +21,15 @@ final class DotWriter {
     private static final String[] COLOURS = {"lightblue", "palegreen", "lightsalmon", "khaki", "plum", "lightcyan"};
 
     static String write(Graph g, Function<Block, Kind> kindOf) {
-        StringBuilder sb = new StringBuilder("digraph openbox {\n  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n");
+        StringBuilder sb =
+                new StringBuilder("digraph openbox {\n  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n");
         java.util.Map<String, String> fill = new java.util.HashMap<>();
         java.util.List<String[]> fusedEdges = new java.util.ArrayList<>();
         int groups = 0;
         for (Block b : g.blocks()) {
             var fuse = b.config() == null ? null : b.config().get("fuse");
             if (fuse == null || !fuse.isArray() || fuse.isEmpty()) continue;
-            String colour = fill.get(b.name());     // a target that fuses in turn keeps its group's colour
+            String colour = fill.get(b.name()); // a target that fuses in turn keeps its group's colour
             if (colour == null) {
                 colour = COLOURS[groups++ % COLOURS.length];
                 fill.put(b.name(), colour);
@@ -40,32 +41,47 @@ final class DotWriter {
         }
         for (Block b : g.blocks()) {
             Kind k = kindOf.apply(b);
-            String shape = switch (k) {
-                case INPUT, OUTPUT, DROP -> "ellipse";
-                case CLASSIFIER -> "diamond";
-                case STATIC -> "note";
-                case SHAPER -> "cylinder";
-                case MODIFIER -> "box";
-            };
+            String shape =
+                    switch (k) {
+                        case INPUT, OUTPUT, DROP -> "ellipse";
+                        case CLASSIFIER -> "diamond";
+                        case STATIC -> "note";
+                        case SHAPER -> "cylinder";
+                        case MODIFIER -> "box";
+                    };
             String label = b.name() + "\\n" + b.type();
             if (k == Kind.CLASSIFIER && b.config() != null) {
-                var m = b.config().has("match") ? b.config().get("match") : b.config().get("pattern");
+                var m = b.config().has("match")
+                        ? b.config().get("match")
+                        : b.config().get("pattern");
                 if (m != null && m.isArray()) label += " (" + m.size() + " rules)";
             }
-            sb.append("  ").append(quote(b.name())).append(" [shape=").append(shape)
-                    .append(", label=").append(quote(label));
-            if (fill.containsKey(b.name())) sb.append(", style=filled, fillcolor=").append(fill.get(b.name()));
+            sb.append("  ")
+                    .append(quote(b.name()))
+                    .append(" [shape=")
+                    .append(shape)
+                    .append(", label=")
+                    .append(quote(label));
+            if (fill.containsKey(b.name()))
+                sb.append(", style=filled, fillcolor=").append(fill.get(b.name()));
             sb.append("];\n");
         }
         for (Connector c : g.connectors()) {
             sb.append("  ").append(quote(c.src())).append(" -> ").append(quote(c.dst()));
             if (c.srcPort() != 0 || c.dstPort() != 0) {
-                sb.append(" [label=\"").append(c.srcPort()).append("->").append(c.dstPort()).append("\"]");
+                sb.append(" [label=\"")
+                        .append(c.srcPort())
+                        .append("->")
+                        .append(c.dstPort())
+                        .append("\"]");
             }
             sb.append(";\n");
         }
         for (String[] e : fusedEdges) {
-            sb.append("  ").append(quote(e[0])).append(" -> ").append(quote(e[1]))
+            sb.append("  ")
+                    .append(quote(e[0]))
+                    .append(" -> ")
+                    .append(quote(e[1]))
                     .append(" [style=dashed, label=\"fused\", constraint=false];\n");
         }
         return sb.append("}\n").toString();

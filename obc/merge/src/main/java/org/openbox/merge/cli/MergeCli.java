@@ -36,7 +36,8 @@ import org.openbox.protocol.graph.Graph;
  * is rendered as it is, without merging. Exit codes: 0 ok, 1 bad graph, 2 bad arguments.
  */
 public final class MergeCli {
-    static final String USAGE = """
+    static final String USAGE =
+            """
             usage: ./openbox merge [--chain | --distinct | --concat] G1.json G2.json ... [-o OUT.json] [--dot] [--max-rules N] [--no-fold] [--no-split] [--no-fuse]
 
               Merges the processing graphs of several applications into one equivalent graph.
@@ -95,8 +96,10 @@ public final class MergeCli {
                 }
                 case "--chain", "--distinct" -> {
                     Composition c = a.equals("--chain") ? Composition.CHAIN : Composition.DISTINCT;
-                    if (compositionSet && c != composition) return usage(err, "--chain and --distinct exclude each other");
-                    if (concat && c == Composition.DISTINCT) return usage(err, "--concat and --distinct exclude each other");
+                    if (compositionSet && c != composition)
+                        return usage(err, "--chain and --distinct exclude each other");
+                    if (concat && c == Composition.DISTINCT)
+                        return usage(err, "--concat and --distinct exclude each other");
                     composition = c;
                     compositionSet = true;
                 }
@@ -105,7 +108,8 @@ public final class MergeCli {
                     output = args[i];
                 }
                 case "--concat" -> {
-                    if (composition == Composition.DISTINCT) return usage(err, "--concat and --distinct exclude each other");
+                    if (composition == Composition.DISTINCT)
+                        return usage(err, "--concat and --distinct exclude each other");
                     concat = true;
                 }
                 case "--dot" -> dot = true;
@@ -159,7 +163,8 @@ public final class MergeCli {
                 out.print(DotWriter.write(g, info::kind));
                 return 0;
             }
-            MergeResult r = concat ? new Concatenator(info).concat(apps)
+            MergeResult r = concat
+                    ? new Concatenator(info).concat(apps)
                     : new GraphMerger(info).merge(apps, composition, new MergeOptions(maxRules, fold, split, fuse));
             String json = mapper.writeValueAsString(r.merged().toJson()) + "\n";
             if (output != null) {
@@ -168,8 +173,11 @@ public final class MergeCli {
                 out.print(json);
             }
             if (dot) out.print(DotWriter.write(r.merged(), info::kind));
-            err.print((concat ? "concatenation (no merge)" : composition == Composition.CHAIN ? "chain merge" : "distinct merge") + " of "
-                    + apps.stream().map(AppGraph::app).toList() + "\n" + r.report().summary());
+            err.print((concat
+                            ? "concatenation (no merge)"
+                            : composition == Composition.CHAIN ? "chain merge" : "distinct merge")
+                    + " of " + apps.stream().map(AppGraph::app).toList() + "\n"
+                    + r.report().summary());
             return 0;
         } catch (MergeException e) {
             err.println("merge: " + e.getMessage());

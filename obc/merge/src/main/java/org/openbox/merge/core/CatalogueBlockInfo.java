@@ -22,8 +22,10 @@ public final class CatalogueBlockInfo implements BlockInfo {
     }
 
     private BlockDescriptor descriptor(Block b) {
-        return catalogue.find(b.type()).orElseThrow(() ->
-                new MergeException("block '" + b.name() + "': unknown block type '" + b.type() + "'"));
+        return catalogue
+                .find(b.type())
+                .orElseThrow(
+                        () -> new MergeException("block '" + b.name() + "': unknown block type '" + b.type() + "'"));
     }
 
     @Override
@@ -60,7 +62,8 @@ public final class CatalogueBlockInfo implements BlockInfo {
         if (b.config() == null) return;
         List<ArgDescriptor> args = matchArgs.computeIfAbsent(d.name(), t -> d.config().stream()
                 .filter(a -> a.argType().kind() == ArgType.Kind.HEADER_MATCH
-                        || a.argType().kind() == ArgType.Kind.HEADER_PAYLOAD_MATCH).toList());
+                        || a.argType().kind() == ArgType.Kind.HEADER_PAYLOAD_MATCH)
+                .toList());
         for (ArgDescriptor a : args) {
             ArgType.Kind kind = a.argType().kind();
             JsonNode v = b.config().get(a.name());
@@ -75,10 +78,11 @@ public final class CatalogueBlockInfo implements BlockInfo {
                     where += ".header_match";
                 }
                 if (!m.isObject()) continue;
-                for (var it = m.fields(); it.hasNext();) {
+                for (var it = m.fields(); it.hasNext(); ) {
                     var e = it.next();
                     if (e.getValue().isTextual()) {
-                        HeaderMatchReader.checkNesting(where + ": ", e.getKey(), e.getValue().asText());
+                        HeaderMatchReader.checkNesting(
+                                where + ": ", e.getKey(), e.getValue().asText());
                     }
                 }
             }

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -73,7 +71,7 @@ public final class ClassifierRules {
         if (c == null || !c.path("match").isArray()) return b;
         ArrayNode rest = F.arrayNode();
         switch (b.type()) {
-            case "HeaderClassifier" -> { }
+            case "HeaderClassifier" -> {}
             case "HeaderPayloadClassifier" -> {
                 for (JsonNode m : c.get("match")) {
                     if (m.isObject() && m.path("header_match").isObject()) {
@@ -100,8 +98,7 @@ public final class ClassifierRules {
         JsonNode match = array(b, c, "match");
         List<Rule> out = new ArrayList<>(match.size());
         for (int i = 0; i < match.size(); i++) {
-            out.add(new Rule(reader.terms(match.get(i)), List.of(), false,
-                    List.of(new RuleRef(app, b.name(), i))));
+            out.add(new Rule(reader.terms(match.get(i)), List.of(), false, List.of(new RuleRef(app, b.name(), i))));
         }
         return out;
     }
@@ -123,7 +120,8 @@ public final class ClassifierRules {
         Rule first;
         RuleRef r0 = new RuleRef(app, b.name(), 0);
         if (pats.isEmpty()) {
-            first = all ? Rule.any(List.of(r0))                                              // all of none: true
+            first = all
+                    ? Rule.any(List.of(r0)) // all of none: true
                     : new Rule(Map.of(MatchField.ETH_TYPE, List.of()), List.of(), false, List.of(r0)); // never
         } else if (all || pats.size() == 1) {
             first = new Rule(Map.of(), pats, whole, List.of(r0));
@@ -155,9 +153,10 @@ public final class ClassifierRules {
             JsonNode pm = m.path("payload_match");
             if (!pm.isMissingNode() && !pm.isArray()) throw bad(b, "match[" + i + "].payload_match must be an array");
             for (JsonNode p : pm) {
-                if (p.has("from") || p.has("to")) return null;                   // offsets: opaque
+                if (p.has("from") || p.has("to")) return null; // offsets: opaque
                 JsonNode pat = p.get("pattern");
-                if (pat == null || !pat.isTextual()) throw bad(b, "match[" + i + "].payload_match needs a string 'pattern'");
+                if (pat == null || !pat.isTextual())
+                    throw bad(b, "match[" + i + "].payload_match needs a string 'pattern'");
                 pats.add(p.path("is_regex").asBoolean(true) ? pat.asText() : Pattern.quote(pat.asText()));
             }
             out.add(new Rule(h, pats, false, List.of(new RuleRef(app, b.name(), i))));

@@ -22,7 +22,9 @@ public final class HeaderAlgebra {
 
     /** r1 AND r2 (header intersected per field, patterns concatenated, provenance joined). */
     public static Rule intersect(Rule r1, Rule r2) throws Inexpressible {
-        if (r1.whole() != r2.whole() && !r1.patterns().isEmpty() && !r2.patterns().isEmpty()) {
+        if (r1.whole() != r2.whole()
+                && !r1.patterns().isEmpty()
+                && !r2.patterns().isEmpty()) {
             throw new Inexpressible("payload and whole-packet patterns cannot be joined");
         }
         Map<MatchField, List<Term>> h = new EnumMap<>(MatchField.class);
@@ -51,7 +53,10 @@ public final class HeaderAlgebra {
             boolean any = false;
             for (Term x : e.getValue()) {
                 for (Term y : b) {
-                    if (overlaps(e.getKey(), x, y)) { any = true; break; }
+                    if (overlaps(e.getKey(), x, y)) {
+                        any = true;
+                        break;
+                    }
                 }
                 if (any) break;
             }
@@ -103,9 +108,9 @@ public final class HeaderAlgebra {
         BigInteger lo = m.value().and(m.mask());
         BigInteger free = full.andNot(m.mask());
         BigInteger hi = lo.or(free);
-        if (r.min().compareTo(lo) <= 0 && r.max().compareTo(hi) >= 0) return List.of(m);   // range covers all
-        if (r.max().compareTo(lo) < 0 || r.min().compareTo(hi) > 0) return List.of();       // disjoint spans
-        if (isLowOnes(free)) {                                                              // prefix: a span
+        if (r.min().compareTo(lo) <= 0 && r.max().compareTo(hi) >= 0) return List.of(m); // range covers all
+        if (r.max().compareTo(lo) < 0 || r.min().compareTo(hi) > 0) return List.of(); // disjoint spans
+        if (isLowOnes(free)) { // prefix: a span
             return range(lo.max(r.min()), hi.min(r.max()), full);
         }
         BigInteger cLo = lo.max(r.min()), cHi = hi.min(r.max());
@@ -116,8 +121,9 @@ public final class HeaderAlgebra {
             }
             return out;
         }
-        throw new Inexpressible(f + ": range [" + r.min().toString(16) + ":" + r.max().toString(16)
-                + "] partly overlaps non-prefix mask " + m.mask().toString(16));
+        throw new Inexpressible(
+                f + ": range [" + r.min().toString(16) + ":" + r.max().toString(16)
+                        + "] partly overlaps non-prefix mask " + m.mask().toString(16));
     }
 
     private static List<Term> range(BigInteger lo, BigInteger hi, BigInteger full) {
@@ -141,11 +147,14 @@ public final class HeaderAlgebra {
         for (Map.Entry<MatchField, List<Term>> e : outer.header().entrySet()) {
             List<Term> in = inner.header().get(e.getKey());
             if (in == null) return false;
-            if (in.equals(e.getValue())) continue;            // common after intersections: no set work
+            if (in.equals(e.getValue())) continue; // common after intersections: no set work
             for (Term t : in) {
                 boolean ok = false;
                 for (Term o : e.getValue()) {
-                    if (subset(e.getKey(), t, o)) { ok = true; break; }
+                    if (subset(e.getKey(), t, o)) {
+                        ok = true;
+                        break;
+                    }
                 }
                 if (!ok) return false;
             }

@@ -39,7 +39,8 @@ public final class HeaderMatchReader {
     public static final int MAX_NESTING = HeaderMatchParser.MAX_DEPTH;
 
     /** The fields some other field's prerequisite names (protocol/README.md, MatchField). */
-    static final Set<MatchField> PREREQUISITE_FIELDS = EnumSet.of(MatchField.ETH_TYPE, MatchField.VLAN_VID, MatchField.IP_PROTO);
+    static final Set<MatchField> PREREQUISITE_FIELDS =
+            EnumSet.of(MatchField.ETH_TYPE, MatchField.VLAN_VID, MatchField.IP_PROTO);
 
     private record ValueKey(String name, JsonNode value) {}
 
@@ -59,7 +60,8 @@ public final class HeaderMatchReader {
      */
     public Map<MatchField, List<Term>> terms(JsonNode matchObject) {
         Map<MatchField, FieldMatch> fields = new LinkedHashMap<>();
-        if (!read(matchObject, fields)) fields = HeaderMatchParser.parse(matchObject).fields();
+        if (!read(matchObject, fields))
+            fields = HeaderMatchParser.parse(matchObject).fields();
         Map<MatchField, List<Term>> out = new EnumMap<>(MatchField.class);
         fields.forEach((f, fm) -> out.put(f, fm.terms()));
         return out;
@@ -72,14 +74,14 @@ public final class HeaderMatchReader {
     private boolean read(JsonNode matchObject, Map<MatchField, FieldMatch> fields) {
         if (matchObject == null || !matchObject.isObject()) return false;
         List<Object> shape = new ArrayList<>(matchObject.size() + 2);
-        for (Iterator<Map.Entry<String, JsonNode>> it = matchObject.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = matchObject.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             FieldMatch fm = value(e.getKey(), e.getValue());
             if (fm == null || fields.putIfAbsent(fm.field(), fm) != null) return false;
             shape.add(PREREQUISITE_FIELDS.contains(fm.field()) ? fm : fm.field());
         }
         if (shapes.contains(shape)) return true;
-        HeaderMatchParser.parse(matchObject);     // throws the parser's error
+        HeaderMatchParser.parse(matchObject); // throws the parser's error
         shapes.add(shape);
         return true;
     }
@@ -110,8 +112,10 @@ public final class HeaderMatchReader {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '[' && ++depth > MAX_NESTING) {
-                throw new ProtocolException(ErrorSubtype.BAD_HEADER_MATCH, where + "header match field " + name
-                        + ": value nested deeper than " + MAX_NESTING + " brackets");
+                throw new ProtocolException(
+                        ErrorSubtype.BAD_HEADER_MATCH,
+                        where + "header match field " + name + ": value nested deeper than " + MAX_NESTING
+                                + " brackets");
             } else if (c == ']') {
                 depth--;
             }

@@ -37,20 +37,20 @@ public final class ModifierEffects {
         }
         switch (type) {
             case "DecIpTtl":
-                return true;                       // TTL / hop limit and checksum: no match field, no payload byte
+                return true; // TTL / hop limit and checksum: no match field, no payload byte
             case "NetworkHeaderFieldsRewriter": {
                 if (config == null) return true;
                 for (var it = config.fieldNames(); it.hasNext(); ) {
                     String k = it.next();
                     if (k.equals("ipv4_ttl")) continue;
                     MatchField f = REWRITER_FIELDS.get(k);
-                    if (f == null) return false;  // eth_type, ipv4_proto, unknown: the parse may change
+                    if (f == null) return false; // eth_type, ipv4_proto, unknown: the parse may change
                     if (read.contains(f)) return false;
                 }
                 return true;
             }
             default:
-                return false;                      // VLAN push/pop and others change the layout
+                return false; // VLAN push/pop and others change the layout
         }
     }
 }

@@ -59,7 +59,10 @@ public record Rule(Map<MatchField, List<Term>> header, List<String> patterns, bo
             if (v == null) return false;
             boolean any = false;
             for (Term t : e.getValue()) {
-                if (t.contains(v)) { any = true; break; }
+                if (t.contains(v)) {
+                    any = true;
+                    break;
+                }
             }
             if (!any) return false;
         }

@@ -5,7 +5,6 @@ import java.util.List;
 import org.openbox.merge.AppGraph;
 import org.openbox.merge.Composition;
 import org.openbox.merge.MergeResult;
-import org.openbox.merge.Origin;
 import org.openbox.merge.core.BlockInfo;
 
 /**
@@ -38,7 +37,8 @@ public final class Equivalence {
     }
 
     private String differs(Outcome want, Outcome got) {
-        if (want.dropped() != got.dropped()) return want.dropped() ? "merged graph forwards a dropped packet" : "merged graph drops the packet";
+        if (want.dropped() != got.dropped())
+            return want.dropped() ? "merged graph forwards a dropped packet" : "merged graph drops the packet";
         if (!want.dropped()) {
             if (!result.provenance().originsOf(got.exit()).contains(reference.exitOrigin(want.exit()))) {
                 return "different exit: merged " + got.exit() + " does not implement " + want.exit();
@@ -57,16 +57,20 @@ public final class Equivalence {
         List<Interpreter.Hit> mergedHits = merged.hits();
         for (org.openbox.merge.core.RuleRef r : reference.hits()) {
             List<String> blocks = result.provenance().mergedBlocksOf(r.app(), r.block());
-            if (blocks.isEmpty() || result.provenance().folded(r.app(), r.block())) continue;   // counts partial by design
+            if (blocks.isEmpty() || result.provenance().folded(r.app(), r.block()))
+                continue; // counts partial by design
             boolean found = false;
             for (Interpreter.Hit h : mergedHits) {
-                if (result.provenance().mergedRulesOf(r.app(), r.block(), r.rule(), h.block()).contains(h.rule())) {
+                if (result.provenance()
+                        .mergedRulesOf(r.app(), r.block(), r.rule(), h.block())
+                        .contains(h.rule())) {
                     found = true;
                     break;
                 }
             }
-            if (!found) return "rule " + r.rule() + " of " + r.app() + "." + r.block() + " matched, but no merged rule "
-                    + "implementing it did (merged hits " + mergedHits + ")";
+            if (!found)
+                return "rule " + r.rule() + " of " + r.app() + "." + r.block() + " matched, but no merged rule "
+                        + "implementing it did (merged hits " + mergedHits + ")";
         }
         return null;
     }

@@ -37,6 +37,7 @@ public final class Interpreter {
     private final Map<String, Pattern> patterns = new HashMap<>();
     /** Classifier decisions of the last run: (block, rule index), in path order. */
     private final List<Hit> hits = new ArrayList<>();
+
     private final Function<String, Pattern> compile =
             re -> patterns.computeIfAbsent(re, r -> Pattern.compile(r, Pattern.DOTALL));
 
@@ -52,7 +53,8 @@ public final class Interpreter {
             kinds.put(b.name(), k);
             if (k == Kind.CLASSIFIER) {
                 List<Rule> r = ClassifierRules.read("", b);
-                if (r == null) throw new MergeException("block '" + b.name() + "': the interpreter does not run " + b.type());
+                if (r == null)
+                    throw new MergeException("block '" + b.name() + "': the interpreter does not run " + b.type());
                 rules.put(b.name(), r);
             } else if (k == Kind.MODIFIER && !Modifiers.supports(b.type())) {
                 throw new MergeException("block '" + b.name() + "': the interpreter does not run " + b.type());
@@ -77,7 +79,9 @@ public final class Interpreter {
     /** The input terminals, in block order. */
     public List<String> inputs() {
         List<String> out = new ArrayList<>();
-        blocks.forEach((n, b) -> { if (kinds.get(n) == Kind.INPUT) out.add(n); });
+        blocks.forEach((n, b) -> {
+            if (kinds.get(n) == Kind.INPUT) out.add(n);
+        });
         return out;
     }
 
@@ -127,15 +131,22 @@ public final class Interpreter {
             Block b = blocks.get(cur);
             int out;
             switch (kinds.get(cur)) {
-                case OUTPUT -> { return new Outcome(cur, packet, effects); }
-                case DROP, INPUT -> { return new Outcome(null, packet, effects); }
+                case OUTPUT -> {
+                    return new Outcome(cur, packet, effects);
+                }
+                case DROP, INPUT -> {
+                    return new Outcome(null, packet, effects);
+                }
                 case CLASSIFIER -> {
                     out = classify(cur, packet);
                     if (out < 0) return new Outcome(null, packet, effects);
                     hits.add(new Hit(cur, out));
                 }
                 case STATIC -> {
-                    effects.add(new SideEffect(b.type(), originOf.apply(cur), cur,
+                    effects.add(new SideEffect(
+                            b.type(),
+                            originOf.apply(cur),
+                            cur,
                             b.config() == null ? "{}" : b.config().toString()));
                     out = 0;
                 }

@@ -90,18 +90,42 @@ final class Modifiers {
             if (f == null) throw new MergeException("block '" + block + "': unknown field '" + k + "'");
             BigInteger val = exact(block, f, e.getValue());
             switch (f) {
-                case ETH_DST -> { if (v.typeOffset >= 0) put(out, 0, 6, val); }
-                case ETH_SRC -> { if (v.typeOffset >= 0) put(out, 6, 6, val); }
-                case ETH_TYPE -> { if (v.typeOffset >= 0) put(out, v.typeOffset, 2, val); }
-                case IP_PROTO -> { if (v.ipVersion == 4) put(out, v.l3 + 9, 1, val); }
-                case IPV4_SRC -> { if (v.ipVersion == 4) put(out, v.l3 + 12, 4, val); }
-                case IPV4_DST -> { if (v.ipVersion == 4) put(out, v.l3 + 16, 4, val); }
-                case IP_DSCP -> { if (v.ipVersion == 4) out[v.l3 + 1] = (byte) ((out[v.l3 + 1] & 0x03) | (val.intValue() << 2)); }
-                case IP_ECN -> { if (v.ipVersion == 4) out[v.l3 + 1] = (byte) ((out[v.l3 + 1] & 0xfc) | val.intValue()); }
-                case TCP_SRC -> { if (v.field(MatchField.TCP_SRC) != null) put(out, v.l4, 2, val); }
-                case TCP_DST -> { if (v.field(MatchField.TCP_DST) != null) put(out, v.l4 + 2, 2, val); }
-                case UDP_SRC -> { if (v.field(MatchField.UDP_SRC) != null) put(out, v.l4, 2, val); }
-                case UDP_DST -> { if (v.field(MatchField.UDP_DST) != null) put(out, v.l4 + 2, 2, val); }
+                case ETH_DST -> {
+                    if (v.typeOffset >= 0) put(out, 0, 6, val);
+                }
+                case ETH_SRC -> {
+                    if (v.typeOffset >= 0) put(out, 6, 6, val);
+                }
+                case ETH_TYPE -> {
+                    if (v.typeOffset >= 0) put(out, v.typeOffset, 2, val);
+                }
+                case IP_PROTO -> {
+                    if (v.ipVersion == 4) put(out, v.l3 + 9, 1, val);
+                }
+                case IPV4_SRC -> {
+                    if (v.ipVersion == 4) put(out, v.l3 + 12, 4, val);
+                }
+                case IPV4_DST -> {
+                    if (v.ipVersion == 4) put(out, v.l3 + 16, 4, val);
+                }
+                case IP_DSCP -> {
+                    if (v.ipVersion == 4) out[v.l3 + 1] = (byte) ((out[v.l3 + 1] & 0x03) | (val.intValue() << 2));
+                }
+                case IP_ECN -> {
+                    if (v.ipVersion == 4) out[v.l3 + 1] = (byte) ((out[v.l3 + 1] & 0xfc) | val.intValue());
+                }
+                case TCP_SRC -> {
+                    if (v.field(MatchField.TCP_SRC) != null) put(out, v.l4, 2, val);
+                }
+                case TCP_DST -> {
+                    if (v.field(MatchField.TCP_DST) != null) put(out, v.l4 + 2, 2, val);
+                }
+                case UDP_SRC -> {
+                    if (v.field(MatchField.UDP_SRC) != null) put(out, v.l4, 2, val);
+                }
+                case UDP_DST -> {
+                    if (v.field(MatchField.UDP_DST) != null) put(out, v.l4 + 2, 2, val);
+                }
                 default -> throw new IllegalStateException(f.toString());
             }
         }
@@ -111,7 +135,9 @@ final class Modifiers {
     private static BigInteger exact(String block, MatchField f, JsonNode value) {
         try {
             var fm = HeaderMatchParser.parseValue(f.name(), value);
-            if (fm.terms().size() == 1 && fm.terms().get(0) instanceof Term.Masked m && m.mask().equals(f.fullMask())) {
+            if (fm.terms().size() == 1
+                    && fm.terms().get(0) instanceof Term.Masked m
+                    && m.mask().equals(f.fullMask())) {
                 return m.value();
             }
         } catch (ProtocolException e) {
@@ -131,7 +157,8 @@ final class Modifiers {
                 throw new MergeException("block '" + block + "': " + key + " is not an integer: " + v);
             }
         } else throw new MergeException("block '" + block + "': " + key + " is not an integer: " + v);
-        if (x < 0 || x >= (1L << bits)) throw new MergeException("block '" + block + "': " + key + " out of range: " + v);
+        if (x < 0 || x >= (1L << bits))
+            throw new MergeException("block '" + block + "': " + key + " out of range: " + v);
         return (int) x;
     }
 

@@ -19,7 +19,9 @@ public record Outcome(String exit, byte[] packet, List<SideEffect> effects) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Outcome x && java.util.Objects.equals(exit, x.exit) && Arrays.equals(packet, x.packet)
+        return o instanceof Outcome x
+                && java.util.Objects.equals(exit, x.exit)
+                && Arrays.equals(packet, x.packet)
                 && effects.equals(x.effects);
     }
 
@@ -30,7 +32,7 @@ public record Outcome(String exit, byte[] packet, List<SideEffect> effects) {
 
     @Override
     public String toString() {
-        return (exit == null ? "dropped" : "exit " + exit) + " packet=" + HexFormat.of().formatHex(packet)
-                + " effects=" + effects;
+        return (exit == null ? "dropped" : "exit " + exit) + " packet="
+                + HexFormat.of().formatHex(packet) + " effects=" + effects;
     }
 }

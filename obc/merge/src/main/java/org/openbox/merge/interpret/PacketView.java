@@ -22,6 +22,7 @@ public final class PacketView implements FieldSource {
     private final Map<MatchField, BigInteger> fields = new EnumMap<>(MatchField.class);
     /** Offset of the type field after VLAN tags; -1 for a runt frame. */
     int typeOffset = -1;
+
     int l3 = -1;
     int l4 = -1;
     int payload = -1;
@@ -126,29 +127,44 @@ public final class PacketView implements FieldSource {
         int len = bytes.length;
         switch (proto) {
             case 6 -> {
-                if (len < o + 20) { payload = len; return; }
+                if (len < o + 20) {
+                    payload = len;
+                    return;
+                }
                 l4 = o;
                 put(MatchField.TCP_SRC, u16(o));
                 put(MatchField.TCP_DST, u16(o + 2));
                 payload = Math.min(len, o + Math.max(20, (u8(o + 12) >>> 4) * 4));
             }
             case 17 -> {
-                if (len < o + 8) { payload = len; return; }
+                if (len < o + 8) {
+                    payload = len;
+                    return;
+                }
                 l4 = o;
                 put(MatchField.UDP_SRC, u16(o));
                 put(MatchField.UDP_DST, u16(o + 2));
                 payload = o + 8;
             }
             case 132 -> {
-                if (len < o + 12) { payload = len; return; }
+                if (len < o + 12) {
+                    payload = len;
+                    return;
+                }
                 l4 = o;
                 put(MatchField.SCTP_SRC, u16(o));
                 put(MatchField.SCTP_DST, u16(o + 2));
                 payload = o + 12;
             }
             case 1, 58 -> {
-                if ((proto == 58) != v6) { payload = o; return; }
-                if (len < o + 8) { payload = len; return; }
+                if ((proto == 58) != v6) {
+                    payload = o;
+                    return;
+                }
+                if (len < o + 8) {
+                    payload = len;
+                    return;
+                }
                 l4 = o;
                 put(v6 ? MatchField.ICMPV6_TYPE : MatchField.ICMPV4_TYPE, u8(o));
                 put(v6 ? MatchField.ICMPV6_CODE : MatchField.ICMPV4_CODE, u8(o + 1));

@@ -60,7 +60,8 @@ public final class Reference {
     private final List<org.openbox.merge.core.RuleRef> hits = new ArrayList<>();
 
     private void collect(int k) {
-        for (Interpreter.Hit h : graphs.get(k).hits()) hits.add(new org.openbox.merge.core.RuleRef(apps.get(k), h.block(), h.rule()));
+        for (Interpreter.Hit h : graphs.get(k).hits())
+            hits.add(new org.openbox.merge.core.RuleRef(apps.get(k), h.block(), h.rule()));
     }
 
     private Outcome runInner(List<Origin> entry, byte[] packet) {
@@ -108,7 +109,10 @@ public final class Reference {
 
     private static String entryFor(Interpreter own, Block exit, Interpreter next) {
         String dev = devname(exit);
-        List<String> ownInputs = own.inputs().stream().map(i -> devname(own.block(i))).filter(d -> d != null).toList();
+        List<String> ownInputs = own.inputs().stream()
+                .map(i -> devname(own.block(i)))
+                .filter(d -> d != null)
+                .toList();
         if (org.openbox.merge.ChainExits.repliesToInput(dev, ownInputs)) return null;
         List<String> ins = next.inputs();
         if (ins.size() == 1) return ins.get(0);

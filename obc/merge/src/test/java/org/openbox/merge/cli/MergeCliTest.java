@@ -22,7 +22,10 @@ class MergeCliTest {
 
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = MergeCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int rc = MergeCli.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -43,8 +46,15 @@ class MergeCliTest {
 
     @Test
     void badArgumentsExitTwoWithOneLine() {
-        for (String[] args : new String[][] {{}, {"--frobnicate", fw()}, {"--max-rules", "zero", fw()}, {"--max-rules", "0", fw()},
-                {"--chain", "--distinct", fw()}, {"/no/such/graph.json"}, {fw(), "-o"}}) {
+        for (String[] args : new String[][] {
+            {},
+            {"--frobnicate", fw()},
+            {"--max-rules", "zero", fw()},
+            {"--max-rules", "0", fw()},
+            {"--chain", "--distinct", fw()},
+            {"/no/such/graph.json"},
+            {fw(), "-o"}
+        }) {
             Run r = run(args);
             assertEquals(2, r.rc(), String.join(" ", args));
             assertEquals(1, r.err().strip().lines().count(), r.err());
@@ -55,9 +65,11 @@ class MergeCliTest {
     @Test
     void badGraphExitsOneNamingTheBlock() throws IOException {
         Path bad = tmp.resolve("bad.json");
-        Files.writeString(bad, "{'blocks':[{'type':'FromDevice','name':'in','config':{'devname':'eth0'}},"
-                .replace('\'', '"') + "{\"type\":\"HeaderClassifier\",\"name\":\"acl\",\"config\":{\"match\":[{\"tcp_dst\":80}]}}],"
-                + "\"connectors\":[{\"src\":\"in\",\"src_port\":0,\"dst\":\"acl\",\"dst_port\":0}]}");
+        Files.writeString(
+                bad,
+                "{'blocks':[{'type':'FromDevice','name':'in','config':{'devname':'eth0'}},".replace('\'', '"')
+                        + "{\"type\":\"HeaderClassifier\",\"name\":\"acl\",\"config\":{\"match\":[{\"tcp_dst\":80}]}}],"
+                        + "\"connectors\":[{\"src\":\"in\",\"src_port\":0,\"dst\":\"acl\",\"dst_port\":0}]}");
         Run r = run(bad.toString());
         assertEquals(1, r.rc());
         assertTrue(r.err().contains("acl"), r.err());
@@ -121,8 +133,16 @@ class MergeCliTest {
     void fusedClassifiersAreReportedAndMarkedInDot() throws java.io.IOException {
         var rules = org.openbox.merge.gen.ClassBench.rules("fw-4560.classbench");
         Path a = tmp.resolve("fwa.json"), b = tmp.resolve("fwb.json");
-        java.nio.file.Files.writeString(a, org.openbox.merge.gen.ClassBench.firewall(rules.subList(0, 2280), 7).toJson().toString());
-        java.nio.file.Files.writeString(b, org.openbox.merge.gen.ClassBench.firewall(rules.subList(2280, 4560), 5).toJson().toString());
+        java.nio.file.Files.writeString(
+                a,
+                org.openbox.merge.gen.ClassBench.firewall(rules.subList(0, 2280), 7)
+                        .toJson()
+                        .toString());
+        java.nio.file.Files.writeString(
+                b,
+                org.openbox.merge.gen.ClassBench.firewall(rules.subList(2280, 4560), 5)
+                        .toJson()
+                        .toString());
         Run r = run("--chain", "--dot", "-o", tmp.resolve("out.json").toString(), a.toString(), b.toString());
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.err().contains("fused 1 classifier group(s)"), r.err());

@@ -20,11 +20,52 @@ class HeaderMatchReaderTest {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     /** Field names (some spelled differently, some unknown) and values (some invalid) to draw from. */
-    private static final String[] NAMES = {"ETH_TYPE", "eth_type", "IP_PROTO", "IPV4_PROTO", "IPV4_SRC", "ipv4_dst", "TCP_DST",
-        "UDP_SRC", "VLAN_VID", "VLAN_PCP", "ICMPV4_TYPE", "ARP_OP", "IPV6_SRC", "ETH_SRC", "NO_SUCH_FIELD"};
-    private static final Object[] VALUES = {"0x0800", "0x0806", "0x86dd", 2048, "6", 17, "1", "[6,17]", "[1:6]", "10.0.0.0/8",
-        "10.1.2.3", "192.168.0.0%255.255.0.0", "80", "[1024:65535]", "[53,80,443]", "300", "0x1ff", "::1", "2001:db8::/32",
-        "00:11:22:33:44:55", "not-a-value", "[1:", "", -1, 1.5, true};
+    private static final String[] NAMES = {
+        "ETH_TYPE",
+        "eth_type",
+        "IP_PROTO",
+        "IPV4_PROTO",
+        "IPV4_SRC",
+        "ipv4_dst",
+        "TCP_DST",
+        "UDP_SRC",
+        "VLAN_VID",
+        "VLAN_PCP",
+        "ICMPV4_TYPE",
+        "ARP_OP",
+        "IPV6_SRC",
+        "ETH_SRC",
+        "NO_SUCH_FIELD"
+    };
+
+    private static final Object[] VALUES = {
+        "0x0800",
+        "0x0806",
+        "0x86dd",
+        2048,
+        "6",
+        17,
+        "1",
+        "[6,17]",
+        "[1:6]",
+        "10.0.0.0/8",
+        "10.1.2.3",
+        "192.168.0.0%255.255.0.0",
+        "80",
+        "[1024:65535]",
+        "[53,80,443]",
+        "300",
+        "0x1ff",
+        "::1",
+        "2001:db8::/32",
+        "00:11:22:33:44:55",
+        "not-a-value",
+        "[1:",
+        "",
+        -1,
+        1.5,
+        true
+    };
 
     private static Object draw(Random r, Object[] from) {
         return from[r.nextInt(from.length)];
@@ -63,7 +104,8 @@ class HeaderMatchReaderTest {
                 continue;
             }
             assertEquals(want, reader.parse(m), m.toString());
-            java.util.Map<MatchField, List<org.openbox.protocol.match.Term>> terms = new java.util.EnumMap<>(MatchField.class);
+            java.util.Map<MatchField, List<org.openbox.protocol.match.Term>> terms =
+                    new java.util.EnumMap<>(MatchField.class);
             want.fields().forEach((f, fm) -> terms.put(f, fm.terms()));
             assertEquals(terms, reader.terms(m), m.toString());
             ok++;
@@ -76,12 +118,13 @@ class HeaderMatchReaderTest {
     void prerequisitesNameOnlyTheRememberedFields() {
         int dependent = 0;
         for (MatchField f : MatchField.values()) {
-            String value = switch (f.syntax()) {
-                case INTEGER -> "1";
-                case IPV4 -> "10.0.0.1";
-                case IPV6 -> "::1";
-                case MAC -> "00:11:22:33:44:55";
-            };
+            String value =
+                    switch (f.syntax()) {
+                        case INTEGER -> "1";
+                        case IPV4 -> "10.0.0.1";
+                        case IPV6 -> "::1";
+                        case MAC -> "00:11:22:33:44:55";
+                    };
             try {
                 HeaderMatchParser.parse(F.objectNode().put(f.name(), value));
             } catch (ProtocolException e) {
@@ -102,7 +145,10 @@ class HeaderMatchReaderTest {
         reader.parse(F.objectNode().put("ETH_TYPE", "0x0800").put("IPV4_SRC", "10.0.0.1"));
         ObjectNode arp = F.objectNode().put("ETH_TYPE", "0x0806").put("IPV4_SRC", "10.0.0.1");
         ProtocolException e = assertThrows(ProtocolException.class, () -> reader.parse(arp));
-        assertEquals(assertThrows(ProtocolException.class, () -> HeaderMatchParser.parse(arp)).getMessage(), e.getMessage());
+        assertEquals(
+                assertThrows(ProtocolException.class, () -> HeaderMatchParser.parse(arp))
+                        .getMessage(),
+                e.getMessage());
     }
 
     @Test
@@ -111,7 +157,9 @@ class HeaderMatchReaderTest {
         ObjectNode deep = F.objectNode().put("TCP_DST", "[".repeat(100_000) + "80" + "]".repeat(100_000));
         ProtocolException e = assertThrows(ProtocolException.class, () -> reader.parse(deep));
         assertEquals("header match field TCP_DST: value nested deeper than 32 brackets", e.getMessage());
-        ObjectNode ok = F.objectNode().put("ETH_TYPE", "0x0800").put("IP_PROTO", 6)
+        ObjectNode ok = F.objectNode()
+                .put("ETH_TYPE", "0x0800")
+                .put("IP_PROTO", 6)
                 .put("TCP_DST", "[".repeat(32) + "80" + "]".repeat(32));
         assertEquals(HeaderMatchParser.parse(ok), reader.parse(ok));
     }

@@ -75,10 +75,13 @@ public final class ClassBench {
         }
         conns.add(new Connector("rules", match.size(), "drop", 0));
         match.addObject();
-        return new Graph(List.of(new Block("FromDevice", "in", F.objectNode().put("devname", "eth0")),
-                new Block("HeaderClassifier", "rules", c),
-                new Block("ToDevice", "out", F.objectNode().put("devname", "eth1")),
-                new Block("Discard", "drop", F.objectNode())), conns);
+        return new Graph(
+                List.of(
+                        new Block("FromDevice", "in", F.objectNode().put("devname", "eth0")),
+                        new Block("HeaderClassifier", "rules", c),
+                        new Block("ToDevice", "out", F.objectNode().put("devname", "eth1")),
+                        new Block("Discard", "drop", F.objectNode())),
+                conns);
     }
 
     /** Ethernet/IPv4 packets with the 5-tuples of the first n lines of a ClassBench trace. */

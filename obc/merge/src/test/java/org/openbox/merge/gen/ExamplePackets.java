@@ -13,13 +13,15 @@ import java.util.Random;
  * payloads; some ARP frames and TTL-1 packets.
  */
 public final class ExamplePackets {
-    private static final int[][] SRC = {{10, 66, 3, 4}, {192, 0, 2, 1}, {192, 0, 2, 2}, {10, 1, 9, 9}, {198, 51, 100, 7}};
+    private static final int[][] SRC = {{10, 66, 3, 4}, {192, 0, 2, 1}, {192, 0, 2, 2}, {10, 1, 9, 9}, {198, 51, 100, 7}
+    };
     private static final int[][] DST = {{10, 1, 0, 100}, {10, 1, 2, 3}, {203, 0, 113, 5}, {10, 1, 1, 1}};
     private static final int[] PORTS = {80, 443, 22, 23, 53, 8080};
     private static final String[] PAYLOADS = {
         "", "GET /index.html HTTP/1.1\r\nHost: example.com\r\n\r\n", "GET / HTTP/1.0\r\nHost: www.cached.org\r\n\r\n",
         "GET / HTTP/1.1\r\nHost: elsewhere.net\r\n\r\n", "id=1 union select password", "GET /../../etc/passwd HTTP/1.1",
-        "select a from b where c", "hello"};
+        "select a from b where c", "hello"
+    };
 
     private ExamplePackets() {}
 
@@ -44,8 +46,20 @@ public final class ExamplePackets {
         boolean tcp = r.nextInt(5) != 0;
         int l4 = tcp ? 20 : 8;
         int total = 20 + l4 + payload.length;
-        b.writeBytes(new byte[] {0x45, 0, (byte) (total >> 8), (byte) total, 0, 1, 0, 0,
-            (byte) (r.nextInt(8) == 0 ? 1 : 64), (byte) (tcp ? 6 : 17), 0, 0});
+        b.writeBytes(new byte[] {
+            0x45,
+            0,
+            (byte) (total >> 8),
+            (byte) total,
+            0,
+            1,
+            0,
+            0,
+            (byte) (r.nextInt(8) == 0 ? 1 : 64),
+            (byte) (tcp ? 6 : 17),
+            0,
+            0
+        });
         for (int x : SRC[r.nextInt(SRC.length)]) b.write(x);
         for (int x : DST[r.nextInt(DST.length)]) b.write(x);
         int sport = 1024 + r.nextInt(1000), dport = PORTS[r.nextInt(PORTS.length)];

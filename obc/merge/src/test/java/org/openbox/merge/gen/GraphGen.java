@@ -84,8 +84,8 @@ public final class GraphGen {
     /** A subgraph; returns its entry block, or null for "leave unconnected". */
     private String node(int depth) {
         int c = depth >= 4 ? 0 : g.next(100);
-        if ((sandwich || wide) && depth == 0) c = 40;             // a classifier
-        else if (sandwich && depth <= 2) c = 64 + c % 24;         // a static or a modifier
+        if ((sandwich || wide) && depth == 0) c = 40; // a classifier
+        else if (sandwich && depth <= 2) c = 64 + c % 24; // a static or a modifier
         if (c >= 92 && !finished.isEmpty()) return finished.get(g.next(finished.size()));
         String name;
         if (c < 24 || c >= 92) {
@@ -96,7 +96,7 @@ public final class GraphGen {
                 case 8 -> add("ToDump", F.objectNode().put("filename", "out.pcap"));
                 default -> add("ToDevice", F.objectNode().put("devname", t % 2 == 0 ? "eth1" : "eth2"));
             };
-        } else if (c < 64 || (depth <= 1 && c < 84)) {             // classifiers near the root: they combine
+        } else if (c < 64 || (depth <= 1 && c < 84)) { // classifiers near the root: they combine
             name = classifier(depth);
         } else if (c < 76) {
             boolean alert = g.chance(50);
@@ -123,7 +123,7 @@ public final class GraphGen {
     private String modifier(int depth) {
         String m;
         int k = g.next(7);
-        if (k >= 5) k = 1;                                        // rewrites are the interesting case
+        if (k >= 5) k = 1; // rewrites are the interesting case
         switch (k) {
             case 0 -> {
                 m = add("DecIpTtl", F.objectNode());
@@ -151,7 +151,7 @@ public final class GraphGen {
     }
 
     private String classifier(int depth) {
-        int kind = wide && depth == 0 && g.chance(70) ? 0 : g.next(10);   // wide roots: mostly header rules
+        int kind = wide && depth == 0 && g.chance(70) ? 0 : g.next(10); // wide roots: mostly header rules
         int n = wide && depth <= 1 ? 6 + g.next(19) : 1 + g.next(3);
         String name;
         int outputs = n;
@@ -168,7 +168,8 @@ public final class GraphGen {
                 ObjectNode r = m.addObject();
                 r.set("header_match", headerMatch());
                 ArrayNode pm = r.putArray("payload_match");
-                for (int p = g.next(3); p > 0; p--) pm.addObject().put("pattern", regex()).put("is_regex", true);
+                for (int p = g.next(3); p > 0; p--)
+                    pm.addObject().put("pattern", regex()).put("is_regex", true);
             }
             name = add("HeaderPayloadClassifier", c);
         } else if (kind == 7) {
@@ -215,8 +216,8 @@ public final class GraphGen {
         ObjectNode m = F.objectNode();
         if (g.chance(10)) m.put("vlan_vid", g.chance(50) ? "1" : "[1:2]");
         int eth = g.next(6);
-        if (eth == 0 && wide && g.chance(80)) eth = 1;           // wide classifiers: few catch-alls
-        if (eth == 0) return m;                                  // any packet
+        if (eth == 0 && wide && g.chance(80)) eth = 1; // wide classifiers: few catch-alls
+        if (eth == 0) return m; // any packet
         if (eth == 5) {
             m.put("eth_type", "0x0806");
             return m;
@@ -241,7 +242,7 @@ public final class GraphGen {
         return switch (g.next(5)) {
             case 0, 1 -> IPS[g.next(IPS.length)];
             case 2 -> "10.0.0.0/24";
-            case 3 -> "10.0.0.0%255.0.254.0";                      // a non-prefix mask
+            case 3 -> "10.0.0.0%255.0.254.0"; // a non-prefix mask
             default -> "[" + IPS[g.next(IPS.length)] + "," + IPS[g.next(IPS.length)] + "]";
         };
     }
@@ -251,7 +252,7 @@ public final class GraphGen {
             case 0, 1 -> String.valueOf(PORTS[g.next(PORTS.length)]);
             case 2 -> "[80:443]";
             case 3 -> "[1024:]";
-            case 4 -> "0x50%0xff";                                 // low byte 80: a non-prefix mask
+            case 4 -> "0x50%0xff"; // low byte 80: a non-prefix mask
             default -> "[22,[80:100]]";
         };
     }

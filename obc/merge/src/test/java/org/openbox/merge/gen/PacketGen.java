@@ -36,10 +36,10 @@ public final class PacketGen {
             int l4len = proto == 6 ? 20 : 8;
             int total = 20 + l4len + payload.length();
             b.write(0x45);
-            b.write(r.nextInt(3) == 0 ? 40 : 0);                     // DSCP 10 sometimes
+            b.write(r.nextInt(3) == 0 ? 40 : 0); // DSCP 10 sometimes
             u16(b, total);
             u16(b, 1);
-            u16(b, r.nextInt(10) == 0 ? 0x0010 : 0);                  // rarely a later fragment
+            u16(b, r.nextInt(10) == 0 ? 0x0010 : 0); // rarely a later fragment
             b.write(r.nextInt(6) == 0 ? 1 : 64);
             b.write(proto);
             u16(b, 0);

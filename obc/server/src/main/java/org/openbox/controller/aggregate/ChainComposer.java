@@ -30,14 +30,21 @@ public final class ChainComposer implements GraphComposer {
     public Composed compose(List<AppPart> parts) {
         if (parts.size() == 1) {
             AppPart only = parts.get(0);
-            Provenance origins = Provenance.ofApplication(only.app(), only.graph().blocks().stream().map(Block::name).toList());
+            Provenance origins = Provenance.ofApplication(
+                    only.app(), only.graph().blocks().stream().map(Block::name).toList());
             return new Composed(only.graph(), origins, "chain (unmerged): " + only.app() + " alone;");
         }
-        List<AppGraph> graphs = parts.stream().map(p -> new AppGraph(p.app(), p.priority(), p.graph())).toList();
+        List<AppGraph> graphs = parts.stream()
+                .map(p -> new AppGraph(p.app(), p.priority(), p.graph()))
+                .toList();
         MergeResult r = new Concatenator(new CatalogueBlockInfo(catalogue.get())).concat(graphs);
-        List<String> order = graphs.stream().sorted(Comparator.comparingInt(AppGraph::priority).reversed())
-                .map(AppGraph::app).toList();   // the concatenation's order: priority, then list order
-        StringBuilder report = new StringBuilder("chain (unmerged): ").append(String.join(" -> ", order)).append(';');
+        List<String> order = graphs.stream()
+                .sorted(Comparator.comparingInt(AppGraph::priority).reversed())
+                .map(AppGraph::app)
+                .toList(); // the concatenation's order: priority, then list order
+        StringBuilder report = new StringBuilder("chain (unmerged): ")
+                .append(String.join(" -> ", order))
+                .append(';');
         r.report().notes().forEach(n -> report.append(' ').append(n).append(';'));
         return new Composed(r.merged(), r.provenance(), report.toString());
     }

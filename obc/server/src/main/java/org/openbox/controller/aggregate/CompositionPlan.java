@@ -34,7 +34,7 @@ public record CompositionPlan(List<List<AppPart>> stages) {
             }
             current = new ArrayList<>(List.of(p));
             stages.add(current);
-            if (p.trafficClass() == null) current = null;   // a classless application stays alone
+            if (p.trafficClass() == null) current = null; // a classless application stays alone
         }
         return new CompositionPlan(stages);
     }
@@ -54,7 +54,9 @@ public record CompositionPlan(List<List<AppPart>> stages) {
     /** E.g. "chain" or "distinct [web | dns] then chain [ids]". */
     public String describe() {
         if (!distinct()) return "chain";
-        return stages.stream().map(s -> s.size() == 1 ? s.get(0).app()
+        return stages.stream()
+                .map(s -> s.size() == 1
+                        ? s.get(0).app()
                         : "distinct [" + s.stream().map(AppPart::app).collect(Collectors.joining(" | ")) + "]")
                 .collect(Collectors.joining(" then "));
     }

@@ -1,8 +1,8 @@
 package org.openbox.controller.aggregate;
 
-import org.openbox.merge.Provenance;
 import java.util.List;
 import java.util.Map;
+import org.openbox.merge.Provenance;
 import org.openbox.protocol.graph.Graph;
 
 /**
@@ -12,8 +12,14 @@ import org.openbox.protocol.graph.Graph;
  * or "bypass"), or for no application at all ("(no application)" -> "pass" or "drop").
  * {@code graph.blocks()} is empty only when no application is placed on the OBI at all.
  */
-public record DeployedGraph(long dpid, Graph graph, Provenance origins, List<String> apps, String report,
-                            String composition, Map<String, String> fallbacks) {
+public record DeployedGraph(
+        long dpid,
+        Graph graph,
+        Provenance origins,
+        List<String> apps,
+        String report,
+        String composition,
+        Map<String, String> fallbacks) {
 
     /** Key of {@link #fallbacks} when no application runs on the OBI. */
     public static final String NO_APP = "(no application)";
@@ -26,14 +32,14 @@ public record DeployedGraph(long dpid, Graph graph, Provenance origins, List<Str
         this(dpid, graph, origins, apps, report, "chain", Map.of());
     }
 
-    public DeployedGraph(long dpid, Graph graph, Provenance origins, List<String> apps, String report,
-                         String composition) {
+    public DeployedGraph(
+            long dpid, Graph graph, Provenance origins, List<String> apps, String report, String composition) {
         this(dpid, graph, origins, apps, report, composition, Map.of());
     }
 
     public static DeployedGraph empty(long dpid) {
-        return new DeployedGraph(dpid, new Graph(List.of(), List.of()), Provenance.EMPTY, List.of(), "no application",
-                "none");
+        return new DeployedGraph(
+                dpid, new Graph(List.of(), List.of()), Provenance.EMPTY, List.of(), "no application", "none");
     }
 
     public boolean isEmpty() {

@@ -1,6 +1,5 @@
 package org.openbox.controller.aggregate;
 
-import org.openbox.merge.Provenance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.openbox.merge.Provenance;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
 import org.openbox.protocol.graph.Graph;
@@ -40,7 +40,10 @@ public final class FailSafeGraphs {
         if (inputs.isEmpty()) return null;
         List<Block> blocks = new ArrayList<>(inputs);
         blocks.add(new Block("Discard", unique(g, DROP), JsonNodeFactory.instance.objectNode()));
-        List<Connector> connectors = inputs.stream().map(b -> new Connector(b.name(), 0, blocks.get(blocks.size() - 1).name(), 0)).toList();
+        List<Connector> connectors = inputs.stream()
+                .map(b ->
+                        new Connector(b.name(), 0, blocks.get(blocks.size() - 1).name(), 0))
+                .toList();
         return new Graph(List.copyOf(blocks), connectors);
     }
 
@@ -50,7 +53,11 @@ public final class FailSafeGraphs {
         if (inputs.isEmpty() || out == null) return null;
         List<Block> blocks = new ArrayList<>(inputs);
         blocks.add(out);
-        return new Graph(List.copyOf(blocks), inputs.stream().map(b -> new Connector(b.name(), 0, out.name(), 0)).toList());
+        return new Graph(
+                List.copyOf(blocks),
+                inputs.stream()
+                        .map(b -> new Connector(b.name(), 0, out.name(), 0))
+                        .toList());
     }
 
     public static Graph dropClass(Graph g, ObjectNode trafficClass) {
@@ -74,7 +81,8 @@ public final class FailSafeGraphs {
 
     /** Provenance of a fail-safe graph: every block belongs to {@code app}. */
     static Provenance originsOf(String app, Graph g) {
-        return Provenance.ofApplication(app, g.blocks().stream().map(Block::name).toList());
+        return Provenance.ofApplication(
+                app, g.blocks().stream().map(Block::name).toList());
     }
 
     private static List<Block> inputs(Graph g) {
@@ -82,9 +90,15 @@ public final class FailSafeGraphs {
     }
 
     private static Block output(Graph g, List<Block> inputs) {
-        List<String> inDevices = inputs.stream().map(FailSafeGraphs::devname).filter(Objects::nonNull).toList();
-        List<Block> outs = g.blocks().stream().filter(b -> OUTPUTS.contains(b.type())).toList();
-        return outs.stream().filter(b -> !inDevices.contains(devname(b))).findFirst()
+        List<String> inDevices = inputs.stream()
+                .map(FailSafeGraphs::devname)
+                .filter(Objects::nonNull)
+                .toList();
+        List<Block> outs =
+                g.blocks().stream().filter(b -> OUTPUTS.contains(b.type())).toList();
+        return outs.stream()
+                .filter(b -> !inDevices.contains(devname(b)))
+                .findFirst()
                 .orElse(outs.isEmpty() ? null : outs.get(0));
     }
 
@@ -94,7 +108,8 @@ public final class FailSafeGraphs {
     }
 
     private static String unique(Graph g, String base) {
-        Set<String> names = new java.util.HashSet<>(g.blocks().stream().map(Block::name).toList());
+        Set<String> names =
+                new java.util.HashSet<>(g.blocks().stream().map(Block::name).toList());
         String n = base;
         for (int k = 2; names.contains(n); k++) n = base + "-" + k;
         return n;

@@ -1,7 +1,5 @@
 package org.openbox.controller.aggregate;
 
-import org.openbox.merge.Provenance;
-import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,6 +8,8 @@ import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.openbox.merge.Origin;
+import org.openbox.merge.Provenance;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Graph;
 
@@ -37,18 +37,22 @@ public final class FaultLocator {
      * @param message the OBI's Error message
      * @param appBlock an application's own block by (application, block name), null when unknown
      */
-    public static Set<String> culprits(DeployedGraph graph, String message, BiFunction<String, String, Block> appBlock) {
+    public static Set<String> culprits(
+            DeployedGraph graph, String message, BiFunction<String, String, Block> appBlock) {
         Set<String> running = Set.copyOf(graph.apps());
-        String text = message == null ? "" : message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
+        String text =
+                message == null ? "" : message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
         List<String> quoted = new ArrayList<>();
         Matcher q = QUOTED.matcher(text);
         while (q.find()) quoted.add(q.group(1));
-        Set<String> names = new java.util.HashSet<>(graph.graph().blocks().stream().map(Block::name).toList());
+        Set<String> names = new java.util.HashSet<>(
+                graph.graph().blocks().stream().map(Block::name).toList());
         for (int i = 0; i < quoted.size(); i++) {
             String merged = quoted.get(i);
             if (!names.contains(merged)) continue;
             List<Origin> origins = graph.origins().originsOf(merged).stream()
-                    .filter(r -> running.contains(r.app())).toList();
+                    .filter(r -> running.contains(r.app()))
+                    .toList();
             if (origins.isEmpty()) continue;
             String after = text.substring(text.indexOf("'" + merged + "'") + merged.length() + 2);
             origins = byRule(graph.origins(), merged, after, origins, appBlock);
@@ -61,8 +65,12 @@ public final class FaultLocator {
     }
 
     /** Keeps the origins one of whose rules became the merged rule the message names. */
-    private static List<Origin> byRule(Provenance origins, String merged, String after, List<Origin> refs,
-                                         BiFunction<String, String, Block> appBlock) {
+    private static List<Origin> byRule(
+            Provenance origins,
+            String merged,
+            String after,
+            List<Origin> refs,
+            BiFunction<String, String, Block> appBlock) {
         if (refs.size() < 2) return refs;
         Matcher m = RULE.matcher(after);
         if (!m.find()) return refs;
@@ -75,7 +83,10 @@ public final class FaultLocator {
         List<Origin> out = new ArrayList<>();
         for (Origin r : refs) {
             Block b = appBlock.apply(r.app(), r.block());
-            int rules = b == null || b.config() == null || !b.config().path("match").isArray() ? 0 : b.config().get("match").size();
+            int rules =
+                    b == null || b.config() == null || !b.config().path("match").isArray()
+                            ? 0
+                            : b.config().get("match").size();
             for (int k = 0; k < rules; k++) {
                 if (origins.mergedRulesOf(r.app(), r.block(), k, merged).contains(mergedRule)) {
                     out.add(r);
@@ -87,7 +98,8 @@ public final class FaultLocator {
     }
 
     /** Keeps the origins whose own configuration contains one of the quoted texts. */
-    private static List<Origin> byText(List<String> quoted, List<Origin> refs, BiFunction<String, String, Block> appBlock) {
+    private static List<Origin> byText(
+            List<String> quoted, List<Origin> refs, BiFunction<String, String, Block> appBlock) {
         if (refs.size() < 2 || quoted.isEmpty()) return refs;
         List<Origin> out = new ArrayList<>();
         for (Origin r : refs) {
@@ -108,6 +120,9 @@ public final class FaultLocator {
 
     /** The block of a graph by name (null when absent). */
     public static Block block(Graph g, String name) {
-        return g.blocks().stream().filter(b -> b.name().equals(name)).findFirst().orElse(null);
+        return g.blocks().stream()
+                .filter(b -> b.name().equals(name))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -1,6 +1,6 @@
 package org.openbox.controller.aggregate;
 
-import org.openbox.merge.Provenance;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,17 +8,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.openbox.api.FailureMode;
 import org.openbox.api.Topology;
-import org.openbox.controller.isolation.FailurePolicy;
-import org.openbox.controller.isolation.NoAppAction;
-import org.openbox.protocol.graph.Graph;
 import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
 import org.openbox.controller.apps.AppState;
 import org.openbox.controller.apps.PlacedGraph;
 import org.openbox.controller.apps.TopologyHolder;
+import org.openbox.controller.isolation.FailurePolicy;
+import org.openbox.controller.isolation.NoAppAction;
+import org.openbox.merge.Provenance;
+import org.openbox.protocol.graph.Graph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -67,8 +67,12 @@ public class GraphAggregator {
     };
     private static final int MEMO_SIZE = 64;
 
-    public GraphAggregator(AppCatalog catalog, TopologyHolder topology, GraphComposer composer, TrafficClasses classes,
-                           FailurePolicy policy) {
+    public GraphAggregator(
+            AppCatalog catalog,
+            TopologyHolder topology,
+            GraphComposer composer,
+            TrafficClasses classes,
+            FailurePolicy policy) {
         this.catalog = catalog;
         this.topology = topology;
         this.composer = composer;
@@ -142,8 +146,13 @@ public class GraphAggregator {
         Map<String, String> m = refusedOn.computeIfAbsent(dpid, d -> new ConcurrentHashMap<>());
         if (m.put(app, reason) == null) {
             FailureMode mode = catalog.get(app).map(AppEntry::failureMode).orElse(FailureMode.OPEN);
-            log.warn("application '{}': RUNNING -> FAILED on OBI {} ({}: {}): {}", app, dpid, mode.label(),
-                    mode == FailureMode.CLOSED ? "its traffic there is dropped" : "its traffic there bypasses it", reason);
+            log.warn(
+                    "application '{}': RUNNING -> FAILED on OBI {} ({}: {}): {}",
+                    app,
+                    dpid,
+                    mode.label(),
+                    mode == FailureMode.CLOSED ? "its traffic there is dropped" : "its traffic there bypasses it",
+                    reason);
         }
     }
 
@@ -168,7 +177,9 @@ public class GraphAggregator {
     public void retry(long dpid) {
         Map<String, String> m = refusedOn.remove(dpid);
         if (m != null) {
-            m.keySet().forEach(app -> log.warn("application '{}': FAILED -> RUNNING on OBI {} (the OBI restarted)", app, dpid));
+            m.keySet()
+                    .forEach(app ->
+                            log.warn("application '{}': FAILED -> RUNNING on OBI {} (the OBI restarted)", app, dpid));
         }
     }
 
@@ -184,7 +195,8 @@ public class GraphAggregator {
 
     /** Puts back the application's refusals as {@link #refusalsOf} gave them (a reload rolled back). */
     public void restoreRefusals(String app, Map<Long, String> refusals) {
-        refusals.forEach((dpid, why) -> refusedOn.computeIfAbsent(dpid, d -> new ConcurrentHashMap<>()).put(app, why));
+        refusals.forEach((dpid, why) ->
+                refusedOn.computeIfAbsent(dpid, d -> new ConcurrentHashMap<>()).put(app, why));
     }
 
     /** Applications refused by the OBI, with the reasons. */
@@ -218,9 +230,10 @@ public class GraphAggregator {
                 continue;
             }
             PlacedGraph p = placed.get();
-            if (plan.anyPlaced == null && e.state() != AppState.REFUSED) plan.anyPlaced = p;   // validated graphs only
+            if (plan.anyPlaced == null && e.state() != AppState.REFUSED) plan.anyPlaced = p; // validated graphs only
             ObjectNode cls = classes.of(e.name()).orElse(null);
-            boolean failedHere = e.cannotRun() || e.running() && (out.contains(e.name()) || refused.containsKey(e.name()));
+            boolean failedHere =
+                    e.cannotRun() || e.running() && (out.contains(e.name()) || refused.containsKey(e.name()));
             if (e.running() && !failedHere) {
                 plan.parts.add(new AppPart(e.name(), e.priority(), p.graph(), cls));
             } else if (failedHere && e.failureMode() == FailureMode.OPEN) {
@@ -245,19 +258,28 @@ public class GraphAggregator {
 
     private List<AppEntry> byPriority() {
         List<AppEntry> all = new ArrayList<>(catalog.all());
-        all.sort(java.util.Comparator.comparingInt(AppEntry::priority).reversed().thenComparing(AppEntry::name));
+        all.sort(
+                java.util.Comparator.comparingInt(AppEntry::priority).reversed().thenComparing(AppEntry::name));
         return all;
     }
 
     private DeployedGraph compute(long dpid) {
         Plan plan = plan(dpid);
-        List<String> running = plan.parts.stream().map(AppPart::app).filter(a -> !plan.fallbacks.containsKey(a)).toList();
+        List<String> running = plan.parts.stream()
+                .map(AppPart::app)
+                .filter(a -> !plan.fallbacks.containsKey(a))
+                .toList();
         if (plan.dropAll != null) {
             Graph g = FailSafeGraphs.drop(plan.dropAll.graph());
             if (g != null) {
-                return new DeployedGraph(dpid, g, FailSafeGraphs.originsOf(plan.dropAllApp, g), List.of(),
+                return new DeployedGraph(
+                        dpid,
+                        g,
+                        FailSafeGraphs.originsOf(plan.dropAllApp, g),
+                        List.of(),
                         "'" + plan.dropAllApp + "' cannot run (failure mode closed): all traffic here is dropped",
-                        "fail-safe drop", plan.fallbacks);
+                        "fail-safe drop",
+                        plan.fallbacks);
             }
         }
         if (!plan.parts.isEmpty()) {
@@ -266,8 +288,9 @@ public class GraphAggregator {
                 c = composer.compose(plan.parts);
                 memo.put(plan.parts, c);
             }
-            String report = plan.fallbacks.isEmpty() ? c.report() : c.report() + System.lineSeparator()
-                    + "cannot run here: " + plan.fallbacks;
+            String report = plan.fallbacks.isEmpty()
+                    ? c.report()
+                    : c.report() + System.lineSeparator() + "cannot run here: " + plan.fallbacks;
             return new DeployedGraph(dpid, c.graph(), c.origins(), running, report, c.composition(), plan.fallbacks);
         }
         Map<String, String> fallbacks = new LinkedHashMap<>(plan.fallbacks);

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.merge.AppGraph;
@@ -38,7 +38,7 @@ public final class MergingComposer implements GraphComposer {
     public MergingComposer(Supplier<Catalogue> catalogue, MergeOptions options) {
         this.catalogue = catalogue;
         this.options = options;
-        new GraphMerger(catalogue.get());   // fails here, at start-up, when the merger cannot be used
+        new GraphMerger(catalogue.get()); // fails here, at start-up, when the merger cannot be used
     }
 
     /** Name of the traffic-class filter added to an application's graph in a distinct stage. */
@@ -57,7 +57,8 @@ public final class MergingComposer implements GraphComposer {
             stages.add(graphs);
         }
         MergeResult r = new GraphMerger(catalogue.get()).mergeStages(stages, options);
-        String report = "composition: " + plan.describe() + System.lineSeparator() + r.report().summary();
+        String report = "composition: " + plan.describe() + System.lineSeparator()
+                + r.report().summary();
         return new Composed(r.merged(), r.provenance(), report, plan.describe());
     }
 

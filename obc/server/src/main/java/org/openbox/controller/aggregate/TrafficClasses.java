@@ -38,8 +38,8 @@ public final class TrafficClasses {
                 HeaderMatchParser.parse(o);
                 out.put(app, o);
             } catch (Exception e) {
-                throw new IllegalArgumentException("openbox.traffic-class." + app + " is not a header match: "
-                        + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "openbox.traffic-class." + app + " is not a header match: " + e.getMessage(), e);
             }
         });
         return new TrafficClasses(Map.copyOf(out));

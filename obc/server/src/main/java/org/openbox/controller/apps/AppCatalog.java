@@ -29,7 +29,8 @@ public class AppCatalog {
 
     /** Running applications, highest priority first (ties by name). */
     public List<AppEntry> runningByPriority() {
-        List<AppEntry> running = new ArrayList<>(all().stream().filter(AppEntry::running).toList());
+        List<AppEntry> running =
+                new ArrayList<>(all().stream().filter(AppEntry::running).toList());
         running.sort(Comparator.comparingInt(AppEntry::priority).reversed().thenComparing(AppEntry::name));
         return running;
     }

@@ -32,8 +32,14 @@ public final class AppEntry {
     private volatile boolean stoppedByOperator;
     private volatile Instant reloadedAt;
 
-    AppEntry(String name, Application app, String source, int priority, List<PlacedGraph> graphs,
-             AppState state, String error) {
+    AppEntry(
+            String name,
+            Application app,
+            String source,
+            int priority,
+            List<PlacedGraph> graphs,
+            AppState state,
+            String error) {
         this.name = name;
         this.app = app;
         this.source = source;
@@ -43,22 +49,53 @@ public final class AppEntry {
         this.error = error;
     }
 
-    public String name() { return name; }
-    public Application app() { return app; }
-    public String source() { return source; }
-    public int priority() { return priority; }
-    public List<PlacedGraph> graphs() { return graphs; }
+    public String name() {
+        return name;
+    }
+
+    public Application app() {
+        return app;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    public int priority() {
+        return priority;
+    }
+
+    public List<PlacedGraph> graphs() {
+        return graphs;
+    }
     /** Custom modules the application declared (validated at load). */
-    public List<CustomModule> modules() { return modules; }
-    public AppState state() { return state; }
-    public String error() { return error; }
-    public boolean running() { return state == AppState.RUNNING; }
+    public List<CustomModule> modules() {
+        return modules;
+    }
+
+    public AppState state() {
+        return state;
+    }
+
+    public String error() {
+        return error;
+    }
+
+    public boolean running() {
+        return state == AppState.RUNNING;
+    }
     /** The failure mode in force (the operator's override, else the application's own). */
-    public FailureMode failureMode() { return failureMode; }
+    public FailureMode failureMode() {
+        return failureMode;
+    }
     /** True when the operator stopped it (it stays stopped across controller restarts). */
-    public boolean stoppedByOperator() { return stoppedByOperator; }
+    public boolean stoppedByOperator() {
+        return stoppedByOperator;
+    }
     /** When it was last reloaded (null: never). */
-    public Instant reloadedAt() { return reloadedAt; }
+    public Instant reloadedAt() {
+        return reloadedAt;
+    }
 
     /** True when the application should run but cannot (its failure mode decides its traffic). */
     public boolean cannotRun() {
@@ -71,21 +108,45 @@ public final class AppEntry {
         this.error = error;
         boolean failing = s == AppState.FAILED || s == AppState.REFUSED;
         if (previous != s && (failing || previous == AppState.FAILED || previous == AppState.REFUSED)) {
-            log.warn("application '{}': {} -> {}{}{}", name, previous, s,
-                    failing ? " (" + failureMode.label() + ": " + (failureMode == FailureMode.CLOSED
-                            ? "its traffic is dropped" : "its traffic bypasses it") + ")" : "",
+            log.warn(
+                    "application '{}': {} -> {}{}{}",
+                    name,
+                    previous,
+                    s,
+                    failing
+                            ? " (" + failureMode.label() + ": "
+                                    + (failureMode == FailureMode.CLOSED
+                                            ? "its traffic is dropped"
+                                            : "its traffic bypasses it")
+                                    + ")"
+                            : "",
                     error == null ? "" : ": " + error);
         }
     }
 
-    void failureMode(FailureMode m) { this.failureMode = m; }
-    void stoppedByOperator(boolean b) { this.stoppedByOperator = b; }
-    void reloadedAt(Instant t) { this.reloadedAt = t; }
-    void app(Application a) { this.app = a; }
+    void failureMode(FailureMode m) {
+        this.failureMode = m;
+    }
 
-    void graphs(List<PlacedGraph> g) { this.graphs = List.copyOf(g); }
+    void stoppedByOperator(boolean b) {
+        this.stoppedByOperator = b;
+    }
 
-    void modules(List<CustomModule> m) { this.modules = List.copyOf(m); }
+    void reloadedAt(Instant t) {
+        this.reloadedAt = t;
+    }
+
+    void app(Application a) {
+        this.app = a;
+    }
+
+    void graphs(List<PlacedGraph> g) {
+        this.graphs = List.copyOf(g);
+    }
+
+    void modules(List<CustomModule> m) {
+        this.modules = List.copyOf(m);
+    }
 
     /**
      * The graph this application runs on the OBI: among its statements whose location

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.openbox.api.Application;
 import org.openbox.api.CustomModule;
-import org.openbox.api.Statement;
 import org.openbox.api.FailureMode;
+import org.openbox.api.Statement;
 import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.handles.HandleRouter;
 import org.openbox.controller.isolation.FailurePolicy;
@@ -55,10 +55,19 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
     private final StartupGate gate;
     private final AppLimitsCheck limits;
 
-    public AppLifecycle(AppCatalog catalog, AppLoader loader, GraphValidator validator, TopologyHolder topology,
-                        HandleRouter handles, ApplicationEventPublisher events, OpenboxProperties props,
-                        ModuleRegistry modules, FailurePolicy policy, StateStore store, StartupGate gate,
-                        AppLimitsCheck limits) {
+    public AppLifecycle(
+            AppCatalog catalog,
+            AppLoader loader,
+            GraphValidator validator,
+            TopologyHolder topology,
+            HandleRouter handles,
+            ApplicationEventPublisher events,
+            OpenboxProperties props,
+            ModuleRegistry modules,
+            FailurePolicy policy,
+            StateStore store,
+            StartupGate gate,
+            AppLimitsCheck limits) {
         this.limits = limits;
         this.policy = policy;
         this.store = store;
@@ -87,7 +96,9 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         if (props.autostart()) {
             for (AppEntry e : catalog.all()) {
                 if (e.state() == AppState.STOPPED && e.stoppedByOperator()) {
-                    log.info("application '{}' stays stopped: the operator stopped it (state file {})", e.name(),
+                    log.info(
+                            "application '{}' stays stopped: the operator stopped it (state file {})",
+                            e.name(),
                             store.file());
                 } else if (e.state() == AppState.STOPPED) {
                     start(e.name());
@@ -126,7 +137,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         AppEntry entry;
         try {
             List<CustomModule> declared = customModules(name, app);
-            entry = new AppEntry(name, app, source, priority, placedGraphs(name, app, declared), AppState.STOPPED, null);
+            entry = new AppEntry(
+                    name, app, source, priority, placedGraphs(name, app, declared), AppState.STOPPED, null);
             entry.modules(declared);
         } catch (RuntimeException e) {
             // refused, but where it would run is still known: its failure mode applies there
@@ -142,7 +154,13 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             String other = catalog.get(name).map(AppEntry::source).orElse("?");
             String alias = name + "@" + source;
             log.error("application '{}' from {} refused: the name is already used by {}", name, source, other);
-            entry = new AppEntry(alias, app, source, priority, List.of(), AppState.REFUSED,
+            entry = new AppEntry(
+                    alias,
+                    app,
+                    source,
+                    priority,
+                    List.of(),
+                    AppState.REFUSED,
                     "application name '" + name + "' is already used by " + other);
             catalog.add(entry);
         } else if (entry.state() == AppState.REFUSED) {
@@ -159,13 +177,18 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             FailureMode m = app.failureMode();
             return m == null ? FailureMode.OPEN : m;
         } catch (RuntimeException e) {
-            log.warn("application {}: failureMode() failed ({}); closed assumed", app.getClass().getName(), e.toString());
+            log.warn(
+                    "application {}: failureMode() failed ({}); closed assumed",
+                    app.getClass().getName(),
+                    e.toString());
             return FailureMode.CLOSED;
         }
     }
 
     private void save(AppEntry e) {
-        store.put(e.name(), new StateStore.AppRecord(e.stoppedByOperator(), e.failureMode().label(), e.reloadedAt()));
+        store.put(
+                e.name(),
+                new StateStore.AppRecord(e.stoppedByOperator(), e.failureMode().label(), e.reloadedAt()));
     }
 
     private static AppEntry refused(String name, Application app, String source, int priority, String why) {
@@ -186,8 +209,10 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         java.util.Set<String> names = new java.util.HashSet<>();
         for (CustomModule m : declared) {
             if (m == null || !names.add(m.name())) {
-                throw new IllegalArgumentException(m == null ? "customModules() lists null"
-                        : "custom module '" + m.name() + "' is declared twice");
+                throw new IllegalArgumentException(
+                        m == null
+                                ? "customModules() lists null"
+                                : "custom module '" + m.name() + "' is declared twice");
             }
         }
         List<String> problems = modules.conflicts(name, declared);
@@ -263,7 +288,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         } catch (RuntimeException ex) {
             e.state(AppState.FAILED, "start failed: " + ex.getMessage());
             log.error("application '{}' failed to start", name, ex);
-            events.publishEvent(new AppsChanged(name, AppState.FAILED));   // its failure mode applies
+            events.publishEvent(new AppsChanged(name, AppState.FAILED)); // its failure mode applies
             return new Result(false, e.state(), e.error());
         }
         e.state(AppState.RUNNING, null);
@@ -308,8 +333,13 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
     public record Prepared(AppEntry entry, Application app, List<PlacedGraph> graphs, List<CustomModule> modules) {}
 
     /** What an application was before {@link #apply}, to put back with {@link #restore}. */
-    public record Snapshot(AppEntry entry, Application app, List<PlacedGraph> graphs, List<CustomModule> modules,
-                           AppState state, String error) {}
+    public record Snapshot(
+            AppEntry entry,
+            Application app,
+            List<PlacedGraph> graphs,
+            List<CustomModule> modules,
+            AppState state,
+            String error) {}
 
     /**
      * Builds the application again (a new instance from its class when it has a public
@@ -322,8 +352,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
      * @throws IllegalArgumentException the new definition is invalid (the message says why)
      */
     public synchronized Prepared prepareReload(String name) {
-        AppEntry e = catalog.get(name).orElseThrow(() -> new java.util.NoSuchElementException(
-                "no application named '" + name + "'"));
+        AppEntry e = catalog.get(name)
+                .orElseThrow(() -> new java.util.NoSuchElementException("no application named '" + name + "'"));
         if (e.app() == null || e.state() == AppState.REFUSED) {
             throw new IllegalStateException("'" + name + "' was refused at load and cannot be reloaded: " + e.error());
         }
@@ -339,9 +369,10 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             throw new IllegalArgumentException("name() failed: " + ex, ex);
         }
         if (!ownName.equals(freshName)) {
-            throw new IllegalArgumentException("the reloaded application is named '" + freshName + "', not '" + ownName + "'");
+            throw new IllegalArgumentException(
+                    "the reloaded application is named '" + freshName + "', not '" + ownName + "'");
         }
-        String problem = loader.configure(fresh, name);   // settings and rule files as they are now
+        String problem = loader.configure(fresh, name); // settings and rule files as they are now
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
@@ -357,10 +388,11 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
 
     private static Application newInstance(Application current) {
         try {
-            java.lang.reflect.Constructor<? extends Application> c = current.getClass().getConstructor();
+            java.lang.reflect.Constructor<? extends Application> c =
+                    current.getClass().getConstructor();
             return c.newInstance();
         } catch (NoSuchMethodException | IllegalAccessException e) {
-            return current;   // not built by a loader: the same instance reads its settings again
+            return current; // not built by a loader: the same instance reads its settings again
         } catch (java.lang.reflect.InvocationTargetException | InstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalArgumentException("building " + current.getClass().getName() + " failed: " + cause, cause);
@@ -375,7 +407,7 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         e.graphs(p.graphs());
         e.modules(p.modules());
         if (e.state() == AppState.FAILED) {
-            e.state(AppState.RUNNING, null);   // the new definition is tried
+            e.state(AppState.RUNNING, null); // the new definition is tried
         }
         return old;
     }
@@ -405,7 +437,8 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
             try {
                 p.app().start(new ControllerAppContext(handles.clientFor(e.name()), topology.topology()));
             } catch (RuntimeException ex) {
-                throw new IllegalStateException("start() of the reloaded '" + e.name() + "' failed: " + ex.getMessage(), ex);
+                throw new IllegalStateException(
+                        "start() of the reloaded '" + e.name() + "' failed: " + ex.getMessage(), ex);
             }
             if (old.state() == AppState.RUNNING) {
                 try {
@@ -417,7 +450,10 @@ public class AppLifecycle implements SmartInitializingSingleton, DisposableBean 
         }
         e.reloadedAt(java.time.Instant.now());
         save(e);
-        log.info("application '{}' reloaded ({} statement(s))", e.name(), e.graphs().size());
+        log.info(
+                "application '{}' reloaded ({} statement(s))",
+                e.name(),
+                e.graphs().size());
     }
 
     @Override

@@ -58,7 +58,7 @@ public class AppLimitsCheck {
             for (Block b : g.blocks()) {
                 Optional<BlockDescriptor> d = types.find(b.type());
                 if (d.isEmpty()) {
-                    continue;   // validated already: only a type the catalogue lacks could be here
+                    continue; // validated already: only a type the catalogue lacks could be here
                 }
                 int rules = rules(d.get(), b);
                 Applied maxRules = limit(app, "max-rules-per-classifier", l -> toLong(l.maxRulesPerClassifier()));
@@ -75,7 +75,9 @@ public class AppLimitsCheck {
         if (patterns > maxPatterns.value()) {
             throw over(app, patterns + " payload patterns", maxPatterns);
         }
-        Applied maxBytes = limit(app, "max-pattern-bytes",
+        Applied maxBytes = limit(
+                app,
+                "max-pattern-bytes",
                 l -> l.maxPatternBytes() == null ? null : l.maxPatternBytes().toBytes());
         if (patternBytes > maxBytes.value()) {
             throw over(app, patternBytes + " bytes of payload patterns", maxBytes);
@@ -90,13 +92,13 @@ public class AppLimitsCheck {
                 return new Applied(v, "openbox.limits.apps." + entry + "." + key);
             }
         }
-        return new Applied(field.apply(AppLimits.BUILT_IN), "openbox.limits.apps." + LimitsProperties.DEFAULT_APP
-                + "." + key);
+        return new Applied(
+                field.apply(AppLimits.BUILT_IN), "openbox.limits.apps." + LimitsProperties.DEFAULT_APP + "." + key);
     }
 
     private static IllegalArgumentException over(String app, String what, Applied limit) {
-        return new IllegalArgumentException("app " + app + ": " + what + " exceed " + limit.property() + "="
-                + limit.value());
+        return new IllegalArgumentException(
+                "app " + app + ": " + what + " exceed " + limit.property() + "=" + limit.value());
     }
 
     private static Long toLong(Integer v) {
@@ -126,7 +128,8 @@ public class AppLimitsCheck {
             if (type.kind() == ArgType.Kind.HEADER_PAYLOAD_MATCH) {
                 JsonNode v = b.config().get(a.name());
                 for (JsonNode rule : v == null ? List.<JsonNode>of() : type.array() ? v : List.of(v)) {
-                    rule.path("payload_match").forEach(p -> out.add(p.path("pattern").asText()));
+                    rule.path("payload_match")
+                            .forEach(p -> out.add(p.path("pattern").asText()));
                 }
             }
         }

@@ -88,8 +88,13 @@ public class AppLoader implements DisposableBean {
                 found.add(new Found(a, "bean:" + a.getClass().getName()));
             }
         });
-        loadProviders(ServiceLoader.load(Application.class, getClass().getClassLoader()), null, "classpath",
-                classes, found, failures);
+        loadProviders(
+                ServiceLoader.load(Application.class, getClass().getClassLoader()),
+                null,
+                "classpath",
+                classes,
+                found,
+                failures);
         Path dir = props.appsDir();
         if (dir != null) {
             if (!Files.isDirectory(dir)) {
@@ -108,9 +113,12 @@ public class AppLoader implements DisposableBean {
         }
         for (String unknown : settings.namesWithSettings()) {
             if (!names.contains(unknown)) {
-                failures.add(new LoadFailure("openbox.apps." + unknown, "app " + unknown + ": settings are given"
-                        + " (openbox.apps." + unknown + ".* or openbox.app." + unknown + ".config) but no application"
-                        + " has that name (applications: " + String.join(", ", names) + ")"));
+                failures.add(new LoadFailure(
+                        "openbox.apps." + unknown,
+                        "app " + unknown + ": settings are given"
+                                + " (openbox.apps." + unknown + ".* or openbox.app." + unknown
+                                + ".config) but no application"
+                                + " has that name (applications: " + String.join(", ", names) + ")"));
             }
         }
         for (Found f : found) {
@@ -140,20 +148,26 @@ public class AppLoader implements DisposableBean {
             String property = "openbox.instances." + name;
             Found base = byName.get(of);
             if (!VALID_NAME.matcher(name).matches()) {
-                failures.add(new LoadFailure(property, property + ": instance name '" + name
-                        + "' is not letters, digits, '-' and '_'"));
+                failures.add(new LoadFailure(
+                        property, property + ": instance name '" + name + "' is not letters, digits, '-' and '_'"));
             } else if (byName.containsKey(name)) {
-                failures.add(new LoadFailure(property, property + ": the name '" + name + "' is already used by "
-                        + byName.get(name).source()));
+                failures.add(new LoadFailure(
+                        property,
+                        property + ": the name '" + name + "' is already used by "
+                                + byName.get(name).source()));
             } else if (instances.containsKey(of)) {
-                failures.add(new LoadFailure(property, property + "=" + of + ": '" + of
-                        + "' is itself an instance; name the application it is an instance of"));
+                failures.add(new LoadFailure(
+                        property,
+                        property + "=" + of + ": '" + of
+                                + "' is itself an instance; name the application it is an instance of"));
             } else if (base == null) {
-                failures.add(new LoadFailure(property, property + "=" + of + ": no application is named '" + of
-                        + "' (applications: " + String.join(", ", new TreeSet<>(byName.keySet())) + ")"));
+                failures.add(new LoadFailure(
+                        property,
+                        property + "=" + of + ": no application is named '" + of + "' (applications: "
+                                + String.join(", ", new TreeSet<>(byName.keySet())) + ")"));
             } else if (base.source().startsWith("bean:")) {
-                failures.add(new LoadFailure(property, property + "=" + of + ": '" + of
-                        + "' is a Spring bean, which runs once"));
+                failures.add(new LoadFailure(
+                        property, property + "=" + of + ": '" + of + "' is a Spring bean, which runs once"));
             } else {
                 try {
                     Application app = base.app().getClass().getConstructor().newInstance();
@@ -161,9 +175,12 @@ public class AppLoader implements DisposableBean {
                     found.add(f);
                     byName.put(name, f);
                 } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-                    failures.add(new LoadFailure(property, property + "=" + of + ": cannot build another instance of "
-                            + base.app().getClass().getName() + " (a public no-argument constructor is needed): "
-                            + causes(e)));
+                    failures.add(new LoadFailure(
+                            property,
+                            property + "=" + of + ": cannot build another instance of "
+                                    + base.app().getClass().getName()
+                                    + " (a public no-argument constructor is needed): "
+                                    + causes(e)));
                 }
             }
         }
@@ -185,8 +202,13 @@ public class AppLoader implements DisposableBean {
         try {
             AppSettings s = settings.settingsFor(name);
             if (s.isEmpty()) {
-                log.warn("application '{}' has no settings ({}, {}.properties and openbox.apps.{}.* are all unset):"
-                        + " it runs its built-in sample configuration", name, AppSettings.configProperty(name), name, name);
+                log.warn(
+                        "application '{}' has no settings ({}, {}.properties and openbox.apps.{}.* are all unset):"
+                                + " it runs its built-in sample configuration",
+                        name,
+                        AppSettings.configProperty(name),
+                        name,
+                        name);
             }
             app.configure(s);
             return null;
@@ -210,7 +232,9 @@ public class AppLoader implements DisposableBean {
 
     private List<Path> jars(Path dir, List<LoadFailure> failures) {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
+            return files.filter(p -> p.getFileName().toString().endsWith(".jar"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             failures.add(new LoadFailure("dir:" + dir, "cannot list " + dir + ": " + e.getMessage()));
             return List.of();
@@ -220,7 +244,9 @@ public class AppLoader implements DisposableBean {
     private void loadJar(Path jar, Set<String> classes, List<Found> found, List<LoadFailure> failures) {
         URLClassLoader loader;
         try {
-            loader = new URLClassLoader("app:" + jar.getFileName(), new URL[] {jar.toUri().toURL()},
+            loader = new URLClassLoader(
+                    "app:" + jar.getFileName(),
+                    new URL[] {jar.toUri().toURL()},
                     getClass().getClassLoader());
         } catch (MalformedURLException e) {
             failures.add(new LoadFailure("jar:" + jar, e.getMessage()));
@@ -235,10 +261,16 @@ public class AppLoader implements DisposableBean {
     }
 
     /** Loads providers; with {@code only} set, keeps those defined by that loader (not the parent's). */
-    private static void loadProviders(ServiceLoader<Application> sl, ClassLoader only, String source,
-                                      Set<String> classes, List<Found> found, List<LoadFailure> failures) {
+    private static void loadProviders(
+            ServiceLoader<Application> sl,
+            ClassLoader only,
+            String source,
+            Set<String> classes,
+            List<Found> found,
+            List<LoadFailure> failures) {
         try {
-            for (ServiceLoader.Provider<Application> p : (Iterable<ServiceLoader.Provider<Application>>) sl.stream()::iterator) {
+            for (ServiceLoader.Provider<Application> p :
+                    (Iterable<ServiceLoader.Provider<Application>>) sl.stream()::iterator) {
                 try {
                     Class<? extends Application> type = p.type();
                     if (only != null && type.getClassLoader() != only) {

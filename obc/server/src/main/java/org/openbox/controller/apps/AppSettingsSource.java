@@ -28,7 +28,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class AppSettingsSource {
 
-    private static final Pattern APP_PROPERTY = Pattern.compile("openbox\\.(?:apps\\.([^.\\[]+)\\..+|app\\.([^.]+)\\.config)");
+    private static final Pattern APP_PROPERTY =
+            Pattern.compile("openbox\\.(?:apps\\.([^.\\[]+)\\..+|app\\.([^.]+)\\.config)");
 
     private final Environment env;
 
@@ -50,7 +51,8 @@ public class AppSettingsSource {
      * the name of the application it is another instance of, in name order.
      */
     public Map<String, String> instances() {
-        return new TreeMap<>(Binder.get(env).bind("openbox.instances", Bindable.mapOf(String.class, String.class))
+        return new TreeMap<>(Binder.get(env)
+                .bind("openbox.instances", Bindable.mapOf(String.class, String.class))
                 .orElse(Map.of()));
     }
 

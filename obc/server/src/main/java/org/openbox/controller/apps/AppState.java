@@ -6,4 +6,9 @@ package org.openbox.controller.apps;
  * failure mode decides what its traffic gets where it would run; an application an OBI
  * refuses stays RUNNING here and fails on that OBI only ({@code GraphAggregator#refusedOn}).
  */
-public enum AppState { RUNNING, STOPPED, REFUSED, FAILED }
+public enum AppState {
+    RUNNING,
+    STOPPED,
+    REFUSED,
+    FAILED
+}

@@ -68,7 +68,8 @@ public class ModuleRegistry {
     public List<String> appsNeeding(String module, Collection<String> apps) {
         List<String> out = new ArrayList<>();
         for (String a : apps) {
-            catalog.get(a).filter(e -> e.modules().stream().anyMatch(m -> m.name().equals(module)))
+            catalog.get(a)
+                    .filter(e -> e.modules().stream().anyMatch(m -> m.name().equals(module)))
                     .ifPresent(e -> out.add(a));
         }
         return out;
@@ -78,8 +79,9 @@ public class ModuleRegistry {
     public List<String> conflicts(String app, List<CustomModule> modules) {
         List<String> problems = new ArrayList<>();
         if (!modules.isEmpty() && !signer.configured()) {
-            problems.add("custom module(s) " + modules.stream().map(CustomModule::name).toList()
-                    + " cannot be installed on OBIs: " + ModuleSigner.NOT_CONFIGURED);
+            problems.add("custom module(s) "
+                    + modules.stream().map(CustomModule::name).toList() + " cannot be installed on OBIs: "
+                    + ModuleSigner.NOT_CONFIGURED);
         }
         Map<String, CustomModule> others = new LinkedHashMap<>();
         Map<String, String> typeOwner = new LinkedHashMap<>();
@@ -97,8 +99,12 @@ public class ModuleRegistry {
             CustomModule same = others.get(m.name());
             if (same != null && !same.equals(m)) {
                 problems.add("custom module '" + m.name() + "' is already declared with different content by "
-                        + appsNeeding(m.name(), catalog.all().stream().map(AppEntry::name).filter(n -> !n.equals(app))
-                        .toList()));
+                        + appsNeeding(
+                                m.name(),
+                                catalog.all().stream()
+                                        .map(AppEntry::name)
+                                        .filter(n -> !n.equals(app))
+                                        .toList()));
                 continue;
             }
             for (BlockDescriptor t : m.blockTypes()) {
@@ -111,7 +117,8 @@ public class ModuleRegistry {
                     problems.add("custom module '" + m.name() + "' adds block type " + t.name()
                             + ", already added by custom module '" + owner + "'");
                 } else if (inMine != null && !inMine.equals(m.name())) {
-                    problems.add("custom modules '" + inMine + "' and '" + m.name() + "' both add block type " + t.name());
+                    problems.add(
+                            "custom modules '" + inMine + "' and '" + m.name() + "' both add block type " + t.name());
                 }
             }
         }

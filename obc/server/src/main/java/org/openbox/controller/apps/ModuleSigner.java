@@ -35,6 +35,7 @@ public class ModuleSigner {
     public static final String NOT_CONFIGURED = "no module signing key is configured: set openbox.modules.signing-key"
             + " to an Ed25519 private key in PEM (openssl genpkey -algorithm ed25519 -out FILE; ./openbox controller"
             + " creates build/pki/module-signing.key) and give OBIs its public key with --module-trust";
+
     private static final long MAX_KEY_FILE_BYTES = 64 * 1024;
     private static final Logger log = LoggerFactory.getLogger(ModuleSigner.class);
 
@@ -51,7 +52,8 @@ public class ModuleSigner {
             key = null;
             publicKey = null;
             keyId = null;
-            log.info("custom modules: no signing key (openbox.modules.signing-key); applications with modules are refused");
+            log.info(
+                    "custom modules: no signing key (openbox.modules.signing-key); applications with modules are refused");
             return;
         }
         try {
@@ -85,7 +87,8 @@ public class ModuleSigner {
     /** Signs the module's bytes, name and version. @throws IllegalStateException when no key is configured */
     public SignedModule sign(CustomModule module) {
         if (key == null) {
-            throw new IllegalStateException("custom module '" + module.name() + "' cannot be signed: " + NOT_CONFIGURED);
+            throw new IllegalStateException(
+                    "custom module '" + module.name() + "' cannot be signed: " + NOT_CONFIGURED);
         }
         byte[] input = ModuleSigning.signingInput(module.name(), module.version(), module.content());
         return new SignedModule(module.version(), Base64.getEncoder().encodeToString(sign(key, input)), keyId);

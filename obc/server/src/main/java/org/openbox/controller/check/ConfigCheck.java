@@ -60,9 +60,11 @@ public class ConfigCheck {
         for (String p : problems) {
             out.println(p);
         }
-        err.println(problems.isEmpty()
-                ? "configuration OK: " + valid + " application(s)" + (compiled ? ", graphs compiled by the OBI" : "")
-                : problems.size() + " problem(s)");
+        err.println(
+                problems.isEmpty()
+                        ? "configuration OK: " + valid + " application(s)"
+                                + (compiled ? ", graphs compiled by the OBI" : "")
+                        : problems.size() + " problem(s)");
         return problems.isEmpty() ? 0 : 1;
     }
 
@@ -84,7 +86,7 @@ public class ConfigCheck {
                 try {
                     origin = e.app().ruleOrigin(p.block(), p.rule()).orElse(null);
                 } catch (RuntimeException ignored) {
-                    origin = null;   // an application that cannot say falls back to its name
+                    origin = null; // an application that cannot say falls back to its name
                 }
             }
             out.add(origin != null ? origin + ": " + what : "app " + e.name() + ": " + what);

@@ -76,12 +76,18 @@ public class ObiGraphChecker {
             } catch (IOException e) {
                 String why = Files.readString(err, StandardCharsets.UTF_8).strip();
                 throw new IOException("obi check (exit " + p.exitValue() + ") printed no report"
-                        + (why.isEmpty() ? "" : ": " + why.lines().reduce((a, b) -> b).orElse("")));
+                        + (why.isEmpty()
+                                ? ""
+                                : ": " + why.lines().reduce((a, b) -> b).orElse("")));
             }
             List<BlockProblem> problems = new ArrayList<>();
             for (JsonNode e : report.path("errors")) {
-                problems.add(new BlockProblem(e.path("block").asText(""), e.path("type").asText(""),
-                        e.path("subtype").asText(""), e.path("message").asText(""), e.path("rule").asInt(-1)));
+                problems.add(new BlockProblem(
+                        e.path("block").asText(""),
+                        e.path("type").asText(""),
+                        e.path("subtype").asText(""),
+                        e.path("message").asText(""),
+                        e.path("rule").asInt(-1)));
             }
             return problems;
         } finally {

@@ -15,8 +15,15 @@ import java.time.Instant;
  * @param since       not before this time
  * @param until       not after this time
  */
-public record AlertFilter(String app, Long dpid, Integer minSeverity, String block, String text, Long rule,
-                          Instant since, Instant until) {
+public record AlertFilter(
+        String app,
+        Long dpid,
+        Integer minSeverity,
+        String block,
+        String text,
+        Long rule,
+        Instant since,
+        Instant until) {
 
     /** The application name that selects alerts without a known owner. */
     public static final String NO_APP = "(none)";
@@ -53,8 +60,11 @@ public record AlertFilter(String app, Long dpid, Integer minSeverity, String blo
                 && (dpid == null || dpid == r.dpid())
                 && (minSeverity == null || r.severity() >= minSeverity)
                 && (block == null || block.equals(r.block()) || block.equals(r.mergedBlock()))
-                && (text == null || r.message() != null
-                        && r.message().toLowerCase(java.util.Locale.ROOT).contains(text.toLowerCase(java.util.Locale.ROOT)))
+                && (text == null
+                        || r.message() != null
+                                && r.message()
+                                        .toLowerCase(java.util.Locale.ROOT)
+                                        .contains(text.toLowerCase(java.util.Locale.ROOT)))
                 && (rule == null || r.rule() != null && r.rule().id() == rule)
                 && (since == null || r.time() != null && !r.time().isBefore(since))
                 && (until == null || r.time() != null && !r.time().isAfter(until));

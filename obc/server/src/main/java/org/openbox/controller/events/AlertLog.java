@@ -46,9 +46,10 @@ public class AlertLog implements DisposableBean {
     private final Deque<Logged> recent = new ArrayDeque<>();
     private final Path file;
     private final List<Consumer<Logged>> listeners = new CopyOnWriteArrayList<>();
-    private long seq;          // the last given, under this
-    private long restored;     // seqs up to this one were read back from the file at start
-    private final ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule())
+    private long seq; // the last given, under this
+    private long restored; // seqs up to this one were read back from the file at start
+    private final ObjectMapper mapper = new ObjectMapper()
+            .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 

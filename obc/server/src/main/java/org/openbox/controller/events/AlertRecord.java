@@ -23,9 +23,19 @@ import org.openbox.protocol.message.PacketHeaders;
  *                    before it was recorded); tells apart alerts of a replayed trace, whose
  *                    packet times repeat
  */
-public record AlertRecord(Instant time, String app, long dpid, String block, String mergedBlock,
-                          String message, int severity, AlertRule rule, PacketHeaders headers, long flowId,
-                          String packet, Instant received) {
+public record AlertRecord(
+        Instant time,
+        String app,
+        long dpid,
+        String block,
+        String mergedBlock,
+        String message,
+        int severity,
+        AlertRule rule,
+        PacketHeaders headers,
+        long flowId,
+        String packet,
+        Instant received) {
 
     public AlertRecord {
         headers = headers == null ? PacketHeaders.NONE : headers;

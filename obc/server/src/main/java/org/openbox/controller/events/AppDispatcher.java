@@ -32,16 +32,18 @@ public class AppDispatcher implements DisposableBean {
     public void deliver(AppEntry app, String what, Consumer<Application> callback) {
         chains.compute(app.name(), (name, tail) -> {
             CompletableFuture<Void> prev = tail == null ? CompletableFuture.completedFuture(null) : tail;
-            return prev.thenRunAsync(() -> {
-                if (!app.running()) {
-                    return;
-                }
-                try {
-                    callback.accept(app.app());
-                } catch (RuntimeException e) {
-                    log.warn("application '{}' threw in {}", name, what, e);
-                }
-            }, pool);
+            return prev.thenRunAsync(
+                    () -> {
+                        if (!app.running()) {
+                            return;
+                        }
+                        try {
+                            callback.accept(app.app());
+                        } catch (RuntimeException e) {
+                            log.warn("application '{}' threw in {}", name, what, e);
+                        }
+                    },
+                    pool);
         });
     }
 

@@ -1,6 +1,5 @@
 package org.openbox.controller.events;
 
-import org.openbox.merge.Origin;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -12,12 +11,13 @@ import org.openbox.api.event.AlertEvent;
 import org.openbox.api.event.ErrorEvent;
 import org.openbox.api.event.InstanceEvent;
 import org.openbox.api.event.LogEvent;
-import org.openbox.merge.Provenance;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
 import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.metrics.ControllerMetrics;
+import org.openbox.merge.Origin;
+import org.openbox.merge.Provenance;
 import org.openbox.protocol.message.Alert;
 import org.openbox.protocol.message.AlertEntry;
 import org.openbox.protocol.message.ErrorMessage;
@@ -55,8 +55,14 @@ public class AppEvents {
     private final ControllerMetrics metrics;
     private final EveAlertLog eve;
 
-    public AppEvents(AppCatalog catalog, TopologyHolder topology, GraphAggregator aggregator,
-                     AppDispatcher dispatcher, AlertLog alerts, ControllerMetrics metrics, EveAlertLog eve) {
+    public AppEvents(
+            AppCatalog catalog,
+            TopologyHolder topology,
+            GraphAggregator aggregator,
+            AppDispatcher dispatcher,
+            AlertLog alerts,
+            ControllerMetrics metrics,
+            EveAlertLog eve) {
         this.catalog = catalog;
         this.topology = topology;
         this.aggregator = aggregator;
@@ -72,15 +78,30 @@ public class AppEvents {
         Instant received = Instant.now();
         for (AlertEntry e : alert.messages()) {
             // the packet's own time when the OBI sends it, else when the OBI raised the alert
-            Instant time = instant(e.packetTimestamp() != null && e.packetTimestamp() > 0 ? e.packetTimestamp()
-                    : e.timestamp());
+            Instant time = instant(
+                    e.packetTimestamp() != null && e.packetTimestamp() > 0 ? e.packetTimestamp() : e.timestamp());
             long flowId = FlowIds.of(e.headers());
             String attached = e.packet() == null || e.packet().isEmpty() ? null : e.packet();
             List<Origin> owners = owners(origins, e.originBlock(), e.appId());
             if (owners.isEmpty()) {
-                log.debug("alert from OBI {} block '{}' has no owning application: {}", dpid, e.originBlock(), e.message());
-                record(new AlertRecord(time, null, dpid, null, e.originBlock(), e.message(), e.severity(), null,
-                        e.headers(), flowId, attached, received));
+                log.debug(
+                        "alert from OBI {} block '{}' has no owning application: {}",
+                        dpid,
+                        e.originBlock(),
+                        e.message());
+                record(new AlertRecord(
+                        time,
+                        null,
+                        dpid,
+                        null,
+                        e.originBlock(),
+                        e.message(),
+                        e.severity(),
+                        null,
+                        e.headers(),
+                        flowId,
+                        attached,
+                        received));
                 metrics.alert(null, e.severity());
                 continue;
             }
@@ -88,8 +109,19 @@ public class AppEvents {
             for (Origin owner : owners) {
                 Optional<AppEntry> app = catalog.get(owner.app());
                 AlertRule rule = app.flatMap(a -> ruleOf(a, owner.block())).orElse(null);
-                record(new AlertRecord(time, owner.app(), dpid, owner.block(), e.originBlock(), e.message(),
-                        e.severity(), rule, e.headers(), flowId, attached, received));
+                record(new AlertRecord(
+                        time,
+                        owner.app(),
+                        dpid,
+                        owner.block(),
+                        e.originBlock(),
+                        e.message(),
+                        e.severity(),
+                        rule,
+                        e.headers(),
+                        flowId,
+                        attached,
+                        received));
                 metrics.alert(owner.app(), e.severity());
                 AlertEvent event = new AlertEvent(dpid, owner.block(), e.message(), e.severity(), packet, time);
                 app.ifPresent(a -> dispatcher.deliver(a, "onAlert", x -> x.onAlert(event)));
@@ -101,9 +133,19 @@ public class AppEvents {
         alerts.add(r);
         eve.offer(r);
         if (log.isDebugEnabled()) {
-            log.debug("alert {} dpid {} block {} rule {} {} {}:{} -> {}:{} severity {}: {}", r.app(), r.dpid(), r.block(),
-                    r.rule() == null ? "-" : r.rule().id(), r.headers().ipProto(), r.headers().srcIp(),
-                    r.headers().srcPort(), r.headers().dstIp(), r.headers().dstPort(), r.severity(), r.message());
+            log.debug(
+                    "alert {} dpid {} block {} rule {} {} {}:{} -> {}:{} severity {}: {}",
+                    r.app(),
+                    r.dpid(),
+                    r.block(),
+                    r.rule() == null ? "-" : r.rule().id(),
+                    r.headers().ipProto(),
+                    r.headers().srcIp(),
+                    r.headers().srcPort(),
+                    r.headers().dstIp(),
+                    r.headers().dstPort(),
+                    r.severity(),
+                    r.message());
         }
     }
 
@@ -163,7 +205,10 @@ public class AppEvents {
 
     private List<AppEntry> concerned(long dpid) {
         Topology topo = topology.topology();
-        return catalog.all().stream().filter(AppEntry::running).filter(a -> a.appliesTo(dpid, topo)).toList();
+        return catalog.all().stream()
+                .filter(AppEntry::running)
+                .filter(a -> a.appliesTo(dpid, topo))
+                .toList();
     }
 
     private static List<Origin> owners(Provenance origins, String mergedBlock, String appId) {

@@ -45,9 +45,9 @@ public class EveAlertLog implements DisposableBean {
     private final AtomicLong dropped = new AtomicLong();
     private final Thread writer;
     private volatile boolean stopping;
-    private BufferedWriter out;     // writer thread only
-    private long size;              // bytes in the current file, writer thread only
-    private String lastError;       // writer thread only
+    private BufferedWriter out; // writer thread only
+    private long size; // bytes in the current file, writer thread only
+    private String lastError; // writer thread only
 
     public EveAlertLog(EveLogProperties props, IsolationProperties state, MeterRegistry registry) {
         this.props = props;
@@ -55,9 +55,11 @@ public class EveAlertLog implements DisposableBean {
         this.maxBytes = props.maxFileSize().toBytes();
         this.queue = new ArrayBlockingQueue<>(props.queueCapacity());
         FunctionCounter.builder("openbox.eve.written", written, AtomicLong::get)
-                .description("alerts written to the EVE alert log").register(registry);
+                .description("alerts written to the EVE alert log")
+                .register(registry);
         FunctionCounter.builder("openbox.eve.dropped", dropped, AtomicLong::get)
-                .description("alerts left out of the EVE alert log (queue full or write error)").register(registry);
+                .description("alerts left out of the EVE alert log (queue full or write error)")
+                .register(registry);
         this.writer = new Thread(this::run, "eve-log");
         writer.setDaemon(true);
         if (props.enabled()) {
@@ -145,7 +147,8 @@ public class EveAlertLog implements DisposableBean {
         if (dir != null) {
             Files.createDirectories(dir);
         }
-        out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        out = Files.newBufferedWriter(
+                file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         size = Files.size(file);
     }
 

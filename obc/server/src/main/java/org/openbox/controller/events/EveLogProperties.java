@@ -25,11 +25,12 @@ public record EveLogProperties(
         @DefaultValue("10000") int queueCapacity) {
 
     public EveLogProperties {
-        if (maxFileSize == null) {   // direct construction (tests)
+        if (maxFileSize == null) { // direct construction (tests)
             maxFileSize = DataSize.ofMegabytes(16);
         }
         if (maxFileSize.toBytes() < 1024) {
-            throw new IllegalArgumentException("openbox.eve-log.max-file-size must be at least 1KB, got " + maxFileSize);
+            throw new IllegalArgumentException(
+                    "openbox.eve-log.max-file-size must be at least 1KB, got " + maxFileSize);
         }
         if (maxFiles < 1 || maxFiles > 1000) {
             throw new IllegalArgumentException("openbox.eve-log.max-files must be 1..1000, got " + maxFiles);

@@ -24,20 +24,29 @@ import org.openbox.protocol.ProtocolException;
  */
 record HandleName(String handle, Kind kind, String base, int index) {
 
-    enum Kind { PLAIN, RULE_ARRAY, RULE_INDEXED }
+    enum Kind {
+        PLAIN,
+        RULE_ARRAY,
+        RULE_INDEXED
+    }
 
     static HandleName read(BlockDescriptor d, String blockName, String handle) {
         if (d == null) {
             return plain(handle);
         }
-        HandleDescriptor h = d.readHandles().stream().filter(x -> x.matches(handle)).findFirst().orElse(null);
+        HandleDescriptor h = d.readHandles().stream()
+                .filter(x -> x.matches(handle))
+                .findFirst()
+                .orElse(null);
         if (h == null) {
             HandleName element = arrayElement(d, handle);
             if (element != null) {
                 return element;
             }
-            throw new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT, "block '" + blockName + "' (" + d.name()
-                    + ") has no read handle '" + handle + "'; it has " + names(d.readHandles()));
+            throw new ProtocolException(
+                    ErrorSubtype.ILLEGAL_ARGUMENT,
+                    "block '" + blockName + "' (" + d.name() + ") has no read handle '" + handle + "'; it has "
+                            + names(d.readHandles()));
         }
         return resolve(d, h, handle);
     }
@@ -54,14 +63,17 @@ record HandleName(String handle, Kind kind, String base, int index) {
         String base = handle.substring(0, us);
         String digits = handle.substring(us + 1);
         if (!digits.chars().allMatch(Character::isDigit)
-                || d.readHandles().stream().noneMatch(x -> !x.indexed() && x.name().equals(base) && x.type().endsWith("[]"))) {
+                || d.readHandles().stream()
+                        .noneMatch(x -> !x.indexed()
+                                && x.name().equals(base)
+                                && x.type().endsWith("[]"))) {
             return null;
         }
         try {
             return new HandleName(handle, Kind.RULE_INDEXED, base, Integer.parseInt(digits));
         } catch (NumberFormatException e) {
-            throw new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT, "handle '" + handle + "': index " + digits
-                    + " is out of range");
+            throw new ProtocolException(
+                    ErrorSubtype.ILLEGAL_ARGUMENT, "handle '" + handle + "': index " + digits + " is out of range");
         }
     }
 
@@ -69,9 +81,13 @@ record HandleName(String handle, Kind kind, String base, int index) {
         if (d == null) {
             return plain(handle);
         }
-        HandleDescriptor h = d.writeHandles().stream().filter(x -> x.matches(handle)).findFirst()
-                .orElseThrow(() -> new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT, "block '" + blockName + "' ("
-                        + d.name() + ") has no write handle '" + handle + "'; it has " + names(d.writeHandles())));
+        HandleDescriptor h = d.writeHandles().stream()
+                .filter(x -> x.matches(handle))
+                .findFirst()
+                .orElseThrow(() -> new ProtocolException(
+                        ErrorSubtype.ILLEGAL_ARGUMENT,
+                        "block '" + blockName + "' (" + d.name() + ") has no write handle '" + handle + "'; it has "
+                                + names(d.writeHandles())));
         HandleName n = resolve(d, h, handle);
         // a whole-array write is not per rule: it is passed on like any other value
         return n.kind == Kind.RULE_ARRAY ? plain(handle) : n;
@@ -82,14 +98,14 @@ record HandleName(String handle, Kind kind, String base, int index) {
             return plain(handle);
         }
         if (h.indexed()) {
-            String base = h.name().substring(0, h.name().length() - 2);   // "count_i" -> "count"
+            String base = h.name().substring(0, h.name().length() - 2); // "count_i" -> "count"
             String digits = handle.substring(base.length() + 1);
             int index;
             try {
                 index = Integer.parseInt(digits);
             } catch (NumberFormatException e) {
-                throw new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT, "handle '" + handle + "': index " + digits
-                        + " is out of range");
+                throw new ProtocolException(
+                        ErrorSubtype.ILLEGAL_ARGUMENT, "handle '" + handle + "': index " + digits + " is out of range");
             }
             return new HandleName(handle, Kind.RULE_INDEXED, base, index);
         }
@@ -113,6 +129,8 @@ record HandleName(String handle, Kind kind, String base, int index) {
     }
 
     private static String names(java.util.List<HandleDescriptor> hs) {
-        return hs.isEmpty() ? "none" : hs.stream().map(HandleDescriptor::name).toList().toString();
+        return hs.isEmpty()
+                ? "none"
+                : hs.stream().map(HandleDescriptor::name).toList().toString();
     }
 }

@@ -1,6 +1,5 @@
 package org.openbox.controller.handles;
 
-import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -12,6 +11,7 @@ import java.util.function.Function;
 import org.openbox.catalogue.BlockDescriptor;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.catalogue.HandleDescriptor;
+import org.openbox.merge.Origin;
 import org.openbox.merge.Provenance;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
@@ -57,8 +57,10 @@ final class HandlePlanner {
         BlockDescriptor d = descriptor(appBlock);
         int n = d == null ? Integer.MAX_VALUE : d.outputCount(appBlock.config());
         if (h.index() >= n) {
-            throw new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT, "block '" + appBlock.name() + "' ("
-                    + appBlock.type() + ") has " + n + " rule(s): '" + h.handle() + "' names rule " + h.index());
+            throw new ProtocolException(
+                    ErrorSubtype.ILLEGAL_ARGUMENT,
+                    "block '" + appBlock.name() + "' (" + appBlock.type() + ") has " + n + " rule(s): '" + h.handle()
+                            + "' names rule " + h.index());
         }
     }
 
@@ -67,7 +69,8 @@ final class HandlePlanner {
         BlockDescriptor md = descriptor(merged);
         if (!h.perRule()) {
             return md == null || md.hasReadHandle(h.handle())
-                    ? Optional.of(new ReadPlan(List.of(h.handle()), r -> r.get(0))) : Optional.empty();
+                    ? Optional.of(new ReadPlan(List.of(h.handle()), r -> r.get(0)))
+                    : Optional.empty();
         }
         RuleMap map = ruleMap(app, appBlock, merged, origins);
         if (!map.mapped()) {
@@ -77,10 +80,11 @@ final class HandlePlanner {
             if (md == null || md.hasReadHandle(h.handle())) {
                 return Optional.of(new ReadPlan(List.of(h.handle()), r -> r.get(0)));
             }
-            map = map.asIdentity();   // e.g. count_3 of a block whose family is the array count
+            map = map.asIdentity(); // e.g. count_3 of a block whose family is the array count
         }
         RuleMap rules = map;
-        List<Integer> needed = h.kind() == HandleName.Kind.RULE_INDEXED ? map.rules().get(h.index()) : map.union();
+        List<Integer> needed =
+                h.kind() == HandleName.Kind.RULE_INDEXED ? map.rules().get(h.index()) : map.union();
         if (family(md, h.base(), false, true).isPresent()) {
             // one read of the merged per-rule array, then pick and sum
             return Optional.of(new ReadPlan(List.of(h.base()), r -> {
@@ -94,14 +98,18 @@ final class HandlePlanner {
         if (family(md, h.base(), true, true).isPresent()) {
             // one read per merged rule of the indexed family
             List<String> handles = needed.stream().map(h::member).toList();
-            return Optional.of(new ReadPlan(handles, r -> shape(h, rules, m -> {
-                int at = needed.indexOf(m);
-                return at < 0 ? null : r.get(at);
-            })));
+            return Optional.of(new ReadPlan(
+                    handles,
+                    r -> shape(h, rules, m -> {
+                        int at = needed.indexOf(m);
+                        return at < 0 ? null : r.get(at);
+                    })));
         }
-        throw new ProtocolException(ErrorSubtype.UNSUPPORTED_OTHER, "handle '" + h.handle() + "' of block '"
-                + appBlock.name() + "': merged block '" + merged.name() + "' (" + merged.type()
-                + ") that implements its rules has neither '" + h.base() + "' nor '" + h.base() + "_i'");
+        throw new ProtocolException(
+                ErrorSubtype.UNSUPPORTED_OTHER,
+                "handle '" + h.handle() + "' of block '"
+                        + appBlock.name() + "': merged block '" + merged.name() + "' (" + merged.type()
+                        + ") that implements its rules has neither '" + h.base() + "' nor '" + h.base() + "_i'");
     }
 
     /**
@@ -129,10 +137,12 @@ final class HandlePlanner {
             return List.of();
         }
         if (family(md, h.base(), true, false).isEmpty()) {
-            throw new ProtocolException(ErrorSubtype.UNSUPPORTED_OTHER, "'" + h.handle() + "' of block '"
-                    + appBlock.name() + "' cannot be applied to rule " + h.index() + " alone: merged block '"
-                    + merged.name() + "' (" + merged.type() + ") implements it as rule(s) " + rules
-                    + " and has no per-rule write handle '" + h.base() + "_i'");
+            throw new ProtocolException(
+                    ErrorSubtype.UNSUPPORTED_OTHER,
+                    "'" + h.handle() + "' of block '"
+                            + appBlock.name() + "' cannot be applied to rule " + h.index() + " alone: merged block '"
+                            + merged.name() + "' (" + merged.type() + ") implements it as rule(s) " + rules
+                            + " and has no per-rule write handle '" + h.base() + "_i'");
         }
         return rules.stream().map(h::member).toList();
     }
@@ -166,9 +176,11 @@ final class HandlePlanner {
             return Optional.empty();
         }
         List<HandleDescriptor> hs = read ? md.readHandles() : md.writeHandles();
-        return hs.stream().filter(x -> indexed
-                ? x.indexed() && x.name().equals(base + "_i")
-                : !x.indexed() && x.name().equals(base) && x.type().endsWith("[]")).findFirst();
+        return hs.stream()
+                .filter(x -> indexed
+                        ? x.indexed() && x.name().equals(base + "_i")
+                        : !x.indexed() && x.name().equals(base) && x.type().endsWith("[]"))
+                .findFirst();
     }
 
     /**

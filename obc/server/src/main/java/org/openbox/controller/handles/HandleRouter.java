@@ -1,6 +1,5 @@
 package org.openbox.controller.handles;
 
-import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +19,7 @@ import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
+import org.openbox.merge.Origin;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
@@ -67,8 +67,12 @@ public class HandleRouter {
     private final TopologyHolder topology;
     private final ModuleRegistry modules;
 
-    public HandleRouter(ObiRegistry obis, GraphAggregator aggregator, AppCatalog catalog, TopologyHolder topology,
-                        ModuleRegistry modules) {
+    public HandleRouter(
+            ObiRegistry obis,
+            GraphAggregator aggregator,
+            AppCatalog catalog,
+            TopologyHolder topology,
+            ModuleRegistry modules) {
         this.obis = obis;
         this.aggregator = aggregator;
         this.catalog = catalog;
@@ -122,7 +126,8 @@ public class HandleRouter {
             answers.add(readAll(app, read.get(i), p.handles()).thenApply(p.combine()));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-                .thenApply(x -> ResultCombiner.combine(answers.stream().map(CompletableFuture::join).toList()));
+                .thenApply(x -> ResultCombiner.combine(
+                        answers.stream().map(CompletableFuture::join).toList()));
     }
 
     /**
@@ -157,7 +162,8 @@ public class HandleRouter {
         for (Target t : targets) {
             HandleName h = HandleName.read(planner.descriptor(t.appBlock()), block, handle);
             planner.checkIndex(t.appBlock(), h);
-            Optional<HandlePlanner.ReadPlan> plan = planner.read(app, t.appBlock(), h, t.merged(), t.graph().origins());
+            Optional<HandlePlanner.ReadPlan> plan =
+                    planner.read(app, t.appBlock(), h, t.merged(), t.graph().origins());
             if (plan.isPresent()) {
                 read.add(t);
                 plans.add(plan.get());
@@ -170,7 +176,8 @@ public class HandleRouter {
         // shared merged block would include what another block counted
         checkIsolation(app, block, handle, unmapped, "read of");
         if (read.isEmpty()) {
-            throw new ProtocolException(ErrorSubtype.UNSUPPORTED_OTHER,
+            throw new ProtocolException(
+                    ErrorSubtype.UNSUPPORTED_OTHER,
                     "no merged block implementing block '" + block + "' of application '" + app
                             + "' on an OBI that is up answers '" + handle + "' (its rules may have been folded away)");
         }
@@ -189,15 +196,18 @@ public class HandleRouter {
             for (Target t : targets) {
                 HandleName h = HandleName.write(planner.descriptor(t.appBlock()), block, handle);
                 planner.checkIndex(t.appBlock(), h);
-                List<String> hs = planner.write(app, t.appBlock(), h, t.merged(), t.graph().origins());
+                List<String> hs = planner.write(
+                        app, t.appBlock(), h, t.merged(), t.graph().origins());
                 if (!hs.isEmpty()) {
                     written.add(t);
                     handles.add(hs);
                 }
             }
             if (written.isEmpty()) {
-                throw new ProtocolException(ErrorSubtype.ILLEGAL_ARGUMENT, "no merged block implementing block '"
-                        + block + "' of application '" + app + "' on an OBI that is up takes '" + handle + "'");
+                throw new ProtocolException(
+                        ErrorSubtype.ILLEGAL_ARGUMENT,
+                        "no merged block implementing block '" + block + "' of application '" + app
+                                + "' on an OBI that is up takes '" + handle + "'");
             }
             checkIsolation(app, block, handle, written, "write of");
         } catch (ProtocolException e) {
@@ -207,8 +217,9 @@ public class HandleRouter {
         for (int i = 0; i < written.size(); i++) {
             Target t = written.get(i);
             for (String h : handles.get(i)) {
-                answers.add(t.obi().client().request(xid -> new WriteRequest(xid, t.merged().name(), h, value),
-                        Set.of(app), false));
+                answers.add(t.obi()
+                        .client()
+                        .request(xid -> new WriteRequest(xid, t.merged().name(), h, value), Set.of(app), false));
             }
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new));
@@ -221,27 +232,33 @@ public class HandleRouter {
         Set<String> otherApps = new LinkedHashSet<>();
         for (Target t : written) {
             List<Origin> others = t.graph().origins().originsOf(t.merged().name()).stream()
-                    .filter(o -> !o.equals(own)).toList();
+                    .filter(o -> !o.equals(own))
+                    .toList();
             if (!others.isEmpty()) {
                 others.stream().map(Origin::app).filter(a -> !a.equals(app)).forEach(otherApps::add);
-                conflicts.add("OBI " + t.obi().dpid() + " merged block '" + t.merged().name() + "' also implements "
+                conflicts.add("OBI " + t.obi().dpid() + " merged block '"
+                        + t.merged().name() + "' also implements "
                         + others.stream().map(o -> o.app() + "." + o.block()).toList());
             }
         }
         if (!conflicts.isEmpty()) {
             String who = otherApps.isEmpty() ? "other blocks of the same application" : "application(s) " + otherApps;
-            String why = what.startsWith("write") ? "whose behaviour it would change"
+            String why = what.startsWith("write")
+                    ? "whose behaviour it would change"
                     : "whose packets its value would include";
-            throw new ProtocolException(ErrorSubtype.NOT_PERMITTED, what + " '" + handle + "' of block '" + block
-                    + "' of application '" + app + "' refused: the block is merged with blocks of " + who
-                    + ", " + why + " (" + String.join("; ", conflicts) + ")");
+            throw new ProtocolException(
+                    ErrorSubtype.NOT_PERMITTED,
+                    what + " '" + handle + "' of block '" + block
+                            + "' of application '" + app + "' refused: the block is merged with blocks of " + who
+                            + ", " + why + " (" + String.join("; ", conflicts) + ")");
         }
     }
 
     private static CompletableFuture<List<JsonNode>> readAll(String app, Target t, List<String> handles) {
         List<CompletableFuture<JsonNode>> reads = new ArrayList<>();
         for (String h : handles) {
-            reads.add(t.obi().client()
+            reads.add(t.obi()
+                    .client()
                     .request(xid -> new ReadRequest(xid, t.merged().name(), h), Set.of(app), false)
                     .thenApply(m -> ((ReadResponse) m).result()));
         }
@@ -270,13 +287,16 @@ public class HandleRouter {
             if (merged.isEmpty()) {
                 continue;
             }
-            Optional<Block> appBlock = entry.get().graphFor(s.dpid(), topo)
-                    .flatMap(p -> p.graph().blocks().stream().filter(b -> b.name().equals(block)).findFirst());
+            Optional<Block> appBlock = entry.get().graphFor(s.dpid(), topo).flatMap(p -> p.graph().blocks().stream()
+                    .filter(b -> b.name().equals(block))
+                    .findFirst());
             if (appBlock.isEmpty()) {
                 continue;
             }
             for (String name : merged) {
-                g.graph().blocks().stream().filter(b -> b.name().equals(name)).findFirst()
+                g.graph().blocks().stream()
+                        .filter(b -> b.name().equals(name))
+                        .findFirst()
                         .ifPresent(m -> out.add(new Target(s, g, m, appBlock.get())));
             }
         }

@@ -22,7 +22,9 @@ public final class ResultCombiner {
     private ResultCombiner() {}
 
     public static JsonNode combine(List<JsonNode> values) {
-        List<JsonNode> present = values.stream().filter(v -> v != null && !v.isNull() && !v.isMissingNode()).toList();
+        List<JsonNode> present = values.stream()
+                .filter(v -> v != null && !v.isNull() && !v.isMissingNode())
+                .toList();
         if (present.isEmpty()) {
             return NODES.nullNode();
         }
@@ -67,7 +69,7 @@ public final class ResultCombiner {
                 total = total.add(n.bigIntegerValue());
             }
             if (total.bitLength() < 32) {
-                return NODES.numberNode(total.intValue());   // same node type as parsed JSON
+                return NODES.numberNode(total.intValue()); // same node type as parsed JSON
             }
             return total.bitLength() < 64 ? NODES.numberNode(total.longValue()) : NODES.numberNode(total);
         }

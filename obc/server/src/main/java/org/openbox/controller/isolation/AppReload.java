@@ -38,14 +38,19 @@ public class AppReload {
     private final GraphAggregator aggregator;
     private final long waitMillis;
 
-    public AppReload(AppLifecycle lifecycle, ObiRegistry obis, GraphDeployment deployment, GraphAggregator aggregator,
-                     org.openbox.controller.OpenboxProperties props) {
+    public AppReload(
+            AppLifecycle lifecycle,
+            ObiRegistry obis,
+            GraphDeployment deployment,
+            GraphAggregator aggregator,
+            org.openbox.controller.OpenboxProperties props) {
         this.lifecycle = lifecycle;
         this.obis = obis;
         this.deployment = deployment;
         this.aggregator = aggregator;
         // every OBI is awaited in turn (modules, then the graph it compiles)
-        this.waitMillis = props.requestTimeout().toMillis() * 3 + props.graphTimeout().toMillis() + 1000;
+        this.waitMillis =
+                props.requestTimeout().toMillis() * 3 + props.graphTimeout().toMillis() + 1000;
     }
 
     public synchronized Outcome reload(String name) {
@@ -58,7 +63,11 @@ public class AppReload {
             return new Outcome(409, false, state(name), e.getMessage(), Map.of());
         } catch (IllegalArgumentException e) {
             log.warn("application '{}' not reloaded: {}", name, e.getMessage());
-            return new Outcome(400, false, state(name), "not reloaded, the running graph is unchanged: " + e.getMessage(),
+            return new Outcome(
+                    400,
+                    false,
+                    state(name),
+                    "not reloaded, the running graph is unchanged: " + e.getMessage(),
                     Map.of());
         }
         Map<Long, String> refusals = aggregator.refusalsOf(name);
@@ -69,10 +78,12 @@ public class AppReload {
             Map<Long, String> refused = deployAll();
             if (!refused.isEmpty()) {
                 rollBack(name, old, refusals);
-                String why = refused.entrySet().stream().map(e -> "OBI " + e.getKey() + ": " + e.getValue())
+                String why = refused.entrySet().stream()
+                        .map(e -> "OBI " + e.getKey() + ": " + e.getValue())
                         .collect(java.util.stream.Collectors.joining("; "));
                 log.warn("application '{}' not reloaded: {}", name, why);
-                return new Outcome(422, false, state(name), "not reloaded, the old graph keeps running: " + why, refused);
+                return new Outcome(
+                        422, false, state(name), "not reloaded, the old graph keeps running: " + why, refused);
             }
         }
         try {
@@ -80,10 +91,14 @@ public class AppReload {
         } catch (IllegalStateException e) {
             if (deploys) rollBack(name, old, refusals);
             log.warn("application '{}' not reloaded: {}", name, e.getMessage());
-            return new Outcome(500, false, state(name), "not reloaded, the old graph keeps running: " + e.getMessage(),
-                    Map.of());
+            return new Outcome(
+                    500, false, state(name), "not reloaded, the old graph keeps running: " + e.getMessage(), Map.of());
         }
-        return new Outcome(200, true, state(name), deploys ? "reloaded and deployed" : "reloaded (not running: nothing deployed)",
+        return new Outcome(
+                200,
+                true,
+                state(name),
+                deploys ? "reloaded and deployed" : "reloaded (not running: nothing deployed)",
                 Map.of());
     }
 
@@ -98,7 +113,9 @@ public class AppReload {
 
     private Map<Long, String> deployAll() {
         try {
-            return deployment.deployAll().get(waitMillis * Math.max(1, obis.upSessions().size()), TimeUnit.MILLISECONDS);
+            return deployment
+                    .deployAll()
+                    .get(waitMillis * Math.max(1, obis.upSessions().size()), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             return Map.of(-1L, "deployment failed: " + e.getCause());
         } catch (TimeoutException e) {

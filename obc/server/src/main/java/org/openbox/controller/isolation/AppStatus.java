@@ -31,18 +31,24 @@ public class AppStatus {
 
     public Status of(AppEntry e) {
         Map<Long, String> failedOn = aggregator.refusalsOf(e.name());
-        String failAction = e.failureMode() == FailureMode.OPEN ? "bypass"
+        String failAction = e.failureMode() == FailureMode.OPEN
+                ? "bypass"
                 : classes.of(e.name()).isPresent() ? "drop class" : "drop";
         if (e.cannotRun()) {
             return new Status(e.state().name(), failAction, e.error(), failedOn);
         }
         return switch (e.state()) {
-            case RUNNING -> failedOn.isEmpty() ? new Status(AppState.RUNNING.name(), "runs", null, failedOn)
-                    : new Status(AppState.FAILED.name(), "runs; " + failAction + " on OBI " + failedOn.keySet(),
-                            failedOn.entrySet().stream().map(x -> "OBI " + x.getKey() + ": " + x.getValue())
-                                    .collect(java.util.stream.Collectors.joining("; ")), failedOn);
-            case STOPPED -> new Status(e.state().name(), "stopped", e.stoppedByOperator() ? "stopped by the operator" : null,
-                    failedOn);
+            case RUNNING -> failedOn.isEmpty()
+                    ? new Status(AppState.RUNNING.name(), "runs", null, failedOn)
+                    : new Status(
+                            AppState.FAILED.name(),
+                            "runs; " + failAction + " on OBI " + failedOn.keySet(),
+                            failedOn.entrySet().stream()
+                                    .map(x -> "OBI " + x.getKey() + ": " + x.getValue())
+                                    .collect(java.util.stream.Collectors.joining("; ")),
+                            failedOn);
+            case STOPPED -> new Status(
+                    e.state().name(), "stopped", e.stoppedByOperator() ? "stopped by the operator" : null, failedOn);
             default -> new Status(e.state().name(), "none", e.error(), failedOn);
         };
     }

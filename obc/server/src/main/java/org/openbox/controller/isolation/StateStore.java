@@ -43,8 +43,10 @@ public class StateStore {
     }
 
     private final Path file;
-    private final ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).enable(SerializationFeature.INDENT_OUTPUT)
+    private final ObjectMapper mapper = new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private final Map<String, AppRecord> apps = new TreeMap<>();
 
@@ -78,7 +80,10 @@ public class StateStore {
                 throw new IOException("larger than " + MAX_BYTES + " bytes");
             }
             State s = mapper.readValue(file.toFile(), State.class);
-            log.info("controller state restored from {} ({} application(s))", file.toAbsolutePath(), s.apps().size());
+            log.info(
+                    "controller state restored from {} ({} application(s))",
+                    file.toAbsolutePath(),
+                    s.apps().size());
             return s;
         } catch (IOException | RuntimeException e) {
             log.error("controller state file {} ignored: {}", file.toAbsolutePath(), e.getMessage());

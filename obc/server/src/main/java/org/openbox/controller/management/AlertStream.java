@@ -79,6 +79,7 @@ public class AlertStream implements DisposableBean {
     private final AlertLog alerts;
     /** This run's token in event ids: an id of an earlier run has another. */
     private final String run = Long.toString(System.currentTimeMillis(), 36);
+
     private final Set<Client> clients = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService writer;
     private final AutoCloseable subscription;
@@ -111,7 +112,8 @@ public class AlertStream implements DisposableBean {
         }
         try {
             long seq = Long.parseLong(id.substring(dash + 1));
-            return seq < 0 ? Optional.empty()
+            return seq < 0
+                    ? Optional.empty()
                     : Optional.of(new Resume(seq, !id.substring(0, dash).equals(run)));
         } catch (NumberFormatException e) {
             return Optional.empty();
@@ -130,7 +132,7 @@ public class AlertStream implements DisposableBean {
     public SseEmitter open(AlertFilter filter, Resume from) {
         SseEmitter emitter = new SseEmitter(props.timeout().toMillis());
         Client c = new Client(emitter, filter);
-        synchronized (clients) {   // the count and the add together: never more than max-clients
+        synchronized (clients) { // the count and the add together: never more than max-clients
             if (clients.size() >= props.maxClients()) {
                 throw new TooManyStreamsException(props.maxClients());
             }
@@ -174,13 +176,14 @@ public class AlertStream implements DisposableBean {
 
     private void flush() {
         try {
-            boolean beat = System.nanoTime() - lastHeartbeat >= props.heartbeat().toNanos();
+            boolean beat =
+                    System.nanoTime() - lastHeartbeat >= props.heartbeat().toNanos();
             if (beat) {
                 lastHeartbeat = System.nanoTime();
             }
             for (Client c : clients) {
                 if (!c.ready) {
-                    continue;   // its replay has not run yet: its queue waits
+                    continue; // its replay has not run yet: its queue waits
                 }
                 List<Logged> batch = new ArrayList<>();
                 c.queue.drainTo(batch);

@@ -13,8 +13,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param queue      alerts waiting to be sent to one stream; a client that falls further behind is dropped
  */
 @ConfigurationProperties(prefix = "openbox.alert-stream")
-public record AlertStreamProperties(@DefaultValue("32") int maxClients, @DefaultValue("15s") Duration heartbeat,
-                                    @DefaultValue("30m") Duration timeout, @DefaultValue("1000") int queue) {
+public record AlertStreamProperties(
+        @DefaultValue("32") int maxClients,
+        @DefaultValue("15s") Duration heartbeat,
+        @DefaultValue("30m") Duration timeout,
+        @DefaultValue("1000") int queue) {
 
     public AlertStreamProperties {
         if (maxClients < 1 || queue < 1) {

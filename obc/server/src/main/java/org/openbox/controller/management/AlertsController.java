@@ -44,53 +44,65 @@ public class AlertsController {
         this.stream = stream;
     }
 
-    @Operation(summary = "Recent alerts, filtered", description = "Up to `limit` newest alerts that pass every filter"
-            + " given, oldest first.")
+    @Operation(
+            summary = "Recent alerts, filtered",
+            description = "Up to `limit` newest alerts that pass every filter" + " given, oldest first.")
     @ApiDocs.BadRequest
     @ApiDocs.Ok
     @GetMapping("/alerts")
-    public List<AlertRecord> alerts(@RequestParam(name = "limit", defaultValue = "100") int limit,
-                                    @Parameter(description = "owning application; `(none)` for alerts without one")
-                                    @RequestParam(name = "app", required = false) String app,
-                                    @Parameter(description = "OBI") @RequestParam(name = "dpid", required = false) Long dpid,
-                                    @Parameter(description = "lowest severity, 1..5")
-                                    @RequestParam(name = "minSeverity", required = false) Integer minSeverity,
-                                    @Parameter(description = "the application's block or the merged block")
-                                    @RequestParam(name = "block", required = false) String block,
-                                    @Parameter(description = "part of the message, any case")
-                                    @RequestParam(name = "text", required = false) String text,
-                                    @Parameter(description = "the application's rule: Snort sid, firewall rule number")
-                                    @RequestParam(name = "rule", required = false) Long rule,
-                                    @Parameter(description = "ISO-8601 instant, inclusive")
-                                    @RequestParam(name = "since", required = false) String since,
-                                    @Parameter(description = "ISO-8601 instant, inclusive")
-                                    @RequestParam(name = "until", required = false) String until) {
-        return alerts.recent(Math.max(0, Math.min(limit, 10_000)),
-                filter(app, dpid, minSeverity, block, text, rule, since, until));
+    public List<AlertRecord> alerts(
+            @RequestParam(name = "limit", defaultValue = "100") int limit,
+            @Parameter(description = "owning application; `(none)` for alerts without one")
+                    @RequestParam(name = "app", required = false)
+                    String app,
+            @Parameter(description = "OBI") @RequestParam(name = "dpid", required = false) Long dpid,
+            @Parameter(description = "lowest severity, 1..5") @RequestParam(name = "minSeverity", required = false)
+                    Integer minSeverity,
+            @Parameter(description = "the application's block or the merged block")
+                    @RequestParam(name = "block", required = false)
+                    String block,
+            @Parameter(description = "part of the message, any case") @RequestParam(name = "text", required = false)
+                    String text,
+            @Parameter(description = "the application's rule: Snort sid, firewall rule number")
+                    @RequestParam(name = "rule", required = false)
+                    Long rule,
+            @Parameter(description = "ISO-8601 instant, inclusive") @RequestParam(name = "since", required = false)
+                    String since,
+            @Parameter(description = "ISO-8601 instant, inclusive") @RequestParam(name = "until", required = false)
+                    String until) {
+        return alerts.recent(
+                Math.max(0, Math.min(limit, 10_000)), filter(app, dpid, minSeverity, block, text, rule, since, until));
     }
 
-    @Operation(summary = "Live alerts (Server-Sent Events)", description = "Every new alert that passes the filters"
-            + " (as for /api/alerts) as an event named `alert` whose data is the alert's JSON; comment lines keep an"
-            + " idle stream open. The stream ends after openbox.alert-stream.timeout (an EventSource reconnects)."
-            + " Every event has an id; a client reconnecting with the Last-Event-ID header first gets the alerts it"
-            + " missed that the controller still keeps (at most openbox.alert-stream.queue, the newest), then the"
-            + " live ones.")
+    @Operation(
+            summary = "Live alerts (Server-Sent Events)",
+            description = "Every new alert that passes the filters"
+                    + " (as for /api/alerts) as an event named `alert` whose data is the alert's JSON; comment lines keep an"
+                    + " idle stream open. The stream ends after openbox.alert-stream.timeout (an EventSource reconnects)."
+                    + " Every event has an id; a client reconnecting with the Last-Event-ID header first gets the alerts it"
+                    + " missed that the controller still keeps (at most openbox.alert-stream.queue, the newest), then the"
+                    + " live ones.")
     @ApiResponse(responseCode = "200", description = "the stream", content = @Content(mediaType = "text/event-stream"))
     @ApiDocs.BadRequest
-    @ApiResponse(responseCode = "503", description = "too many streams open",
+    @ApiResponse(
+            responseCode = "503",
+            description = "too many streams open",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = ApiErrors.StatusError.class)))
     @GetMapping(path = "/alerts/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    public SseEmitter alertStream(@RequestParam(name = "app", required = false) String app,
-                                  @RequestParam(name = "dpid", required = false) Long dpid,
-                                  @RequestParam(name = "minSeverity", required = false) Integer minSeverity,
-                                  @RequestParam(name = "block", required = false) String block,
-                                  @RequestParam(name = "text", required = false) String text,
-                                  @RequestParam(name = "rule", required = false) Long rule,
-                                  @RequestParam(name = "since", required = false) String since,
-                                  @RequestParam(name = "until", required = false) String until,
-                                  @Parameter(description = "the id of the last event received; what came after it is"
-                                          + " sent first (an id this stream did not give is ignored)")
-                                  @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+    public SseEmitter alertStream(
+            @RequestParam(name = "app", required = false) String app,
+            @RequestParam(name = "dpid", required = false) Long dpid,
+            @RequestParam(name = "minSeverity", required = false) Integer minSeverity,
+            @RequestParam(name = "block", required = false) String block,
+            @RequestParam(name = "text", required = false) String text,
+            @RequestParam(name = "rule", required = false) Long rule,
+            @RequestParam(name = "since", required = false) String since,
+            @RequestParam(name = "until", required = false) String until,
+            @Parameter(
+                            description = "the id of the last event received; what came after it is"
+                                    + " sent first (an id this stream did not give is ignored)")
+                    @RequestHeader(name = "Last-Event-ID", required = false)
+                    String lastEventId) {
         AlertFilter f = filter(app, dpid, minSeverity, block, text, rule, since, until);
         try {
             return stream.open(f, stream.resume(lastEventId).orElse(null));
@@ -99,11 +111,18 @@ public class AlertsController {
         }
     }
 
-    private static AlertFilter filter(String app, Long dpid, Integer minSeverity, String block, String text,
-                                      Long rule, String since, String until) {
+    private static AlertFilter filter(
+            String app,
+            Long dpid,
+            Integer minSeverity,
+            String block,
+            String text,
+            Long rule,
+            String since,
+            String until) {
         try {
-            return new AlertFilter(app, dpid, minSeverity, block, text, rule, instant("since", since),
-                    instant("until", until));
+            return new AlertFilter(
+                    app, dpid, minSeverity, block, text, rule, instant("since", since), instant("until", until));
         } catch (IllegalArgumentException e) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, e.getMessage());
         }

@@ -28,10 +28,18 @@ import org.springframework.stereotype.Component;
 public class AppRules {
 
     /** Classifier types whose rules are listed, and the config key holding one rule per output. */
-    static final Map<String, String> RULE_KEYS = Map.of("HeaderClassifier", "match",
-            "HeaderPayloadClassifier", "match", "RegexClassifier", "pattern", "ContentClassifier", "pattern");
+    static final Map<String, String> RULE_KEYS = Map.of(
+            "HeaderClassifier",
+            "match",
+            "HeaderPayloadClassifier",
+            "match",
+            "RegexClassifier",
+            "pattern",
+            "ContentClassifier",
+            "pattern");
     /** Classifiers whose counters are an indexed family (count_i): read one rule at a time, up to this many. */
     static final int MAX_INDEXED_READS = 64;
+
     private static final Set<String> INDEXED = Set.of("RegexClassifier");
 
     /** One rule of a classifier block. {@code hits} is null when the counters could not be read. */
@@ -50,8 +58,10 @@ public class AppRules {
 
     /** The application's classifier rules; with {@code dpid}, from the graph it runs there and counted there. */
     public CompletableFuture<List<ClassifierRules>> rules(AppEntry app, Long dpid) {
-        List<Graph> graphs = dpid == null ? app.graphs().stream().map(PlacedGraph::graph).toList()
-                : app.graphFor(dpid, topology.topology()).map(PlacedGraph::graph).stream().toList();
+        List<Graph> graphs = dpid == null
+                ? app.graphs().stream().map(PlacedGraph::graph).toList()
+                : app.graphFor(dpid, topology.topology()).map(PlacedGraph::graph).stream()
+                        .toList();
         Map<String, CompletableFuture<ClassifierRules>> blocks = new LinkedHashMap<>();
         for (Graph g : graphs) {
             for (Block b : g.blocks()) {

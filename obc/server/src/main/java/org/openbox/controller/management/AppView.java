@@ -13,14 +13,36 @@ import org.openbox.controller.isolation.AppStatus;
  * that refused its graph with their messages, {@code reloadedAt} its last reload,
  * {@code stoppedByOperator}.
  */
-public record AppView(String name, int priority, String state, String source, String error, int statements,
-                      String failureMode, String failureModeSource, String action, String reason,
-                      Map<Long, String> failedOn, Instant reloadedAt, boolean stoppedByOperator) {
+public record AppView(
+        String name,
+        int priority,
+        String state,
+        String source,
+        String error,
+        int statements,
+        String failureMode,
+        String failureModeSource,
+        String action,
+        String reason,
+        Map<Long, String> failedOn,
+        Instant reloadedAt,
+        boolean stoppedByOperator) {
 
     static AppView of(AppEntry e, AppStatus status, boolean overridden) {
         AppStatus.Status s = status.of(e);
-        return new AppView(e.name(), e.priority(), s.state(), e.source(), e.error(), e.graphs().size(),
-                e.failureMode().label(), overridden ? "operator" : "app", s.action(), s.reason(), s.failedOn(),
-                e.reloadedAt(), e.stoppedByOperator());
+        return new AppView(
+                e.name(),
+                e.priority(),
+                s.state(),
+                e.source(),
+                e.error(),
+                e.graphs().size(),
+                e.failureMode().label(),
+                overridden ? "operator" : "app",
+                s.action(),
+                s.reason(),
+                s.failedOn(),
+                e.reloadedAt(),
+                e.stoppedByOperator());
     }
 }

@@ -50,7 +50,8 @@ public class BlockCounters {
             }
             Map<String, CompletableFuture<JsonNode>> handles = new LinkedHashMap<>();
             for (String h : HANDLES) {
-                if (d.readHandles().stream().anyMatch(x -> !x.indexed() && x.name().equals(h))) {
+                if (d.readHandles().stream()
+                        .anyMatch(x -> !x.indexed() && x.name().equals(h))) {
                     handles.put(h, queries.read(obi, b.name(), h));
                 }
             }
@@ -61,16 +62,23 @@ public class BlockCounters {
         List<CompletableFuture<JsonNode>> all = new ArrayList<>();
         reads.values().forEach(m -> all.addAll(m.values()));
         // every read settles (answered or failed) before the answer is built
-        return CompletableFuture.allOf(all.stream().map(f -> f.handle((v, e) -> v)).toArray(CompletableFuture[]::new))
+        return CompletableFuture.allOf(
+                        all.stream().map(f -> f.handle((v, e) -> v)).toArray(CompletableFuture[]::new))
                 .thenApply(x -> {
                     Map<String, Map<String, JsonNode>> out = new LinkedHashMap<>();
                     reads.forEach((block, handles) -> {
                         Map<String, JsonNode> values = new LinkedHashMap<>();
                         handles.forEach((h, f) -> {
                             if (f.isCompletedExceptionally()) {
-                                values.put("error", com.fasterxml.jackson.databind.node.TextNode.valueOf(
-                                        f.handle((v, e) -> String.valueOf(e.getCause() != null ? e.getCause().getMessage()
-                                                : e.getMessage())).join()));
+                                values.put(
+                                        "error",
+                                        com.fasterxml.jackson.databind.node.TextNode.valueOf(f.handle(
+                                                        (v, e) -> String.valueOf(
+                                                                e.getCause() != null
+                                                                        ? e.getCause()
+                                                                                .getMessage()
+                                                                        : e.getMessage()))
+                                                .join()));
                             } else {
                                 values.put(h, f.join());
                             }

@@ -15,13 +15,13 @@ import org.openbox.controller.apps.AppCatalog;
 import org.openbox.controller.apps.AppEntry;
 import org.openbox.controller.apps.AppLifecycle;
 import org.openbox.controller.apps.TopologyHolder;
+import org.openbox.controller.handles.HandleRouter;
 import org.openbox.controller.isolation.AppReload;
 import org.openbox.controller.isolation.AppStatus;
 import org.openbox.controller.isolation.FailurePolicy;
-import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiQueries;
+import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiSession;
-import org.openbox.controller.handles.HandleRouter;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -60,10 +60,19 @@ public class ManagementController {
     private final TopologyHolder topology;
     private final BlockCounters counters;
 
-    public ManagementController(ObiRegistry obis, ObiQueries queries, GraphAggregator aggregator, AppCatalog apps,
-                                AppLifecycle lifecycle, HandleRouter handles, AppReload reload,
-                                AppStatus status, FailurePolicy policy, AppRules rules,
-                                TopologyHolder topology, BlockCounters counters) {
+    public ManagementController(
+            ObiRegistry obis,
+            ObiQueries queries,
+            GraphAggregator aggregator,
+            AppCatalog apps,
+            AppLifecycle lifecycle,
+            HandleRouter handles,
+            AppReload reload,
+            AppStatus status,
+            FailurePolicy policy,
+            AppRules rules,
+            TopologyHolder topology,
+            BlockCounters counters) {
         this.counters = counters;
         this.reload = reload;
         this.status = status;
@@ -78,12 +87,16 @@ public class ManagementController {
         this.topology = topology;
     }
 
-    @Operation(summary = "List the OBIs", description = "Every OBI that said Hello: state, endpoint, graph status,"
-            + " the applications in its graph, modules, excluded applications.")
+    @Operation(
+            summary = "List the OBIs",
+            description = "Every OBI that said Hello: state, endpoint, graph status,"
+                    + " the applications in its graph, modules, excluded applications.")
     @ApiDocs.Ok
     @GetMapping("/obis")
     public List<ObiView> obis() {
-        return obis.sessions().stream().map(s -> ObiView.of(s, aggregator.current(s.dpid()), aggregator.excluded(s.dpid()))).toList();
+        return obis.sessions().stream()
+                .map(s -> ObiView.of(s, aggregator.current(s.dpid()), aggregator.excluded(s.dpid())))
+                .toList();
     }
 
     @Operation(summary = "One OBI", description = "Its listing entry and the capabilities from its Hello.")
@@ -95,21 +108,32 @@ public class ManagementController {
         return new ObiDetail(ObiView.of(s, aggregator.current(dpid), aggregator.excluded(dpid)), s.capabilities());
     }
 
-    @Operation(summary = "An OBI's merged graph with provenance", description = "The merged graph (graph-file format,"
-            + " a HeaderClassifier's `fuse` key names the classifiers it classifies for), for every merged block the"
-            + " (application, block) pairs it implements, the applications, the merge report and the composition.")
+    @Operation(
+            summary = "An OBI's merged graph with provenance",
+            description =
+                    "The merged graph (graph-file format,"
+                            + " a HeaderClassifier's `fuse` key names the classifiers it classifies for), for every merged block the"
+                            + " (application, block) pairs it implements, the applications, the merge report and the composition.")
     @ApiDocs.NotFound
     @ApiDocs.Ok
     @GetMapping("/obis/{dpid}/graph")
     public GraphView graph(@PathVariable("dpid") long dpid) {
         session(dpid);
         DeployedGraph g = aggregator.current(dpid);
-        return new GraphView(dpid, g.graph().toJson(), g.origins().all(), g.apps(), g.report(), g.composition(),
+        return new GraphView(
+                dpid,
+                g.graph().toJson(),
+                g.origins().all(),
+                g.apps(),
+                g.report(),
+                g.composition(),
                 aggregator.failure(dpid).orElse(null));
     }
 
-    @Operation(summary = "An OBI's global statistics", description = "The OBI's GlobalStatsResponse: packets, bytes,"
-            + " drops and their rates, uptime, memory and CPU.")
+    @Operation(
+            summary = "An OBI's global statistics",
+            description = "The OBI's GlobalStatsResponse: packets, bytes,"
+                    + " drops and their rates, uptime, memory and CPU.")
     @ApiDocs.NotFound
     @ApiDocs.ObiFailures
     @ApiDocs.ObiTimeout
@@ -119,9 +143,11 @@ public class ManagementController {
         return queries.globalStats(session(dpid));
     }
 
-    @Operation(summary = "Packet counters of every block of an OBI's merged graph", description = "Per merged block"
-            + " the read handles `count` and `rate` it has (numbers, or one per rule for classifiers), or `error`;"
-            + " at most 256 blocks (`truncated`).")
+    @Operation(
+            summary = "Packet counters of every block of an OBI's merged graph",
+            description = "Per merged block"
+                    + " the read handles `count` and `rate` it has (numbers, or one per rule for classifiers), or `error`;"
+                    + " at most 256 blocks (`truncated`).")
     @ApiDocs.NotFound
     @ApiDocs.Ok
     @GetMapping("/obis/{dpid}/counters")
@@ -149,49 +175,67 @@ public class ManagementController {
         return queries.capabilities(session(dpid));
     }
 
-    @Operation(summary = "Read a merged block's handle on an OBI", description = "A ReadRequest to the OBI for a block"
-            + " of its merged graph (e.g. `count` of a classifier: packets per merged rule).")
+    @Operation(
+            summary = "Read a merged block's handle on an OBI",
+            description = "A ReadRequest to the OBI for a block"
+                    + " of its merged graph (e.g. `count` of a classifier: packets per merged rule).")
     @ApiDocs.NotFound
     @ApiDocs.ObiFailures
     @ApiDocs.ObiTimeout
     @ApiDocs.Ok
     @GetMapping("/obis/{dpid}/blocks/{block}/{handle}")
-    public CompletableFuture<JsonNode> readMerged(@PathVariable("dpid") long dpid, @PathVariable("block") String block,
-                                                  @PathVariable("handle") String handle) {
+    public CompletableFuture<JsonNode> readMerged(
+            @PathVariable("dpid") long dpid,
+            @PathVariable("block") String block,
+            @PathVariable("handle") String handle) {
         return queries.read(session(dpid), block, handle);
     }
 
-    @Operation(summary = "The network topology", description = "The segments of the topology file, each with its OBIs"
-            + " (dpids) and sub-segments: `{\"segments\": [{\"name\", \"obis\", \"segments\"}]}`; empty without a file.")
+    @Operation(
+            summary = "The network topology",
+            description =
+                    "The segments of the topology file, each with its OBIs"
+                            + " (dpids) and sub-segments: `{\"segments\": [{\"name\", \"obis\", \"segments\"}]}`; empty without a file.")
     @ApiDocs.Ok
     @GetMapping("/topology")
     public JsonNode topology() {
         return topology.topology().toJson();
     }
 
-    @Operation(summary = "List the applications", description = "State (FAILED also when some OBI refused its graph:"
-            + " `failedOn`), failure mode, what its traffic gets and why, source, last reload.")
+    @Operation(
+            summary = "List the applications",
+            description = "State (FAILED also when some OBI refused its graph:"
+                    + " `failedOn`), failure mode, what its traffic gets and why, source, last reload.")
     @ApiDocs.Ok
     @GetMapping("/apps")
     public List<AppView> apps() {
-        return apps.all().stream().map(e -> AppView.of(e, status, policy.overridden(e.name()))).toList();
+        return apps.all().stream()
+                .map(e -> AppView.of(e, status, policy.overridden(e.name())))
+                .toList();
     }
 
-    @Operation(summary = "Read an application's block handle", description = "A handle of the application's own block,"
-            + " as the application sees it: per-rule values in its own rule numbers, summed over the OBIs that are up,"
-            + " or at OBI `dpid` only.")
+    @Operation(
+            summary = "Read an application's block handle",
+            description = "A handle of the application's own block,"
+                    + " as the application sees it: per-rule values in its own rule numbers, summed over the OBIs that are up,"
+                    + " or at OBI `dpid` only.")
     @ApiDocs.NotFound
     @ApiDocs.ObiFailures
     @ApiDocs.ObiTimeout
-    @ApiResponse(responseCode = "400", description = "a handle the block does not have, a rule index out of range,"
-            + " a dpid that is not a number",
+    @ApiResponse(
+            responseCode = "400",
+            description =
+                    "a handle the block does not have, a rule index out of range," + " a dpid that is not a number",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = ApiErrors.ApiError.class)))
     @ApiDocs.Ok
     @GetMapping("/apps/{name}/blocks/{block}/{handle}")
-    public CompletableFuture<JsonNode> readAsApp(@PathVariable("name") String name, @PathVariable("block") String block,
-                                                 @PathVariable("handle") String handle,
-                                                 @Parameter(description = "read at this OBI only (404 when unknown)")
-                                                 @RequestParam(name = "dpid", required = false) Long dpid) {
+    public CompletableFuture<JsonNode> readAsApp(
+            @PathVariable("name") String name,
+            @PathVariable("block") String block,
+            @PathVariable("handle") String handle,
+            @Parameter(description = "read at this OBI only (404 when unknown)")
+                    @RequestParam(name = "dpid", required = false)
+                    Long dpid) {
         app(name);
         if (dpid != null) {
             session(dpid);
@@ -200,18 +244,21 @@ public class ManagementController {
         return handles.read(name, block, handle);
     }
 
-    @Operation(summary = "An application's classifier rules with hit counts", description = "For each header, header-"
-            + "and-payload, regex or content classifier of the application's own graph: its rules with the match as"
-            + " the application wrote it, a one-line label (`tcp dst_port 22 -> ssh_alert`), the output and the hits"
-            + " (packets, in the application's rule numbers, summed over the OBIs that are up or on OBI `dpid`; null"
-            + " when they cannot be read, e.g. the application is stopped).")
+    @Operation(
+            summary = "An application's classifier rules with hit counts",
+            description = "For each header, header-"
+                    + "and-payload, regex or content classifier of the application's own graph: its rules with the match as"
+                    + " the application wrote it, a one-line label (`tcp dst_port 22 -> ssh_alert`), the output and the hits"
+                    + " (packets, in the application's rule numbers, summed over the OBIs that are up or on OBI `dpid`; null"
+                    + " when they cannot be read, e.g. the application is stopped).")
     @ApiDocs.NotFound
     @ApiDocs.Ok
     @GetMapping("/apps/{name}/rules")
     public CompletableFuture<List<AppRules.ClassifierRules>> rules(
             @PathVariable("name") String name,
             @Parameter(description = "only the graph the application runs on this OBI, counted there")
-            @RequestParam(name = "dpid", required = false) Long dpid) {
+                    @RequestParam(name = "dpid", required = false)
+                    Long dpid) {
         AppEntry e = app(name);
         if (dpid != null) {
             session(dpid);
@@ -221,21 +268,30 @@ public class ManagementController {
 
     @Operation(summary = "Start an application (OPERATOR)")
     @ApiResponse(responseCode = "200", description = "started", useReturnTypeSchema = true)
-    @ApiResponse(responseCode = "404", description = "no such application",
+    @ApiResponse(
+            responseCode = "404",
+            description = "no such application",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
-    @ApiResponse(responseCode = "409", description = "it cannot be started now",
+    @ApiResponse(
+            responseCode = "409",
+            description = "it cannot be started now",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
     @PostMapping("/apps/{name}/start")
     public ResponseEntity<AppActionResult> start(@PathVariable("name") String name) {
         return answer(name, lifecycle.start(name));
     }
 
-    @Operation(summary = "Stop an application (OPERATOR)", description = "Its blocks leave every merged graph; the stop"
-            + " survives a controller restart.")
+    @Operation(
+            summary = "Stop an application (OPERATOR)",
+            description = "Its blocks leave every merged graph; the stop" + " survives a controller restart.")
     @ApiResponse(responseCode = "200", description = "stopped", useReturnTypeSchema = true)
-    @ApiResponse(responseCode = "404", description = "no such application",
+    @ApiResponse(
+            responseCode = "404",
+            description = "no such application",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
-    @ApiResponse(responseCode = "409", description = "it cannot be stopped now",
+    @ApiResponse(
+            responseCode = "409",
+            description = "it cannot be stopped now",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
     @PostMapping("/apps/{name}/stop")
     public ResponseEntity<AppActionResult> stop(@PathVariable("name") String name) {
@@ -247,14 +303,23 @@ public class ManagementController {
      * interrupting traffic; on any failure the old graph keeps running and the answer (4xx/5xx)
      * says why.
      */
-    @Operation(summary = "Reload an application's settings and rules (OPERATOR)", description = "Deploys its new graph"
-            + " without interrupting traffic; on any failure the old graph keeps running and the answer says why.")
+    @Operation(
+            summary = "Reload an application's settings and rules (OPERATOR)",
+            description =
+                    "Deploys its new graph"
+                            + " without interrupting traffic; on any failure the old graph keeps running and the answer says why.")
     @ApiResponse(responseCode = "200", description = "reloaded", useReturnTypeSchema = true)
-    @ApiResponse(responseCode = "400", description = "the new settings or rules are refused (FILE:LINE in message)",
+    @ApiResponse(
+            responseCode = "400",
+            description = "the new settings or rules are refused (FILE:LINE in message)",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
-    @ApiResponse(responseCode = "404", description = "no such application",
+    @ApiResponse(
+            responseCode = "404",
+            description = "no such application",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
-    @ApiResponse(responseCode = "422", description = "an OBI refused the new graph",
+    @ApiResponse(
+            responseCode = "422",
+            description = "an OBI refused the new graph",
             content = @Content(mediaType = JSON, schema = @Schema(implementation = AppActionResult.class)))
     @PostMapping("/apps/{name}/reload")
     public ResponseEntity<AppActionResult> reload(@PathVariable("name") String name) {
@@ -263,18 +328,20 @@ public class ManagementController {
     }
 
     private ResponseEntity<AppActionResult> answer(String name, AppLifecycle.Result r) {
-        AppActionResult body = new AppActionResult(name, r.ok(), r.state() == null ? null : r.state().name(), r.message());
+        AppActionResult body = new AppActionResult(
+                name, r.ok(), r.state() == null ? null : r.state().name(), r.message());
         HttpStatus status = r.ok() ? HttpStatus.OK : r.state() == null ? HttpStatus.NOT_FOUND : HttpStatus.CONFLICT;
         return ResponseEntity.status(status).body(body);
     }
 
     private AppEntry app(String name) {
-        return apps.get(name).orElseThrow(() ->
-                new ResponseStatusException(HttpStatus.NOT_FOUND, "no application named '" + name + "'"));
+        return apps.get(name)
+                .orElseThrow(
+                        () -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no application named '" + name + "'"));
     }
 
     private ObiSession session(long dpid) {
-        return obis.session(dpid).orElseThrow(() ->
-                new ResponseStatusException(HttpStatus.NOT_FOUND, "no OBI with dpid " + dpid));
+        return obis.session(dpid)
+                .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no OBI with dpid " + dpid));
     }
 }

@@ -23,10 +23,15 @@ public class OpenApiConfig {
 
     @Bean
     OpenAPI openboxOpenApi(ObjectProvider<BuildProperties> build) {
-        String version = build.stream().findFirst().map(BuildProperties::getVersion).orElse(UNBUILT);
+        String version =
+                build.stream().findFirst().map(BuildProperties::getVersion).orElse(UNBUILT);
         return new OpenAPI()
-                .info(new Info().title("OpenBox controller API").version(version)
-                        .description("""
+                .info(
+                        new Info()
+                                .title("OpenBox controller API")
+                                .version(version)
+                                .description(
+                                        """
                                 Management API of the OpenBox controller: the OBIs it manages (state, merged \
                                 graphs with provenance, statistics, handle reads), the applications (state, \
                                 start / stop / reload, classifier rules with hit counts), alerts (filtered \
@@ -38,9 +43,16 @@ public class OpenApiConfig {
                                 also starts, stops and reloads applications. A missing login is 401, a missing \
                                 role 403, both with an `ApiError` body."""))
                 .components(new Components()
-                        .addSecuritySchemes("basic", new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("basic"))
-                        .addSecuritySchemes("bearer", new SecurityScheme().type(SecurityScheme.Type.HTTP)
-                                .scheme("bearer")))
+                        .addSecuritySchemes(
+                                "basic",
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("basic"))
+                        .addSecuritySchemes(
+                                "bearer",
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("bearer")))
                 .addSecurityItem(new SecurityRequirement().addList("basic"))
                 .addSecurityItem(new SecurityRequirement().addList("bearer"));
     }

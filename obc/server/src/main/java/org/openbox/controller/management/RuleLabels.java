@@ -25,12 +25,13 @@ final class RuleLabels {
 
     /** The label of rule {@code match} of a block of {@code type}, followed by {@code -> target} when known. */
     static String label(String type, JsonNode match, String target) {
-        String what = switch (type) {
-            case "HeaderClassifier" -> header(match);
-            case "HeaderPayloadClassifier" -> headerPayload(match);
-            case "RegexClassifier", "ContentClassifier" -> pattern(match, "RegexClassifier".equals(type));
-            default -> compact(match);
-        };
+        String what =
+                switch (type) {
+                    case "HeaderClassifier" -> header(match);
+                    case "HeaderPayloadClassifier" -> headerPayload(match);
+                    case "RegexClassifier", "ContentClassifier" -> pattern(match, "RegexClassifier".equals(type));
+                    default -> compact(match);
+                };
         String line = target == null ? what : what + " -> " + target;
         return line.length() <= MAX_LENGTH ? line : line.substring(0, MAX_LENGTH - 1) + "…";
     }
@@ -45,7 +46,9 @@ final class RuleLabels {
         for (int n = 0; fields.hasNext() && n < MAX_TERMS; n++) {
             Map.Entry<String, JsonNode> f = fields.next();
             String key = f.getKey().toLowerCase(Locale.ROOT);
-            String value = f.getValue().isTextual() ? f.getValue().asText() : f.getValue().toString();
+            String value = f.getValue().isTextual()
+                    ? f.getValue().asText()
+                    : f.getValue().toString();
             switch (key) {
                 case "eth_type" -> {
                     if (!isIpv4(value)) {
@@ -104,8 +107,10 @@ final class RuleLabels {
                     break;
                 }
                 boolean regex = p.path("is_regex").asBoolean(false);
-                parts.add(regex ? "pcre /" + p.path("pattern").asText() + "/"
-                        : "content \"" + p.path("pattern").asText() + "\"");
+                parts.add(
+                        regex
+                                ? "pcre /" + p.path("pattern").asText() + "/"
+                                : "content \"" + p.path("pattern").asText() + "\"");
             }
         }
         return parts.isEmpty() ? "any" : String.join(" ", parts);

@@ -26,16 +26,22 @@ public class WhoAmIController {
         this.security = security;
     }
 
-    @Operation(summary = "The logged-in principal and its roles",
+    @Operation(
+            summary = "The logged-in principal and its roles",
             description = "With openbox.security.enabled=false: an anonymous principal with every role.")
     @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
     @GetMapping("/api/me")
     public Me me(Authentication auth) {
         if (!security.enabled() || auth == null) {
-            return new Me("anonymous", security.enabled() ? List.of() : List.of(Role.VIEWER.name(), Role.OPERATOR.name()));
+            return new Me(
+                    "anonymous", security.enabled() ? List.of() : List.of(Role.VIEWER.name(), Role.OPERATOR.name()));
         }
-        List<String> roles = auth.getAuthorities().stream().map(a -> a.getAuthority())
-                .filter(a -> a.startsWith("ROLE_")).map(a -> a.substring(5)).sorted().toList();
+        List<String> roles = auth.getAuthorities().stream()
+                .map(a -> a.getAuthority())
+                .filter(a -> a.startsWith("ROLE_"))
+                .map(a -> a.substring(5))
+                .sorted()
+                .toList();
         return new Me(auth.getName(), roles);
     }
 }

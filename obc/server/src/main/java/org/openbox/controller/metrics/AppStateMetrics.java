@@ -30,8 +30,11 @@ public class AppStateMetrics {
         this.status = status;
         for (AppState s : AppState.values()) {
             Gauge.builder("openbox.apps", catalog, c -> c.all().stream()
-                            .filter(e -> status.of(e).state().equals(s.name())).count())
-                    .tag("state", s.name()).description("applications by state").register(registry);
+                            .filter(e -> status.of(e).state().equals(s.name()))
+                            .count())
+                    .tag("state", s.name())
+                    .description("applications by state")
+                    .register(registry);
         }
     }
 
@@ -48,8 +51,10 @@ public class AppStateMetrics {
     private void register(AppEntry e) {
         for (AppState s : AppState.values()) {
             Gauge.builder("openbox.app.state", e, x -> status.of(x).state().equals(s.name()) ? 1 : 0)
-                    .tag("app", e.name()).tag("state", s.name())
-                    .description("1 for the state the application is in").register(registry);
+                    .tag("app", e.name())
+                    .tag("state", s.name())
+                    .description("1 for the state the application is in")
+                    .register(registry);
         }
     }
 }

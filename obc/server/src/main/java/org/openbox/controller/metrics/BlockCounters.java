@@ -23,11 +23,33 @@ import org.openbox.protocol.graph.Block;
 final class BlockCounters {
 
     /** Read handle names that count something (packets, bytes, drops, failures ...). */
-    static final Set<String> COUNTERS = Set.of("count", "byte_count", "drops", "no_match", "failures", "misses",
-            "passed", "no_buffer", "new_flows", "untracked", "count_success", "count_failure", "mapping_failures",
-            "mappings_count", "scans", "second_scans", "offloads", "full", "segments", "bytes");
+    static final Set<String> COUNTERS = Set.of(
+            "count",
+            "byte_count",
+            "drops",
+            "no_match",
+            "failures",
+            "misses",
+            "passed",
+            "no_buffer",
+            "new_flows",
+            "untracked",
+            "count_success",
+            "count_failure",
+            "mapping_failures",
+            "mappings_count",
+            "scans",
+            "second_scans",
+            "offloads",
+            "full",
+            "segments",
+            "bytes");
 
-    enum Kind { SCALAR, RULE_ARRAY, RULE_INDEXED }
+    enum Kind {
+        SCALAR,
+        RULE_ARRAY,
+        RULE_INDEXED
+    }
 
     /**
      * One read to make: {@code handles} on the application's block (one, or one per rule of
@@ -50,7 +72,7 @@ final class BlockCounters {
                 continue;
             }
             if (h.indexed()) {
-                String base = h.name().substring(0, h.name().length() - 2);   // "count_i" -> "count"
+                String base = h.name().substring(0, h.name().length() - 2); // "count_i" -> "count"
                 if (!classifier || !COUNTERS.contains(base)) {
                     continue;
                 }
@@ -71,7 +93,8 @@ final class BlockCounters {
     }
 
     /** The samples of one read's answers (one per handle, null where it failed). */
-    static List<DataPlaneMeters.Sample> samples(String app, String block, long dpid, Read read, List<JsonNode> answers) {
+    static List<DataPlaneMeters.Sample> samples(
+            String app, String block, long dpid, Read read, List<JsonNode> answers) {
         List<DataPlaneMeters.Sample> out = new ArrayList<>();
         String obi = Long.toString(dpid);
         List<Double> perRule = new ArrayList<>();
@@ -91,7 +114,8 @@ final class BlockCounters {
             }
             return out;
         }
-        String perRuleName = read.name().equals("count") ? "openbox.rule.hits"
+        String perRuleName = read.name().equals("count")
+                ? "openbox.rule.hits"
                 : read.name().equals("byte_count") ? "openbox.rule.bytes" : null;
         double total = 0;
         boolean any = false;
@@ -103,10 +127,20 @@ final class BlockCounters {
             any = true;
             total += v;
             if (perRuleName != null) {
-                out.add(DataPlaneMeters.Sample.counter(perRuleName, perRuleName.endsWith("hits")
+                out.add(DataPlaneMeters.Sample.counter(
+                        perRuleName,
+                        perRuleName.endsWith("hits")
                                 ? "packets matched by each rule of an application's classifier"
-                                : "bytes matched by each rule of an application's classifier", v,
-                        "app", app, "block", block, "dpid", obi, "rule", Integer.toString(r)));
+                                : "bytes matched by each rule of an application's classifier",
+                        v,
+                        "app",
+                        app,
+                        "block",
+                        block,
+                        "dpid",
+                        obi,
+                        "rule",
+                        Integer.toString(r)));
             }
         }
         if (any) {
@@ -116,9 +150,18 @@ final class BlockCounters {
     }
 
     private static DataPlaneMeters.Sample blockCounter(String app, String block, String dpid, String handle, double v) {
-        return DataPlaneMeters.Sample.counter("openbox.block.counter",
-                "a counter read handle of an application's block at one OBI (per-rule families summed)", v,
-                "app", app, "block", block, "dpid", dpid, "handle", handle);
+        return DataPlaneMeters.Sample.counter(
+                "openbox.block.counter",
+                "a counter read handle of an application's block at one OBI (per-rule families summed)",
+                v,
+                "app",
+                app,
+                "block",
+                block,
+                "dpid",
+                dpid,
+                "handle",
+                handle);
     }
 
     /** A number, or the sum of an array of numbers; NaN for anything else. */

@@ -90,7 +90,9 @@ public class DataPlaneMeters {
 
     /** Removes the meters of every OBI not in {@code dpids}. */
     public synchronized void retainOnly(Set<Long> dpids) {
-        for (Iterator<Map.Entry<Long, Map<Key, Registered>>> it = byObi.entrySet().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<Long, Map<Key, Registered>>> it =
+                        byObi.entrySet().iterator();
+                it.hasNext(); ) {
             Map.Entry<Long, Map<Key, Registered>> e = it.next();
             if (!dpids.contains(e.getKey())) {
                 e.getValue().values().forEach(r -> registry.remove(r.meter()));
@@ -102,8 +104,14 @@ public class DataPlaneMeters {
     private Registered register(Sample s) {
         Value v = new Value();
         Meter m = s.counter()
-                ? FunctionCounter.builder(s.name(), v, x -> x.v).tags(s.tags()).description(s.description()).register(registry)
-                : Gauge.builder(s.name(), v, x -> x.v).tags(s.tags()).description(s.description()).register(registry);
+                ? FunctionCounter.builder(s.name(), v, x -> x.v)
+                        .tags(s.tags())
+                        .description(s.description())
+                        .register(registry)
+                : Gauge.builder(s.name(), v, x -> x.v)
+                        .tags(s.tags())
+                        .description(s.description())
+                        .register(registry);
         return new Registered(m, v);
     }
 }

@@ -35,6 +35,7 @@ final class MetricsPlan {
 
     /** The OBI's bounds on a subscription (obi/src/control/metrics_subscription.hh). */
     static final int MAX_BLOCKS = 1024;
+
     static final int MAX_HANDLES = 4096;
     static final int MAX_NAME = 256;
 
@@ -47,15 +48,21 @@ final class MetricsPlan {
     record Result(List<DataPlaneMeters.Sample> samples, boolean complete) {}
 
     private final List<Counter> counters;
-    private final Map<String, Set<String>> reads;   // merged block -> handles, in first-use order
+    private final Map<String, Set<String>> reads; // merged block -> handles, in first-use order
 
     private MetricsPlan(List<Counter> counters, Map<String, Set<String>> reads) {
         this.counters = counters;
         this.reads = reads;
     }
 
-    static MetricsPlan build(long dpid, DeployedGraph deployed, AppCatalog catalog, TopologyHolder topology,
-                             Catalogue types, HandleRouter router, int maxRulesPerBlock) {
+    static MetricsPlan build(
+            long dpid,
+            DeployedGraph deployed,
+            AppCatalog catalog,
+            TopologyHolder topology,
+            Catalogue types,
+            HandleRouter router,
+            int maxRulesPerBlock) {
         List<Counter> counters = new ArrayList<>();
         Map<String, Set<String>> reads = new LinkedHashMap<>();
         for (String app : deployed.apps()) {
@@ -64,19 +71,21 @@ final class MetricsPlan {
                 continue;
             }
             for (Block b : placed.get().graph().blocks()) {
-                for (BlockCounters.Read read : BlockCounters.reads(types.find(b.type()).orElse(null), b, maxRulesPerBlock)) {
+                for (BlockCounters.Read read :
+                        BlockCounters.reads(types.find(b.type()).orElse(null), b, maxRulesPerBlock)) {
                     List<LocalRead> perHandle = new ArrayList<>();
                     for (String h : read.handles()) {
                         LocalRead local;
                         try {
                             local = router.planAt(app, b.name(), h, dpid);
                         } catch (IllegalArgumentException | ProtocolException e) {
-                            local = null;   // refused for this graph, as a routed read would be
+                            local = null; // refused for this graph, as a routed read would be
                         }
                         perHandle.add(local);
                         if (local != null) {
                             for (LocalRead.Part p : local.parts()) {
-                                reads.computeIfAbsent(p.mergedBlock(), k -> new LinkedHashSet<>()).addAll(p.handles());
+                                reads.computeIfAbsent(p.mergedBlock(), k -> new LinkedHashSet<>())
+                                        .addAll(p.handles());
                             }
                         }
                     }
@@ -94,7 +103,8 @@ final class MetricsPlan {
         }
         int handles = 0;
         for (Map.Entry<String, Set<String>> e : reads.entrySet()) {
-            if (e.getKey().isEmpty() || e.getKey().length() > MAX_NAME
+            if (e.getKey().isEmpty()
+                    || e.getKey().length() > MAX_NAME
                     || e.getValue().stream().anyMatch(h -> h.isEmpty() || h.length() > MAX_NAME)) {
                 return false;
             }
@@ -150,10 +160,13 @@ final class MetricsPlan {
         for (Counter c : counters) {
             List<JsonNode> answers = new ArrayList<>(c.perHandle().size());
             for (LocalRead local : c.perHandle()) {
-                answers.add(local == null ? null : local.evaluate((block, handle) -> {
-                    JsonNode v = values.path(block).get(handle);
-                    return v == null || v.isMissingNode() ? null : v;
-                }));
+                answers.add(
+                        local == null
+                                ? null
+                                : local.evaluate((block, handle) -> {
+                                    JsonNode v = values.path(block).get(handle);
+                                    return v == null || v.isMissingNode() ? null : v;
+                                }));
             }
             out.addAll(BlockCounters.samples(c.app(), c.block(), dpid, c.read(), answers));
         }

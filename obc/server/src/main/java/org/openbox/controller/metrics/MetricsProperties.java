@@ -25,12 +25,15 @@ import org.springframework.boot.convert.DurationStyle;
  *        GlobalStats and Read
  */
 @ConfigurationProperties(prefix = "openbox.metrics")
-public record MetricsProperties(@DefaultValue("10s") String interval, @DefaultValue("5s") Duration timeout,
-                                @DefaultValue("32") int maxInFlight, @DefaultValue("256") int maxRulesPerBlock,
-                                @DefaultValue("true") boolean push) {
+public record MetricsProperties(
+        @DefaultValue("10s") String interval,
+        @DefaultValue("5s") Duration timeout,
+        @DefaultValue("32") int maxInFlight,
+        @DefaultValue("256") int maxRulesPerBlock,
+        @DefaultValue("true") boolean push) {
 
     public MetricsProperties {
-        period(interval);   // refuses a bad value at start-up, naming the property
+        period(interval); // refuses a bad value at start-up, naming the property
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("openbox.metrics.timeout must be a positive duration");
         }
@@ -56,8 +59,8 @@ public record MetricsProperties(@DefaultValue("10s") String interval, @DefaultVa
         try {
             d = DurationStyle.detectAndParse(v);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("openbox.metrics.interval '" + interval
-                    + "' is not a duration (e.g. 10s, 500ms) nor 0/off");
+            throw new IllegalArgumentException(
+                    "openbox.metrics.interval '" + interval + "' is not a duration (e.g. 10s, 500ms) nor 0/off");
         }
         if (d.isNegative()) {
             throw new IllegalArgumentException("openbox.metrics.interval must not be negative");

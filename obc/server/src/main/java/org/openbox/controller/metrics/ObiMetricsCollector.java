@@ -23,8 +23,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.openbox.controller.OpenboxProperties;
 import org.openbox.catalogue.Catalogue;
+import org.openbox.controller.OpenboxProperties;
 import org.openbox.controller.aggregate.DeployedGraph;
 import org.openbox.controller.aggregate.GraphAggregator;
 import org.openbox.controller.apps.AppCatalog;
@@ -34,8 +34,8 @@ import org.openbox.controller.apps.PlacedGraph;
 import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.handles.HandleRouter;
 import org.openbox.controller.obi.ObiErrorException;
-import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiQueries;
+import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
 import org.openbox.protocol.ErrorSubtype;
@@ -125,9 +125,9 @@ public class ObiMetricsCollector implements DisposableBean {
         final MetricsPlan plan;
         final long id;
         volatile boolean accepted;
-        volatile boolean delivered;   // figures came on a KeepAlive
+        volatile boolean delivered; // figures came on a KeepAlive
         volatile boolean unsupported;
-        volatile long lastNanos;   // subscribed, or figures last received
+        volatile long lastNanos; // subscribed, or figures last received
 
         Subscription(ObiSession session, Object graph, MetricsPlan plan, long id) {
             this.session = session;
@@ -151,13 +151,21 @@ public class ObiMetricsCollector implements DisposableBean {
 
     // collector thread only
     private final Deque<Long> waiting = new ArrayDeque<>();
-    private final Set<Long> busy = new HashSet<>();   // waiting or in flight
+    private final Set<Long> busy = new HashSet<>(); // waiting or in flight
     private int inFlight;
 
-    public ObiMetricsCollector(ObiRegistry obis, ObiQueries queries, HandleRouter handles, GraphAggregator aggregator,
-                               AppCatalog catalog, TopologyHolder topology, ModuleRegistry modules,
-                               DataPlaneMeters meters, MetricsProperties props, ControllerMetrics metrics,
-                               OpenboxProperties openbox) {
+    public ObiMetricsCollector(
+            ObiRegistry obis,
+            ObiQueries queries,
+            HandleRouter handles,
+            GraphAggregator aggregator,
+            AppCatalog catalog,
+            TopologyHolder topology,
+            ModuleRegistry modules,
+            DataPlaneMeters meters,
+            MetricsProperties props,
+            ControllerMetrics metrics,
+            OpenboxProperties openbox) {
         this.obis = obis;
         this.queries = queries;
         this.handles = handles;
@@ -178,9 +186,12 @@ public class ObiMetricsCollector implements DisposableBean {
             log.info("data-plane metrics collection is off (openbox.metrics.interval)");
             return;
         }
-        log.info("data-plane metrics every {} ({})", period.get(), props.push()
-                ? "on the OBIs' KeepAlives where they support it, else by GlobalStats and Read requests"
-                : "by GlobalStats and Read requests");
+        log.info(
+                "data-plane metrics every {} ({})",
+                period.get(),
+                props.push()
+                        ? "on the OBIs' KeepAlives where they support it, else by GlobalStats and Read requests"
+                        : "by GlobalStats and Read requests");
         long ms = Math.max(1, period.get().toMillis());
         thread.scheduleAtFixedRate(() -> round(TimeUnit.MILLISECONDS.toNanos(ms)), ms, ms, TimeUnit.MILLISECONDS);
     }
@@ -197,7 +208,7 @@ public class ObiMetricsCollector implements DisposableBean {
             for (ObiSession s : obis.sessions()) {
                 known.add(s.dpid());
                 if (s.state() == ObiState.UP && pushing(s, periodNanos)) {
-                    continue;   // its figures come with its KeepAlives
+                    continue; // its figures come with its KeepAlives
                 }
                 if (s.state() != ObiState.UP || busy.contains(s.dpid())) {
                     outcome("skipped");
@@ -212,10 +223,13 @@ public class ObiMetricsCollector implements DisposableBean {
             long spacing = periodNanos * 3 / 4 / Math.max(1, due.size());
             for (int i = 0; i < due.size(); i++) {
                 long dpid = due.get(i);
-                thread.schedule(() -> {
-                    waiting.add(dpid);
-                    startWaiting();
-                }, i * spacing, TimeUnit.NANOSECONDS);
+                thread.schedule(
+                        () -> {
+                            waiting.add(dpid);
+                            startWaiting();
+                        },
+                        i * spacing,
+                        TimeUnit.NANOSECONDS);
             }
         } catch (RuntimeException e) {
             log.warn("metrics collection round failed: {}", e.toString());
@@ -238,18 +252,20 @@ public class ObiMetricsCollector implements DisposableBean {
             } catch (RuntimeException e) {
                 done = CompletableFuture.failedFuture(e);
             }
-            done.whenCompleteAsync((result, e) -> {
-                inFlight--;
-                busy.remove(dpid);
-                outcome(e == null ? result : "failed");
-                if (e == null && !"subscribed".equals(result)) {
-                    path("request");
-                }
-                if (e != null) {
-                    log.debug("OBI {}: metrics not collected: {}", dpid, e.toString());
-                }
-                startWaiting();
-            }, thread);
+            done.whenCompleteAsync(
+                    (result, e) -> {
+                        inFlight--;
+                        busy.remove(dpid);
+                        outcome(e == null ? result : "failed");
+                        if (e == null && !"subscribed".equals(result)) {
+                            path("request");
+                        }
+                        if (e != null) {
+                            log.debug("OBI {}: metrics not collected: {}", dpid, e.toString());
+                        }
+                        startWaiting();
+                    },
+                    thread);
         }
     }
 
@@ -262,7 +278,9 @@ public class ObiMetricsCollector implements DisposableBean {
             return false;
         }
         Subscription sub = subscriptions.get(s.dpid());
-        if (sub == null || sub.unsupported || !sub.accepted
+        if (sub == null
+                || sub.unsupported
+                || !sub.accepted
                 || !sub.current(s, aggregator.current(s.dpid()).graph())) {
             return false;
         }
@@ -290,40 +308,54 @@ public class ObiMetricsCollector implements DisposableBean {
         if (sub != null && sub.current(s, deployed.graph()) && sub.accepted && !sub.delivered && !sub.unsupported) {
             // accepted, yet no KeepAlive carried figures: an OBI that takes parameters it does not know
             sub.unsupported = true;
-            log.info("OBI {} accepted a metrics subscription but attached no figures to its KeepAlives: collected by"
-                    + " GlobalStats and Read requests", dpid);
+            log.info(
+                    "OBI {} accepted a metrics subscription but attached no figures to its KeepAlives: collected by"
+                            + " GlobalStats and Read requests",
+                    dpid);
         }
         if (sub != null && sub.unsupported && sub.sameHello(s)) {
-            return collect(s);   // until the OBI says Hello again (it may have been upgraded)
+            return collect(s); // until the OBI says Hello again (it may have been upgraded)
         }
-        MetricsPlan plan = MetricsPlan.build(dpid, deployed, catalog, topology, modules.catalogue(), handles,
-                props.maxRulesPerBlock());
+        MetricsPlan plan = MetricsPlan.build(
+                dpid, deployed, catalog, topology, modules.catalogue(), handles, props.maxRulesPerBlock());
         if (!plan.fitsObi()) {
-            log.debug("OBI {}: {} handles are beyond a metrics subscription; collected by request", dpid,
+            log.debug(
+                    "OBI {}: {} handles are beyond a metrics subscription; collected by request",
+                    dpid,
                     plan.handleCount());
             return collect(s);
         }
         Subscription next = new Subscription(s, deployed.graph(), plan, subscriptionIds.incrementAndGet());
         subscriptions.put(dpid, next);
         ObjectNode params = JsonNodeFactory.instance.objectNode();
-        params.set("metrics_subscription", plan.subscription(next.id, props.period().orElseThrow()));
-        return s.client().request(xid -> new SetParametersRequest(xid, params), Set.of(), false)
-                .handleAsync((m, e) -> {
-                    Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                    if (t == null) {
-                        next.accepted = true;
-                        next.lastNanos = System.nanoTime();
-                        return CompletableFuture.completedFuture("subscribed");
-                    }
-                    if (t instanceof ObiErrorException err && err.errorSubtype() == ErrorSubtype.ILLEGAL_ARGUMENT) {
-                        next.unsupported = true;
-                        log.info("OBI {} does not take a metrics subscription ({}): collected by GlobalStats and"
-                                + " Read requests", dpid, err.getMessage());
-                        return collect(s);
-                    }
-                    subscriptions.remove(dpid, next);
-                    return CompletableFuture.<String>failedFuture(t);
-                }, thread).thenCompose(x -> x);
+        params.set(
+                "metrics_subscription",
+                plan.subscription(next.id, props.period().orElseThrow()));
+        return s.client()
+                .request(xid -> new SetParametersRequest(xid, params), Set.of(), false)
+                .handleAsync(
+                        (m, e) -> {
+                            Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                            if (t == null) {
+                                next.accepted = true;
+                                next.lastNanos = System.nanoTime();
+                                return CompletableFuture.completedFuture("subscribed");
+                            }
+                            if (t instanceof ObiErrorException err
+                                    && err.errorSubtype() == ErrorSubtype.ILLEGAL_ARGUMENT) {
+                                next.unsupported = true;
+                                log.info(
+                                        "OBI {} does not take a metrics subscription ({}): collected by GlobalStats and"
+                                                + " Read requests",
+                                        dpid,
+                                        err.getMessage());
+                                return collect(s);
+                            }
+                            subscriptions.remove(dpid, next);
+                            return CompletableFuture.<String>failedFuture(t);
+                        },
+                        thread)
+                .thenCompose(x -> x);
     }
 
     /**
@@ -344,11 +376,14 @@ public class ObiMetricsCollector implements DisposableBean {
             Subscription sub = subscriptions.get(dpid);
             long id = figures.path("subscription").asLong(-1);
             if (sub == null || sub.unsupported || sub.id != id) {
-                log.debug("OBI {}: KeepAlive metrics for subscription {} ignored (current: {})", dpid, id,
+                log.debug(
+                        "OBI {}: KeepAlive metrics for subscription {} ignored (current: {})",
+                        dpid,
+                        id,
                         sub == null ? "none" : sub.id);
                 return;
             }
-            sub.accepted = true;   // its figures may overtake the SetParametersResponse
+            sub.accepted = true; // its figures may overtake the SetParametersResponse
             sub.delivered = true;
             sub.lastNanos = System.nanoTime();
             MetricsPlan.Result r = sub.plan.samples(dpid, figures);
@@ -370,17 +405,22 @@ public class ObiMetricsCollector implements DisposableBean {
         long dpid = s.dpid();
         List<DataPlaneMeters.Sample> samples = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean incomplete = new AtomicBoolean();
-        AtomicBoolean over = new AtomicBoolean();   // timed out: ask nothing more
+        AtomicBoolean over = new AtomicBoolean(); // timed out: ask nothing more
         CompletableFuture<JsonNode> stats = queries.globalStats(s);
-        CompletableFuture<Void> chain = stats.handleAsync((st, e) -> {
-            if (e == null) {
-                samples.addAll(obiSamples(dpid, st));
-            }
-            return null;
-        }, thread);
+        CompletableFuture<Void> chain = stats.handleAsync(
+                (st, e) -> {
+                    if (e == null) {
+                        samples.addAll(obiSamples(dpid, st));
+                    }
+                    return null;
+                },
+                thread);
         DeployedGraph deployed = aggregator.current(dpid);
-        Refused refusedHere = refusedByObi.compute(dpid, (k, r) -> r != null && r.graph().equals(deployed.graph()) ? r
-                : new Refused(deployed.graph(), ConcurrentHashMap.newKeySet()));
+        Refused refusedHere = refusedByObi.compute(
+                dpid,
+                (k, r) -> r != null && r.graph().equals(deployed.graph())
+                        ? r
+                        : new Refused(deployed.graph(), ConcurrentHashMap.newKeySet()));
         Catalogue types = modules.catalogue();
         for (String app : deployed.apps()) {
             Optional<AppEntry> entry = catalog.get(app);
@@ -389,46 +429,51 @@ public class ObiMetricsCollector implements DisposableBean {
                 continue;
             }
             for (Block b : placed.get().graph().blocks()) {
-                for (BlockCounters.Read read : BlockCounters.reads(types.find(b.type()).orElse(null), b,
-                        props.maxRulesPerBlock())) {
-                    List<JsonNode> answers = new ArrayList<>();   // per handle, null: not read
+                for (BlockCounters.Read read :
+                        BlockCounters.reads(types.find(b.type()).orElse(null), b, props.maxRulesPerBlock())) {
+                    List<JsonNode> answers = new ArrayList<>(); // per handle, null: not read
                     for (String h : read.handles()) {
                         String key = app + "/" + b.name() + "/" + h;
-                        chain = chain.thenCompose(x -> over.get() || refusedHere.reads().contains(key)
-                                ? CompletableFuture.<JsonNode>completedFuture(null)
-                                : handles.read(app, b.name(), h, dpid).handle((v, e) -> {
-                                    Throwable t = e instanceof CompletionException && e.getCause() != null
-                                            ? e.getCause() : e;
-                                    if (refused(t)) {
-                                        refusedHere.reads().add(key);   // refused for this graph: not asked again
-                                    } else if (t != null) {
-                                        incomplete.set(true);
-                                    }
-                                    return e == null ? v : null;
-                                })).thenAcceptAsync(answers::add, thread);
+                        chain = chain.thenCompose(x -> over.get()
+                                                || refusedHere.reads().contains(key)
+                                        ? CompletableFuture.<JsonNode>completedFuture(null)
+                                        : handles.read(app, b.name(), h, dpid).handle((v, e) -> {
+                                            Throwable t = e instanceof CompletionException && e.getCause() != null
+                                                    ? e.getCause()
+                                                    : e;
+                                            if (refused(t)) {
+                                                refusedHere.reads().add(key); // refused for this graph: not asked again
+                                            } else if (t != null) {
+                                                incomplete.set(true);
+                                            }
+                                            return e == null ? v : null;
+                                        }))
+                                .thenAcceptAsync(answers::add, thread);
                     }
-                    chain = chain.thenRunAsync(() -> samples.addAll(BlockCounters.samples(app, b.name(), dpid, read,
-                            answers)), thread);
+                    chain = chain.thenRunAsync(
+                            () -> samples.addAll(BlockCounters.samples(app, b.name(), dpid, read, answers)), thread);
                 }
             }
         }
         long timeout = props.timeout().toMillis();
         return chain.orTimeout(timeout, TimeUnit.MILLISECONDS)
-                .handleAsync((x, e) -> {
-                    over.set(true);
-                    boolean gotStats = stats.isDone() && !stats.isCompletedExceptionally();
-                    boolean complete = e == null && gotStats && !incomplete.get();
-                    List<DataPlaneMeters.Sample> got;
-                    synchronized (samples) {
-                        got = List.copyOf(samples);
-                    }
-                    meters.update(dpid, got, complete);
-                    if (!gotStats) {
-                        throw new CompletionException(new IllegalStateException(
-                                "OBI " + dpid + ": no GlobalStats within " + timeout + " ms"));
-                    }
-                    return complete ? "ok" : "partial";
-                }, thread);
+                .handleAsync(
+                        (x, e) -> {
+                            over.set(true);
+                            boolean gotStats = stats.isDone() && !stats.isCompletedExceptionally();
+                            boolean complete = e == null && gotStats && !incomplete.get();
+                            List<DataPlaneMeters.Sample> got;
+                            synchronized (samples) {
+                                got = List.copyOf(samples);
+                            }
+                            meters.update(dpid, got, complete);
+                            if (!gotStats) {
+                                throw new CompletionException(new IllegalStateException(
+                                        "OBI " + dpid + ": no GlobalStats within " + timeout + " ms"));
+                            }
+                            return complete ? "ok" : "partial";
+                        },
+                        thread);
     }
 
     /**
@@ -439,7 +484,8 @@ public class ObiMetricsCollector implements DisposableBean {
         if (t instanceof ObiErrorException err) {
             return err.errorSubtype() == ErrorSubtype.ILLEGAL_ARGUMENT;
         }
-        return t instanceof IllegalArgumentException || (t instanceof ProtocolException && !(t instanceof ObiErrorException));
+        return t instanceof IllegalArgumentException
+                || (t instanceof ProtocolException && !(t instanceof ObiErrorException));
     }
 
     /** GlobalStats as samples: packets and bytes in, out and dropped, load. */
@@ -451,21 +497,25 @@ public class ObiMetricsCollector implements DisposableBean {
         for (String dir : List.of("in", "out", "dropped")) {
             JsonNode v = st.get("packets_" + dir);
             if (v != null && v.isNumber()) {
-                out.add(DataPlaneMeters.Sample.counter("openbox.obi.packets", packets, v.asDouble(),
-                        "dpid", obi, "direction", dir));
+                out.add(DataPlaneMeters.Sample.counter(
+                        "openbox.obi.packets", packets, v.asDouble(), "dpid", obi, "direction", dir));
             }
         }
         for (String dir : List.of("in", "out")) {
             JsonNode v = st.get("bytes_" + dir);
             if (v != null && v.isNumber()) {
-                out.add(DataPlaneMeters.Sample.counter("openbox.obi.bytes", bytes, v.asDouble(),
-                        "dpid", obi, "direction", dir));
+                out.add(DataPlaneMeters.Sample.counter(
+                        "openbox.obi.bytes", bytes, v.asDouble(), "dpid", obi, "direction", dir));
             }
         }
         JsonNode load = st.get("current_load");
         if (load != null && load.isNumber()) {
-            out.add(DataPlaneMeters.Sample.gauge("openbox.obi.load", "share of the OBI's worker time spent on packets (0..1)",
-                    load.asDouble(), "dpid", obi));
+            out.add(DataPlaneMeters.Sample.gauge(
+                    "openbox.obi.load",
+                    "share of the OBI's worker time spent on packets (0..1)",
+                    load.asDouble(),
+                    "dpid",
+                    obi));
         }
         return out;
     }
@@ -473,8 +523,10 @@ public class ObiMetricsCollector implements DisposableBean {
     /** Counts one OBI's collection by outcome (the counters made once: registering is a registry look-up). */
     private void outcome(String outcome) {
         outcomes.computeIfAbsent(outcome, o -> Counter.builder("openbox.metrics.collections")
-                .description("data-plane metrics collections of one OBI, by outcome")
-                .tag("outcome", o).register(metrics.registry())).increment();
+                        .description("data-plane metrics collections of one OBI, by outcome")
+                        .tag("outcome", o)
+                        .register(metrics.registry()))
+                .increment();
     }
 
     private final Map<String, Counter> paths = new ConcurrentHashMap<>();
@@ -482,9 +534,12 @@ public class ObiMetricsCollector implements DisposableBean {
     /** Counts one OBI's figures taken, by the way they came. */
     private void path(String path) {
         paths.computeIfAbsent(path, p -> Counter.builder("openbox.metrics.paths")
-                .description("data-plane figures of one OBI taken, by path (keepalive: attached to its KeepAlive;"
-                        + " request: GlobalStats and Read requests)")
-                .tag("path", p).register(metrics.registry())).increment();
+                        .description(
+                                "data-plane figures of one OBI taken, by path (keepalive: attached to its KeepAlive;"
+                                        + " request: GlobalStats and Read requests)")
+                        .tag("path", p)
+                        .register(metrics.registry()))
+                .increment();
     }
 
     @Override

@@ -1,15 +1,14 @@
 package org.openbox.controller.obi;
 
-import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.openbox.controller.aggregate.DeployedGraph;
+import org.openbox.merge.Origin;
 import org.openbox.protocol.graph.Block;
 
 /**

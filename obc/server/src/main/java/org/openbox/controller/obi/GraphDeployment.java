@@ -1,6 +1,5 @@
 package org.openbox.controller.obi;
 
-import org.openbox.merge.Origin;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.HashSet;
 import java.util.List;
@@ -27,6 +26,7 @@ import org.openbox.controller.apps.TopologyHolder;
 import org.openbox.controller.events.AppEvents;
 import org.openbox.controller.metrics.ControllerMetrics;
 import org.openbox.controller.tls.ObiIdentityException;
+import org.openbox.merge.Origin;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ErrorType;
 import org.openbox.protocol.MessageCodec;
@@ -80,9 +80,18 @@ public class GraphDeployment {
     private final OpenboxProperties props;
     private final TaskExecutor executor;
 
-    public GraphDeployment(ObiRegistry registry, GraphAggregator aggregator, ModuleRegistry modules,
-                           ModuleInstaller installer, AppCatalog catalog, TopologyHolder topology, AppEvents events,
-                           MessageCodec codec, ControllerMetrics metrics, OpenboxProperties props, ObiThreads threads) {
+    public GraphDeployment(
+            ObiRegistry registry,
+            GraphAggregator aggregator,
+            ModuleRegistry modules,
+            ModuleInstaller installer,
+            AppCatalog catalog,
+            TopologyHolder topology,
+            AppEvents events,
+            MessageCodec codec,
+            ControllerMetrics metrics,
+            OpenboxProperties props,
+            ObiThreads threads) {
         this.registry = registry;
         this.aggregator = aggregator;
         this.modules = modules;
@@ -124,8 +133,8 @@ public class GraphDeployment {
             // a (re)started application gets another chance for its modules everywhere
             if (change.state() == AppState.RUNNING) {
                 aggregator.retry(change.app());
-                modules.modulesOf(List.of(change.app())).keySet()
-                        .forEach(m -> registry.all().forEach(s -> s.retryModule(m)));
+                modules.modulesOf(List.of(change.app())).keySet().forEach(m -> registry.all()
+                        .forEach(s -> s.retryModule(m)));
             }
             refreshAll();
         });
@@ -137,7 +146,7 @@ public class GraphDeployment {
             if (s.state() == ObiState.UP) {
                 deploy(s, false, true);
             } else {
-                aggregator.refresh(s.dpid());   // kept current for when it returns
+                aggregator.refresh(s.dpid()); // kept current for when it returns
             }
         }
     }
@@ -153,16 +162,19 @@ public class GraphDeployment {
             s.retryModules();
             ObjectNode params = codec.mapper().createObjectNode();
             params.put("keepalive_interval", props.keepaliveIntervalSeconds());
-            s.client().request(xid -> new SetParametersRequest(xid, params), Set.of(), true)
+            s.client()
+                    .request(xid -> new SetParametersRequest(xid, params), Set.of(), true)
                     .whenComplete((m, e) -> {
                         Throwable cause = e != null && e.getCause() != null ? e.getCause() : e;
                         if (e == null || e instanceof ObiErrorException || cause instanceof ObiErrorException) {
-                            s.established(true);   // it answered: the OBI is really there
+                            s.established(true); // it answered: the OBI is really there
                         }
                         // answered, or not reachable at its endpoint: from now on it is held to
                         // keepalive-timeout (an OBI that cannot be told the interval gets no
                         // start-up grace; one that is only slow to answer keeps it)
-                        if (e == null || e instanceof ObiUnreachableException || cause instanceof ObiUnreachableException) {
+                        if (e == null
+                                || e instanceof ObiUnreachableException
+                                || cause instanceof ObiUnreachableException) {
                             s.intervalTaken(true);
                         }
                         if (e != null) {
@@ -218,20 +230,24 @@ public class GraphDeployment {
                 }
             }
             if (!refused.isEmpty() && excluded.addAll(refused)) {
-                continue;   // recompute without the applications whose modules are missing
+                continue; // recompute without the applications whose modules are missing
             }
-            List<BlockSupport.Missing> missing = BlockSupport.of(s.capabilities()).missing(g, moduleTypes(s, needed));
+            List<BlockSupport.Missing> missing =
+                    BlockSupport.of(s.capabilities()).missing(g, moduleTypes(s, needed));
             if (!missing.isEmpty()) {
                 Set<String> lacking = BlockSupport.apps(missing);
                 if (lacking.isEmpty() || !lacking.stream().allMatch(g.apps()::contains)) {
                     String why = "graph not pushed: OBI " + s.dpid() + " does not run block type(s) "
-                            + missing.stream().map(BlockSupport.Missing::type).distinct().toList();
+                            + missing.stream()
+                                    .map(BlockSupport.Missing::type)
+                                    .distinct()
+                                    .toList();
                     s.lastError(why);
                     log.warn("OBI {}: {}; it keeps its previous graph", s.dpid(), why);
                     return why;
                 }
                 unsupported(s, missing);
-                continue;   // recompute without the applications whose blocks the OBI lacks
+                continue; // recompute without the applications whose blocks the OBI lacks
             }
             boolean changed = !Objects.equals(g.graph(), s.pushedGraph()) && !(g.isEmpty() && s.pushedGraph() == null);
             if (g.isEmpty() || !(force || changed)) {
@@ -248,16 +264,19 @@ public class GraphDeployment {
                 ObiIdentityException identity = ObiIdentityException.find(error);
                 // not delivered: the OBI gets its current graph when it is back; one that is
                 // not the OBI of this session gets nothing
-                return identity == null ? null : "SetProcessingGraphRequest not sent: identity error: "
-                        + identity.getMessage();
+                return identity == null
+                        ? null
+                        : "SetProcessingGraphRequest not sent: identity error: " + identity.getMessage();
             }
             String why = "SetProcessingGraphRequest failed: " + describe(error, graphWaitMillis());
             if (!isolate || !(error instanceof ObiErrorException refusal) || budget-- <= 0) {
                 return why;
             }
-            Set<String> culprits = FaultLocator.culprits(g, refusal.getMessage(), (app, block) -> appBlock(s.dpid(), app, block));
+            Set<String> culprits =
+                    FaultLocator.culprits(g, refusal.getMessage(), (app, block) -> appBlock(s.dpid(), app, block));
             if (culprits.isEmpty()) {
-                log.warn("OBI {}: the refused graph cannot be traced to one application; it keeps its previous graph",
+                log.warn(
+                        "OBI {}: the refused graph cannot be traced to one application; it keeps its previous graph",
                         s.dpid());
                 return why;
             }
@@ -272,23 +291,27 @@ public class GraphDeployment {
      * a refusal; completes with the OBIs that did not take their graph (dpid -> why).
      */
     public CompletableFuture<Map<Long, String>> deployAll() {
-        return CompletableFuture.supplyAsync(() -> {
-            Map<Long, String> failed = new java.util.TreeMap<>();
-            for (ObiSession s : registry.all()) {
-                if (s.state() == ObiState.UP) {
-                    String why = deploy(s, false, false);
-                    if (why != null) failed.put(s.dpid(), why);
-                } else {
-                    aggregator.refresh(s.dpid());
-                }
-            }
-            return failed;
-        }, executor);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    Map<Long, String> failed = new java.util.TreeMap<>();
+                    for (ObiSession s : registry.all()) {
+                        if (s.state() == ObiState.UP) {
+                            String why = deploy(s, false, false);
+                            if (why != null) failed.put(s.dpid(), why);
+                        } else {
+                            aggregator.refresh(s.dpid());
+                        }
+                    }
+                    return failed;
+                },
+                executor);
     }
 
     private org.openbox.protocol.graph.Block appBlock(long dpid, String app, String block) {
-        return catalog.get(app).flatMap(e -> e.graphFor(dpid, topology.topology()))
-                .map(p -> FaultLocator.block(p.graph(), block)).orElse(null);
+        return catalog.get(app)
+                .flatMap(e -> e.graphFor(dpid, topology.topology()))
+                .map(p -> FaultLocator.block(p.graph(), block))
+                .orElse(null);
     }
 
     private Throwable awaitAnswer(CompletableFuture<?> answer, long millis) {
@@ -312,23 +335,29 @@ public class GraphDeployment {
     private CompletableFuture<Message> pushGraph(ObiSession s, DeployedGraph g) {
         s.graphStatus("pushing (" + g.graph().blocks().size() + " blocks)");
         long sent = System.nanoTime();
-        CompletableFuture<Message> answer = s.client().request(xid -> new SetProcessingGraphRequest(xid, List.of(),
-                        g.graph().blocks(), g.graph().connectors(), null), Set.copyOf(g.apps()), true,
-                props.graphTimeout());
+        CompletableFuture<Message> answer = s.client()
+                .request(
+                        xid -> new SetProcessingGraphRequest(
+                                xid, List.of(), g.graph().blocks(), g.graph().connectors(), null),
+                        Set.copyOf(g.apps()),
+                        true,
+                        props.graphTimeout());
         answer.whenComplete((m, e) -> {
-                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                            ? e.getCause() : e;
-                    metrics.graphSwap(s.dpid(), e == null ? "ok" : cause instanceof ObiErrorException ? "refused" : "failed",
-                            System.nanoTime() - sent);
-                    if (e == null) {
-                        s.pushedGraph(g.graph());
-                        s.graphStatus("running (" + g.graph().blocks().size() + " blocks)");
-                        s.lastError(null);   // an earlier failure is over: the OBI runs its graph
-                    } else {
-                        s.graphStatus("rejected");
-                        RequestFailures.record(s, "SetProcessingGraphRequest", e, props.graphTimeout());
-                    }
-                });
+            Throwable cause =
+                    e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            metrics.graphSwap(
+                    s.dpid(),
+                    e == null ? "ok" : cause instanceof ObiErrorException ? "refused" : "failed",
+                    System.nanoTime() - sent);
+            if (e == null) {
+                s.pushedGraph(g.graph());
+                s.graphStatus("running (" + g.graph().blocks().size() + " blocks)");
+                s.lastError(null); // an earlier failure is over: the OBI runs its graph
+            } else {
+                s.graphStatus("rejected");
+                RequestFailures.record(s, "SetProcessingGraphRequest", e, props.graphTimeout());
+            }
+        });
         s.client().send(BarrierRequest::new, true).whenComplete((m, e) -> {
             if (e != null) {
                 failed(s, "BarrierRequest", e);
@@ -339,8 +368,11 @@ public class GraphDeployment {
 
     /** Block types of the custom modules installed on the OBI for its current graph. */
     private static Set<String> moduleTypes(ObiSession s, Map<String, CustomModule> needed) {
-        return needed.values().stream().filter(m -> s.installed(m.name()))
-                .flatMap(m -> m.blockTypes().stream()).map(BlockDescriptor::name).collect(Collectors.toSet());
+        return needed.values().stream()
+                .filter(m -> s.installed(m.name()))
+                .flatMap(m -> m.blockTypes().stream())
+                .map(BlockDescriptor::name)
+                .collect(Collectors.toSet());
     }
 
     /**
@@ -357,12 +389,15 @@ public class GraphDeployment {
             }
         }
         byApp.forEach((app, blocks) -> {
-            String text = "OBI " + s.dpid() + " does not run " + String.join(", ", blocks.stream().distinct().toList())
+            String text = "OBI " + s.dpid() + " does not run "
+                    + String.join(", ", blocks.stream().distinct().toList())
                     + ": the type is not among the processing_blocks of its Hello; the graph with it is not pushed";
             log.warn("application '{}': {}", app, text);
             aggregator.refusedOn(s.dpid(), app, text);
-            events.onObiError(s.dpid(), new ErrorMessage(0, ErrorType.UNSUPPORTED, ErrorSubtype.UNSUPPORTED_BLOCK,
-                    text, null), Set.of(app));
+            events.onObiError(
+                    s.dpid(),
+                    new ErrorMessage(0, ErrorType.UNSUPPORTED, ErrorSubtype.UNSUPPORTED_BLOCK, text, null),
+                    Set.of(app));
         });
     }
 

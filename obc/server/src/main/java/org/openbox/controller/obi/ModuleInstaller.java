@@ -49,27 +49,42 @@ public class ModuleInstaller {
     boolean install(ObiSession s, CustomModule m, List<String> apps) {
         String known = s.moduleFailure(m.name());
         if (known != null) {
-            return false;   // refused before; retried when the OBI or the application starts over
+            return false; // refused before; retried when the OBI or the application starts over
         }
         String content = Base64.getEncoder().encodeToString(m.content());
         try {
             ModuleSigner.SignedModule signed = modules.signed(m);
-            s.client().request(xid -> new AddCustomModuleRequest(xid, m.name(), content, MODULE_CONTENT_TYPE,
-                    "base64", m.translation(), signed.version(), signed.signature(), signed.keyId()),
-                    Set.of(), true).get(waitMillis(), TimeUnit.MILLISECONDS);
+            s.client()
+                    .request(
+                            xid -> new AddCustomModuleRequest(
+                                    xid,
+                                    m.name(),
+                                    content,
+                                    MODULE_CONTENT_TYPE,
+                                    "base64",
+                                    m.translation(),
+                                    signed.version(),
+                                    signed.signature(),
+                                    signed.keyId()),
+                            Set.of(),
+                            true)
+                    .get(waitMillis(), TimeUnit.MILLISECONDS);
             s.moduleInstalled(m.name());
             log.info("OBI {}: custom module '{}' installed for {}", s.dpid(), m.name(), apps);
             return true;
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof ObiErrorException err && err.errorSubtype() == ErrorSubtype.ILLEGAL_STATE
+            if (cause instanceof ObiErrorException err
+                    && err.errorSubtype() == ErrorSubtype.ILLEGAL_STATE
                     && String.valueOf(err.getMessage()).contains("already")) {
-                s.moduleInstalled(m.name());   // still there from before (the OBI did not restart)
+                s.moduleInstalled(m.name()); // still there from before (the OBI did not restart)
                 return true;
             }
             ErrorType type = cause instanceof ObiErrorException err ? err.errorType() : ErrorType.INTERNAL_ERROR;
-            ErrorSubtype subtype = cause instanceof ObiErrorException err ? err.errorSubtype() : ErrorSubtype.ADD_MODULE_FAILED;
-            String why = cause instanceof TimeoutException ? "no answer within " + waitMillis() + " ms" : cause.getMessage();
+            ErrorSubtype subtype =
+                    cause instanceof ObiErrorException err ? err.errorSubtype() : ErrorSubtype.ADD_MODULE_FAILED;
+            String why =
+                    cause instanceof TimeoutException ? "no answer within " + waitMillis() + " ms" : cause.getMessage();
             String text = "custom module '" + m.name() + "' could not be installed on OBI " + s.dpid() + " (" + why
                     + "); the graph of " + apps + " is not deployed there";
             s.moduleFailed(m.name(), text);
@@ -85,12 +100,15 @@ public class ModuleInstaller {
 
     /** Removes modules installed on the OBI that none of its applications needs, once the new graph is in. */
     void removeUnneeded(ObiSession s, Set<String> needed, CompletableFuture<?> pushed) {
-        List<String> unneeded = s.installedModules().stream().filter(m -> !needed.contains(m)).sorted().toList();
+        List<String> unneeded = s.installedModules().stream()
+                .filter(m -> !needed.contains(m))
+                .sorted()
+                .toList();
         if (unneeded.isEmpty()) {
             return;
         }
         try {
-            pushed.get(waitMillis(), TimeUnit.MILLISECONDS);   // the graph that used them must be gone first
+            pushed.get(waitMillis(), TimeUnit.MILLISECONDS); // the graph that used them must be gone first
         } catch (ExecutionException | TimeoutException e) {
             log.warn("OBI {}: custom modules {} kept: the graph push did not complete", s.dpid(), unneeded);
             return;
@@ -100,14 +118,15 @@ public class ModuleInstaller {
         }
         for (String m : unneeded) {
             try {
-                s.client().request(xid -> new RemoveCustomModuleRequest(xid, m), Set.of(), true)
+                s.client()
+                        .request(xid -> new RemoveCustomModuleRequest(xid, m), Set.of(), true)
                         .get(waitMillis(), TimeUnit.MILLISECONDS);
                 s.moduleRemoved(m);
                 log.info("OBI {}: custom module '{}' removed (no application there needs it)", s.dpid(), m);
             } catch (ExecutionException | TimeoutException e) {
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
                 if (cause instanceof ObiErrorException) {
-                    s.moduleRemoved(m);   // the OBI does not have it (any more)
+                    s.moduleRemoved(m); // the OBI does not have it (any more)
                 }
                 RequestFailures.record(s, "RemoveCustomModuleRequest " + m, cause, props.requestTimeout());
             } catch (InterruptedException e) {

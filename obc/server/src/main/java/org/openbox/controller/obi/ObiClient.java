@@ -35,8 +35,14 @@ public final class ObiClient {
     private final Duration timeout;
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
 
-    public ObiClient(long dpid, URI base, HttpClient http, MessageCodec codec, PendingRequests pending,
-                     ControllerMetrics metrics, Duration timeout) {
+    public ObiClient(
+            long dpid,
+            URI base,
+            HttpClient http,
+            MessageCodec codec,
+            PendingRequests pending,
+            ControllerMetrics metrics,
+            Duration timeout) {
         this.dpid = dpid;
         this.base = base;
         this.http = http;
@@ -56,8 +62,8 @@ public final class ObiClient {
     }
 
     /** The same, waiting up to {@code answerTimeout} for the answer (a graph the OBI compiles). */
-    public CompletableFuture<Message> request(LongFunction<Message> build, Set<String> apps, boolean ordered,
-                                              Duration answerTimeout) {
+    public CompletableFuture<Message> request(
+            LongFunction<Message> build, Set<String> apps, boolean ordered, Duration answerTimeout) {
         long xid = pending.nextXid();
         Message m = build.apply(xid);
         CompletableFuture<Message> answer = pending.register(xid, dpid, m.type(), apps, answerTimeout);
@@ -89,17 +95,16 @@ public final class ObiClient {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(codec.encodeBytes(m)))
                 .build();
         metrics.messageSent(m.type());
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-                .handle((response, e) -> {
-                    if (e != null) {
-                        throw new ObiUnreachableException(
-                                "OBI " + dpid + " at " + base + ": " + m.type() + " not delivered: " + unwrap(e), unwrap(e));
-                    }
-                    if (response.statusCode() != 200) {
-                        throw httpError(m, response);
-                    }
-                    return null;
-                });
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, e) -> {
+            if (e != null) {
+                throw new ObiUnreachableException(
+                        "OBI " + dpid + " at " + base + ": " + m.type() + " not delivered: " + unwrap(e), unwrap(e));
+            }
+            if (response.statusCode() != 200) {
+                throw httpError(m, response);
+            }
+            return null;
+        });
     }
 
     private RuntimeException httpError(Message m, HttpResponse<byte[]> response) {
@@ -110,8 +115,8 @@ public final class ObiClient {
         } catch (ProtocolException | IllegalArgumentException ignored) {
             // not an Error body: report the status
         }
-        return new ObiUnreachableException("OBI " + dpid + " answered " + m.type() + " with HTTP "
-                + response.statusCode(), null);
+        return new ObiUnreachableException(
+                "OBI " + dpid + " answered " + m.type() + " with HTTP " + response.statusCode(), null);
     }
 
     private static Throwable unwrap(Throwable e) {

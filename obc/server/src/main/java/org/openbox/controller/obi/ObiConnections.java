@@ -32,8 +32,13 @@ public class ObiConnections {
     private final PendingRequests pending;
     private final LimitsProperties limits;
 
-    public ObiConnections(ObiRegistry registry, ObiLiveness liveness, GraphDeployment deployment, AppEvents events,
-                          PendingRequests pending, LimitsProperties limits) {
+    public ObiConnections(
+            ObiRegistry registry,
+            ObiLiveness liveness,
+            GraphDeployment deployment,
+            AppEvents events,
+            PendingRequests pending,
+            LimitsProperties limits) {
         this.registry = registry;
         this.liveness = liveness;
         this.deployment = deployment;
@@ -61,19 +66,30 @@ public class ObiConnections {
         ObiSession s = registry.compute(hello.dpid(), (dpid, existing) -> {
             if (existing == null) {
                 if (registry.size() >= limits.maxObis()) {
-                    refused[0] = new Rejection(ErrorSubtype.ILLEGAL_STATE, "the controller holds the maximum of "
-                            + limits.maxObis() + " OBI sessions; Hello for new dpid " + dpid + " refused");
+                    refused[0] = new Rejection(
+                            ErrorSubtype.ILLEGAL_STATE,
+                            "the controller holds the maximum of " + limits.maxObis()
+                                    + " OBI sessions; Hello for new dpid " + dpid + " refused");
                     return null;
                 }
                 created[0] = true;
                 return new ObiSession(dpid, registry.client(dpid, base), remoteAddr, now, nanos);
             }
-            boolean sameEndpoint = existing.client().base().equals(base) && Objects.equals(existing.remoteAddr(), remoteAddr);
+            boolean sameEndpoint =
+                    existing.client().base().equals(base) && Objects.equals(existing.remoteAddr(), remoteAddr);
             if (!sameEndpoint && liveness.alive(existing, nanos)) {
-                log.warn("conflict: Hello for live OBI {} from endpoint {} (sent from {}) refused; its session stays at {}"
-                        + " (sent from {})", dpid, base, remoteAddr, existing.client().base(), existing.remoteAddr());
-                refused[0] = new Rejection(ErrorSubtype.NOT_PERMITTED, "dpid " + dpid
-                        + " is connected from another endpoint; a new endpoint is taken only after that session times out");
+                log.warn(
+                        "conflict: Hello for live OBI {} from endpoint {} (sent from {}) refused; its session stays at {}"
+                                + " (sent from {})",
+                        dpid,
+                        base,
+                        remoteAddr,
+                        existing.client().base(),
+                        existing.remoteAddr());
+                refused[0] = new Rejection(
+                        ErrorSubtype.NOT_PERMITTED,
+                        "dpid " + dpid
+                                + " is connected from another endpoint; a new endpoint is taken only after that session times out");
                 return existing;
             }
             if (!sameEndpoint) {
@@ -88,17 +104,21 @@ public class ObiConnections {
             return Optional.of(refused[0]);
         }
         s.hello(hello.version(), hello.capabilities());
-        s.intervalTaken(false);   // a (re)started OBI sends at the default interval until told another
+        s.intervalTaken(false); // a (re)started OBI sends at the default interval until told another
         s.seen(now, nanos);
         boolean cameBack = s.transition(ObiState.UP, now);
-        log.info("OBI {} said Hello (version {}, endpoint {}){}", hello.dpid(), hello.version(), base,
+        log.info(
+                "OBI {} said Hello (version {}, endpoint {}){}",
+                hello.dpid(),
+                hello.version(),
+                base,
                 created[0] ? "" : cameBack ? ", back up" : ", again");
         if (created[0] || cameBack) {
             events.instanceUp(hello.dpid());
         }
         if (!created[0]) {
             pending.failAll(hello.dpid(), "it said Hello again (a new start forgets earlier requests)");
-            s.helloAgain();   // before the set-up: what it was told since the last Hello is gone
+            s.helloAgain(); // before the set-up: what it was told since the last Hello is gone
         }
         deployment.connect(s, true);
         return Optional.empty();
@@ -111,8 +131,8 @@ public class ObiConnections {
      */
     public Optional<Rejection> onKeepAlive(long dpid, String remoteAddr) {
         if (!registry.contains(dpid)) {
-            return Optional.of(new Rejection(ErrorSubtype.ILLEGAL_STATE,
-                    "unknown dpid " + dpid + ": send Hello first"));
+            return Optional.of(
+                    new Rejection(ErrorSubtype.ILLEGAL_STATE, "unknown dpid " + dpid + ": send Hello first"));
         }
         return fromSessionAddress(dpid, remoteAddr, "KeepAlive");
     }
@@ -132,10 +152,14 @@ public class ObiConnections {
     private Optional<Rejection> fromSessionAddress(long dpid, String remoteAddr, String what) {
         ObiSession s = registry.session(dpid).orElse(null);
         if (s != null && !Objects.equals(s.remoteAddr(), remoteAddr)) {
-            log.warn("conflict: {} for OBI {} from {} ignored; its session is at {}", what, dpid, remoteAddr,
+            log.warn(
+                    "conflict: {} for OBI {} from {} ignored; its session is at {}",
+                    what,
+                    dpid,
+                    remoteAddr,
                     s.remoteAddr());
-            return Optional.of(new Rejection(ErrorSubtype.NOT_PERMITTED,
-                    "dpid " + dpid + " is connected from another address"));
+            return Optional.of(
+                    new Rejection(ErrorSubtype.NOT_PERMITTED, "dpid " + dpid + " is connected from another address"));
         }
         liveness.seen(dpid);
         return Optional.empty();

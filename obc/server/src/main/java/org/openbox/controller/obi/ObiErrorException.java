@@ -14,13 +14,23 @@ public class ObiErrorException extends ProtocolException {
     private final ErrorSubtype errorSubtype;
 
     public ObiErrorException(long dpid, ErrorType errorType, ErrorSubtype errorSubtype, String message) {
-        super(errorSubtype, "OBI " + dpid + ": " + errorType + "/" + errorSubtype + (message == null ? "" : ": " + message));
+        super(
+                errorSubtype,
+                "OBI " + dpid + ": " + errorType + "/" + errorSubtype + (message == null ? "" : ": " + message));
         this.dpid = dpid;
         this.errorType = errorType;
         this.errorSubtype = errorSubtype;
     }
 
-    public long dpid() { return dpid; }
-    public ErrorType errorType() { return errorType; }
-    public ErrorSubtype errorSubtype() { return errorSubtype; }
+    public long dpid() {
+        return dpid;
+    }
+
+    public ErrorType errorType() {
+        return errorType;
+    }
+
+    public ErrorSubtype errorSubtype() {
+        return errorSubtype;
+    }
 }

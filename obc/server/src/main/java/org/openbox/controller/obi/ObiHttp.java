@@ -22,8 +22,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class ObiHttp implements DisposableBean {
 
-    private final ExecutorService executor = Executors.newFixedThreadPool(
-            Math.max(4, Runtime.getRuntime().availableProcessors() * 2), r -> {
+    private final ExecutorService executor =
+            Executors.newFixedThreadPool(Math.max(4, Runtime.getRuntime().availableProcessors() * 2), r -> {
                 Thread t = new Thread(r, "obi-http");
                 t.setDaemon(true);
                 return t;
@@ -41,6 +41,7 @@ public class ObiHttp implements DisposableBean {
      * first client is built (the JDK reads it once).
      */
     static final String KEEPALIVE_PROPERTY = "jdk.httpclient.keepalive.timeout";
+
     static final String KEEPALIVE_SECONDS = "12";
 
     /**

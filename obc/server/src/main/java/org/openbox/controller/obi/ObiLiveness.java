@@ -37,16 +37,24 @@ public class ObiLiveness implements DisposableBean {
     private final LimitsProperties limits;
     private final ScheduledFuture<?> sweeper;
 
-    public ObiLiveness(ObiRegistry registry, GraphDeployment deployment, AppEvents events, PendingRequests pending,
-                       OpenboxProperties props, LimitsProperties limits, ObiThreads threads) {
+    public ObiLiveness(
+            ObiRegistry registry,
+            GraphDeployment deployment,
+            AppEvents events,
+            PendingRequests pending,
+            OpenboxProperties props,
+            LimitsProperties limits,
+            ObiThreads threads) {
         this.registry = registry;
         this.deployment = deployment;
         this.events = events;
         this.pending = pending;
         this.props = props;
         this.limits = limits;
-        Duration tick = Duration.ofMillis(Math.max(1, props.deadlineCheckInterval().toMillis()));
-        this.sweeper = threads.deadlines().scheduleWithFixedDelay(this::sweep, Instant.now().plus(tick), tick);
+        Duration tick =
+                Duration.ofMillis(Math.max(1, props.deadlineCheckInterval().toMillis()));
+        this.sweeper = threads.deadlines()
+                .scheduleWithFixedDelay(this::sweep, Instant.now().plus(tick), tick);
     }
 
     /** UP and heard from within its deadline. */
@@ -86,9 +94,13 @@ public class ObiLiveness implements DisposableBean {
             boolean neverSetUp = !s.established() && now - s.createdNanos() > setupTimeout;
             boolean longDown = s.state() == ObiState.DOWN && now - s.stateSinceNanos() > downExpiry;
             if ((neverSetUp || longDown) && registry.remove(s)) {
-                log.info("OBI {}: session dropped ({})", s.dpid(), neverSetUp
-                        ? "it never answered within " + limits.setupTimeout().toMillis() + " ms of its Hello"
-                        : "down for more than " + limits.downExpiry().toMillis() + " ms");
+                log.info(
+                        "OBI {}: session dropped ({})",
+                        s.dpid(),
+                        neverSetUp
+                                ? "it never answered within "
+                                        + limits.setupTimeout().toMillis() + " ms of its Hello"
+                                : "down for more than " + limits.downExpiry().toMillis() + " ms");
                 if (s.state() == ObiState.UP && s.transition(ObiState.DOWN, Instant.now())) {
                     events.instanceDown(s.dpid());
                 }
@@ -104,9 +116,13 @@ public class ObiLiveness implements DisposableBean {
             long now = System.nanoTime();
             expire(now);
             for (ObiSession s : registry.all()) {
-                if (s.state() == ObiState.UP && now - s.lastSeenNanos() > deadlineNanos(s)
+                if (s.state() == ObiState.UP
+                        && now - s.lastSeenNanos() > deadlineNanos(s)
                         && s.transition(ObiState.DOWN, Instant.now())) {
-                    log.warn("OBI {} is down: nothing received for {} ms", s.dpid(), (now - s.lastSeenNanos()) / 1_000_000);
+                    log.warn(
+                            "OBI {} is down: nothing received for {} ms",
+                            s.dpid(),
+                            (now - s.lastSeenNanos()) / 1_000_000);
                     events.instanceDown(s.dpid());
                     pending.failAll(s.dpid(), "it is down");
                 }

@@ -30,22 +30,32 @@ public class ObiRegistry {
     private final ControllerMetrics metrics;
     private final OpenboxProperties props;
 
-    public ObiRegistry(ObiHttp http, MessageCodec codec, PendingRequests pending, ControllerMetrics metrics,
-                       OpenboxProperties props) {
+    public ObiRegistry(
+            ObiHttp http,
+            MessageCodec codec,
+            PendingRequests pending,
+            ControllerMetrics metrics,
+            OpenboxProperties props) {
         this.http = http;
         this.codec = codec;
         this.pending = pending;
         this.metrics = metrics;
         this.props = props;
-        Gauge.builder("openbox.obis", sessions, s -> count(ObiState.UP)).tag("state", "up")
-                .description("OBIs by state").register(metrics.registry());
-        Gauge.builder("openbox.obis", sessions, s -> count(ObiState.DOWN)).tag("state", "down")
-                .description("OBIs by state").register(metrics.registry());
+        Gauge.builder("openbox.obis", sessions, s -> count(ObiState.UP))
+                .tag("state", "up")
+                .description("OBIs by state")
+                .register(metrics.registry());
+        Gauge.builder("openbox.obis", sessions, s -> count(ObiState.DOWN))
+                .tag("state", "down")
+                .description("OBIs by state")
+                .register(metrics.registry());
     }
 
     /** Every session, by dpid. */
     public Collection<ObiSession> sessions() {
-        return sessions.values().stream().sorted(Comparator.comparingLong(ObiSession::dpid)).toList();
+        return sessions.values().stream()
+                .sorted(Comparator.comparingLong(ObiSession::dpid))
+                .toList();
     }
 
     public Optional<ObiSession> session(long dpid) {
@@ -100,12 +110,15 @@ public class ObiRegistry {
     URI endpoint(Hello hello, String remoteAddr) {
         String given = hello.sourceAddr();
         // a wildcard listen address says nothing about where the OBI is: use where it spoke from
-        boolean usable = given != null && !given.isBlank() && !given.equals("0.0.0.0") && !given.equals("::")
+        boolean usable = given != null
+                && !given.isBlank()
+                && !given.equals("0.0.0.0")
+                && !given.equals("::")
                 && !given.equals("[::]");
         String host = usable ? given : remoteAddr;
         int port = hello.sourcePort() != null ? hello.sourcePort() : props.obiPort();
         if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";   // IPv6 literal
+            host = "[" + host + "]"; // IPv6 literal
         }
         return URI.create(http.scheme() + "://" + host + ":" + port);
     }

@@ -18,9 +18,9 @@ public final class ObiSession {
     private final long dpid;
     private final Instant firstSeen;
     private volatile ObiClient client;
-    private volatile String remoteAddr;          // where the accepted Hello came from
-    private volatile boolean established;        // the OBI answered a request of the controller
-    private volatile boolean intervalTaken;      // it accepted keepalive_interval since its last Hello
+    private volatile String remoteAddr; // where the accepted Hello came from
+    private volatile boolean established; // the OBI answered a request of the controller
+    private volatile boolean intervalTaken; // it accepted keepalive_interval since its last Hello
     private final long createdNanos;
     private volatile long stateSinceNanos;
     private volatile String version;
@@ -30,7 +30,7 @@ public final class ObiSession {
     private volatile Instant lastSeen;
     private volatile Instant stateSince;
     private volatile int downCount;
-    private volatile int generation;              // Hellos taken on this session after its first
+    private volatile int generation; // Hellos taken on this session after its first
     private volatile String graphStatus = "none";
     private volatile String lastError;
     // custom modules: what the controller installed there, and what the OBI refused (name -> reason)
@@ -51,37 +51,95 @@ public final class ObiSession {
         this.lastSeenNanos = nowNanos;
     }
 
-    public long dpid() { return dpid; }
-    public ObiClient client() { return client; }
-    public String version() { return version; }
-    public ObjectNode capabilities() { return capabilities; }
-    public ObiState state() { return state; }
-    public Instant firstSeen() { return firstSeen; }
-    public Instant lastSeen() { return lastSeen; }
-    public Instant stateSince() { return stateSince; }
-    public int downCount() { return downCount; }
-    public String graphStatus() { return graphStatus; }
-    public String lastError() { return lastError; }
-    long lastSeenNanos() { return lastSeenNanos; }
+    public long dpid() {
+        return dpid;
+    }
 
-    void client(ObiClient c) { this.client = c; }
+    public ObiClient client() {
+        return client;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public ObjectNode capabilities() {
+        return capabilities;
+    }
+
+    public ObiState state() {
+        return state;
+    }
+
+    public Instant firstSeen() {
+        return firstSeen;
+    }
+
+    public Instant lastSeen() {
+        return lastSeen;
+    }
+
+    public Instant stateSince() {
+        return stateSince;
+    }
+
+    public int downCount() {
+        return downCount;
+    }
+
+    public String graphStatus() {
+        return graphStatus;
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    long lastSeenNanos() {
+        return lastSeenNanos;
+    }
+
+    void client(ObiClient c) {
+        this.client = c;
+    }
 
     /** The address the accepted Hello came from (the session's endpoint with {@link #client()}). */
-    public String remoteAddr() { return remoteAddr; }
-    void remoteAddr(String addr) { this.remoteAddr = addr; }
+    public String remoteAddr() {
+        return remoteAddr;
+    }
+
+    void remoteAddr(String addr) {
+        this.remoteAddr = addr;
+    }
 
     /** The OBI answered a request of the controller: its Hello led to a working connection. */
-    public boolean established() { return established; }
-    void established(boolean e) { this.established = e; }
-    long createdNanos() { return createdNanos; }
+    public boolean established() {
+        return established;
+    }
+
+    void established(boolean e) {
+        this.established = e;
+    }
+
+    long createdNanos() {
+        return createdNanos;
+    }
 
     /**
      * The OBI accepted the controller's keepalive_interval (SetParametersResponse) since its
      * last Hello; until then it sends KeepAlive at the spec's default interval.
      */
-    public boolean intervalTaken() { return intervalTaken; }
-    void intervalTaken(boolean taken) { this.intervalTaken = taken; }
-    long stateSinceNanos() { return stateSinceNanos; }
+    public boolean intervalTaken() {
+        return intervalTaken;
+    }
+
+    void intervalTaken(boolean taken) {
+        this.intervalTaken = taken;
+    }
+
+    long stateSinceNanos() {
+        return stateSinceNanos;
+    }
 
     void hello(String version, ObjectNode capabilities) {
         this.version = version;
@@ -108,26 +166,55 @@ public final class ObiSession {
     }
 
     /** Custom modules installed on the OBI by the controller. */
-    public Set<String> installedModules() { return Set.copyOf(installedModules); }
+    public Set<String> installedModules() {
+        return Set.copyOf(installedModules);
+    }
     /** Custom modules the OBI refused, with the reason. */
-    public Map<String, String> failedModules() { return Map.copyOf(failedModules); }
+    public Map<String, String> failedModules() {
+        return Map.copyOf(failedModules);
+    }
 
-    boolean installed(String module) { return installedModules.contains(module); }
-    void moduleInstalled(String module) { installedModules.add(module); failedModules.remove(module); }
-    void moduleRemoved(String module) { installedModules.remove(module); }
-    String moduleFailure(String module) { return failedModules.get(module); }
-    void moduleFailed(String module, String reason) { failedModules.put(module, reason); }
-    void retryModule(String module) { failedModules.remove(module); }
-    void retryModules() { failedModules.clear(); }
+    boolean installed(String module) {
+        return installedModules.contains(module);
+    }
+
+    void moduleInstalled(String module) {
+        installedModules.add(module);
+        failedModules.remove(module);
+    }
+
+    void moduleRemoved(String module) {
+        installedModules.remove(module);
+    }
+
+    String moduleFailure(String module) {
+        return failedModules.get(module);
+    }
+
+    void moduleFailed(String module, String reason) {
+        failedModules.put(module, reason);
+    }
+
+    void retryModule(String module) {
+        failedModules.remove(module);
+    }
+
+    void retryModules() {
+        failedModules.clear();
+    }
 
     /**
      * How many times the OBI said Hello again on this session: it may have restarted and lost
      * what it was told (parameters, subscriptions).
      */
-    public int generation() { return generation; }
+    public int generation() {
+        return generation;
+    }
 
     /** Another Hello on this session (the southbound thread that took it, before its set-up). */
-    synchronized void helloAgain() { generation++; }
+    synchronized void helloAgain() {
+        generation++;
+    }
 
     /** A Hello: the OBI may have restarted, with no module and no graph. */
     void restarted() {
@@ -135,9 +222,19 @@ public final class ObiSession {
         failedModules.clear();
     }
 
-    Graph pushedGraph() { return pushedGraph; }
-    void pushedGraph(Graph g) { this.pushedGraph = g; }
+    Graph pushedGraph() {
+        return pushedGraph;
+    }
 
-    void graphStatus(String status) { this.graphStatus = status; }
-    void lastError(String error) { this.lastError = error; }
+    void pushedGraph(Graph g) {
+        this.pushedGraph = g;
+    }
+
+    void graphStatus(String status) {
+        this.graphStatus = status;
+    }
+
+    void lastError(String error) {
+        this.lastError = error;
+    }
 }

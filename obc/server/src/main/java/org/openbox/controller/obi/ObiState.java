@@ -1,4 +1,7 @@
 package org.openbox.controller.obi;
 
 /** Liveness of an OBI as seen by the controller. */
-public enum ObiState { UP, DOWN }
+public enum ObiState {
+    UP,
+    DOWN
+}

@@ -14,17 +14,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties(prefix = "openbox.obi-threads")
 public record ObiThreadsProperties(
-        @DefaultValue("1") int deadlineThreads,
-        @DefaultValue("100000") int deploymentQueue) {
+        @DefaultValue("1") int deadlineThreads, @DefaultValue("100000") int deploymentQueue) {
 
     public ObiThreadsProperties {
         if (deadlineThreads < 1) {
-            throw new IllegalArgumentException("openbox.obi-threads.deadline-threads must be at least 1, not "
-                    + deadlineThreads);
+            throw new IllegalArgumentException(
+                    "openbox.obi-threads.deadline-threads must be at least 1, not " + deadlineThreads);
         }
         if (deploymentQueue < 1) {
-            throw new IllegalArgumentException("openbox.obi-threads.deployment-queue must be at least 1, not "
-                    + deploymentQueue);
+            throw new IllegalArgumentException(
+                    "openbox.obi-threads.deployment-queue must be at least 1, not " + deploymentQueue);
         }
     }
 }

@@ -26,8 +26,8 @@ import org.springframework.stereotype.Component;
 public class PendingRequests {
 
     /** One outstanding request. */
-    public record Pending(long dpid, String requestType, Set<String> apps, long startNanos,
-                          CompletableFuture<Message> future) {}
+    public record Pending(
+            long dpid, String requestType, Set<String> apps, long startNanos, CompletableFuture<Message> future) {}
 
     private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextXid = new AtomicLong(1);
@@ -42,13 +42,12 @@ public class PendingRequests {
     }
 
     /** Registers a request before it is sent (the answer may overtake the HTTP 200). */
-    public CompletableFuture<Message> register(long xid, long dpid, String requestType, Set<String> apps,
-                                               Duration timeout) {
+    public CompletableFuture<Message> register(
+            long xid, long dpid, String requestType, Set<String> apps, Duration timeout) {
         CompletableFuture<Message> future = new CompletableFuture<>();
         Pending p = new Pending(dpid, requestType, Set.copyOf(apps), System.nanoTime(), future);
         pending.put(xid, p);
-        future.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((m, e) -> pending.remove(xid, p));
+        future.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((m, e) -> pending.remove(xid, p));
         return future;
     }
 
@@ -60,8 +59,9 @@ public class PendingRequests {
         }
         metrics.roundTrip(p.requestType(), System.nanoTime() - p.startNanos());
         if (m instanceof ErrorMessage err) {
-            p.future().completeExceptionally(
-                    new ObiErrorException(p.dpid(), err.errorType(), err.errorSubtype(), err.message()));
+            p.future()
+                    .completeExceptionally(
+                            new ObiErrorException(p.dpid(), err.errorType(), err.errorSubtype(), err.message()));
         } else {
             p.future().complete(m);
         }
@@ -85,8 +85,9 @@ public class PendingRequests {
         for (var e : pending.entrySet()) {
             Pending p = e.getValue();
             if (p.dpid() == dpid && pending.remove(e.getKey(), p)) {
-                p.future().completeExceptionally(new ObiUnreachableException(
-                        "OBI " + dpid + ": " + p.requestType() + " not answered: " + why, null));
+                p.future()
+                        .completeExceptionally(new ObiUnreachableException(
+                                "OBI " + dpid + ": " + p.requestType() + " not answered: " + why, null));
                 n++;
             }
         }

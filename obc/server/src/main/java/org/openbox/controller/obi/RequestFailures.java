@@ -24,8 +24,10 @@ final class RequestFailures {
             log.warn("identity conflict: OBI {} at {}: {}", s.dpid(), s.client().base(), text);
             return;
         }
-        String text = what + " failed: " + (cause instanceof TimeoutException
-                ? "no answer within " + limit.toMillis() + " ms" : cause.getMessage());
+        String text = what + " failed: "
+                + (cause instanceof TimeoutException
+                        ? "no answer within " + limit.toMillis() + " ms"
+                        : cause.getMessage());
         s.lastError(text);
         log.warn("OBI {}: {}", s.dpid(), text);
     }

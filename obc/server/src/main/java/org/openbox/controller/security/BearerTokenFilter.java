@@ -50,8 +50,15 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
     private final SecurityContextRepository repository = new RequestAttributeSecurityContextRepository();
 
     public BearerTokenFilter(Map<String, SecurityProperties.Token> tokens, AuthenticationEntryPoint entryPoint) {
-        this.tokens = tokens.entrySet().stream().map(e -> new Known(e.getKey(), e.getValue().hash(),
-                e.getValue().roles().stream().flatMap(r -> r.authorities().stream()).distinct().toList())).toList();
+        this.tokens = tokens.entrySet().stream()
+                .map(e -> new Known(
+                        e.getKey(),
+                        e.getValue().hash(),
+                        e.getValue().roles().stream()
+                                .flatMap(r -> r.authorities().stream())
+                                .distinct()
+                                .toList()))
+                .toList();
         this.entryPoint = entryPoint;
     }
 
@@ -71,8 +78,8 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
             return;
         }
         SecurityContext context = contexts.createEmptyContext();
-        context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated("token:" + match.name(), null,
-                AuthorityUtils.createAuthorityList(match.authorities())));
+        context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
+                "token:" + match.name(), null, AuthorityUtils.createAuthorityList(match.authorities())));
         contexts.setContext(context);
         // kept for this request's later dispatches too (an API answer computed asynchronously)
         repository.saveContext(context, request, response);

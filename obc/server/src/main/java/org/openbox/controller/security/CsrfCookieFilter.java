@@ -19,7 +19,7 @@ final class CsrfCookieFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getAttribute(CsrfToken.class.getName()) instanceof CsrfToken token) {
-            token.getToken();   // loads it, and with it writes the cookie
+            token.getToken(); // loads it, and with it writes the cookie
         }
         chain.doFilter(request, response);
     }

@@ -39,9 +39,11 @@ public final class JsonSecurityErrors implements AuthenticationEntryPoint, Acces
         if (!"XMLHttpRequest".equals(request.getHeader("X-Requested-With"))) {
             response.setHeader("WWW-Authenticate", "Basic realm=\"" + REALM + "\", Bearer realm=\"" + REALM + "\"");
         }
-        String why = e instanceof BearerTokenFilter.InvalidTokenException ? e.getMessage()
-                : request.getHeader("Authorization") != null ? "invalid credentials"
-                : "authentication required (HTTP Basic, a bearer token, or the UI's login)";
+        String why = e instanceof BearerTokenFilter.InvalidTokenException
+                ? e.getMessage()
+                : request.getHeader("Authorization") != null
+                        ? "invalid credentials"
+                        : "authentication required (HTTP Basic, a bearer token, or the UI's login)";
         write(response, HttpStatus.UNAUTHORIZED, why);
     }
 
@@ -51,8 +53,8 @@ public final class JsonSecurityErrors implements AuthenticationEntryPoint, Acces
         String why = e instanceof CsrfException
                 ? "the session's CSRF token is missing or wrong (send the XSRF-TOKEN cookie's value as X-XSRF-TOKEN)"
                 : request.getRequestURI().startsWith("/api/") && !"GET".equals(request.getMethod())
-                ? "the OPERATOR role is required for " + request.getMethod() + " " + request.getRequestURI()
-                : "access denied: " + e.getMessage();
+                        ? "the OPERATOR role is required for " + request.getMethod() + " " + request.getRequestURI()
+                        : "access denied: " + e.getMessage();
         write(response, HttpStatus.FORBIDDEN, why);
     }
 

@@ -86,8 +86,8 @@ public class ManagementSecurityConfig {
 
     @Bean
     @Order(2)
-    SecurityFilterChain management(HttpSecurity http, SecurityProperties props, ObjectMapper json,
-                                   UserDetailsService users) throws Exception {
+    SecurityFilterChain management(
+            HttpSecurity http, SecurityProperties props, ObjectMapper json, UserDetailsService users) throws Exception {
         if (!props.enabled()) {
             log.warn("openbox.security.enabled=false: the management API, the web UI and the metrics are open"
                     + " to anyone who can reach the controller's port");
@@ -106,15 +106,19 @@ public class ManagementSecurityConfig {
         HttpSessionRequestCache pages = new HttpSessionRequestCache();
         pages.setRequestMatcher(page);
         CsrfTokenRequestAttributeHandler csrfHandler = new CsrfTokenRequestAttributeHandler();
-        return http
-                .authenticationManager(authenticationManager(users))
-                .authorizeHttpRequests(a -> a
-                        .dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
-                        .requestMatchers("/actuator/health", "/actuator/health/**", "/login", "/error").permitAll()
-                        .requestMatchers(HttpMethod.GET, "/api/**").hasRole(Role.VIEWER.name())
-                        .requestMatchers(HttpMethod.HEAD, "/api/**").hasRole(Role.VIEWER.name())
-                        .requestMatchers("/api/**").hasRole(Role.OPERATOR.name())
-                        .anyRequest().hasRole(Role.VIEWER.name()))
+        return http.authenticationManager(authenticationManager(users))
+                .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ERROR)
+                        .permitAll()
+                        .requestMatchers("/actuator/health", "/actuator/health/**", "/login", "/error")
+                        .permitAll()
+                        .requestMatchers(HttpMethod.GET, "/api/**")
+                        .hasRole(Role.VIEWER.name())
+                        .requestMatchers(HttpMethod.HEAD, "/api/**")
+                        .hasRole(Role.VIEWER.name())
+                        .requestMatchers("/api/**")
+                        .hasRole(Role.OPERATOR.name())
+                        .anyRequest()
+                        .hasRole(Role.VIEWER.name()))
                 .httpBasic(b -> b.realmName(JsonSecurityErrors.REALM).authenticationEntryPoint(errors))
                 .formLogin(f -> f.defaultSuccessUrl("/", false))
                 .logout(l -> l.logoutSuccessUrl("/login?logout"))
@@ -143,17 +147,23 @@ public class ManagementSecurityConfig {
     /** A browser asking for a page (not a script's request, not an API client): it gets the login form. */
     static boolean browserPage(HttpServletRequest r) {
         String accept = r.getHeader("Accept");
-        return "GET".equals(r.getMethod()) && accept != null && accept.contains("text/html")
-                && r.getHeader("Authorization") == null && !"XMLHttpRequest".equals(r.getHeader("X-Requested-With"));
+        return "GET".equals(r.getMethod())
+                && accept != null
+                && accept.contains("text/html")
+                && r.getHeader("Authorization") == null
+                && !"XMLHttpRequest".equals(r.getHeader("X-Requested-With"));
     }
 
     /** The configured users (also keeps Spring Boot from adding a user with a generated password). */
     @Bean
     UserDetailsService managementUsers(SecurityProperties props) {
         return new InMemoryUserDetailsManager(props.users().entrySet().stream()
-                .map(e -> User.withUsername(e.getKey()).password(e.getValue().password())
-                        .authorities(e.getValue().roles().stream().flatMap(r -> r.authorities().stream())
-                                .distinct().toArray(String[]::new))
+                .map(e -> User.withUsername(e.getKey())
+                        .password(e.getValue().password())
+                        .authorities(e.getValue().roles().stream()
+                                .flatMap(r -> r.authorities().stream())
+                                .distinct()
+                                .toArray(String[]::new))
                         .build())
                 .toArray(UserDetails[]::new));
     }

@@ -28,12 +28,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties(prefix = "openbox.security")
 public record SecurityProperties(
-        @DefaultValue("true") boolean enabled,
-        Map<String, User> users,
-        Map<String, Token> tokens) {
+        @DefaultValue("true") boolean enabled, Map<String, User> users, Map<String, Token> tokens) {
 
     /** Password encodings Spring's DelegatingPasswordEncoder reads: {@code {id}encoded}. */
     private static final Pattern ENCODED = Pattern.compile("^\\{[A-Za-z0-9@_.-]+}.+");
+
     private static final Pattern SHA256_HEX = Pattern.compile("^[0-9a-fA-F]{64}$");
 
     public SecurityProperties {
@@ -52,7 +51,9 @@ public record SecurityProperties(
         });
         tokens.forEach((name, t) -> {
             String where = "openbox.security.tokens." + name;
-            if (t == null || t.tokenSha256() == null || !SHA256_HEX.matcher(t.tokenSha256()).matches()) {
+            if (t == null
+                    || t.tokenSha256() == null
+                    || !SHA256_HEX.matcher(t.tokenSha256()).matches()) {
                 throw new IllegalArgumentException(where + ".token-sha256 must be the SHA-256 of the token"
                         + " as 64 hex digits (e.g. printf %s TOKEN | sha256sum)");
             }

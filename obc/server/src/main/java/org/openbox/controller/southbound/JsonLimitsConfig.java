@@ -20,7 +20,8 @@ public class JsonLimitsConfig {
     public static StreamReadConstraints constraints(LimitsProperties limits) {
         return StreamReadConstraints.builder()
                 .maxNestingDepth(limits.maxJsonDepth())
-                .maxStringLength((int) Math.min(Integer.MAX_VALUE, limits.maxJsonString().toBytes()))
+                .maxStringLength(
+                        (int) Math.min(Integer.MAX_VALUE, limits.maxJsonString().toBytes()))
                 .build();
     }
 

@@ -56,11 +56,14 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
     }
 
     private void refuse(HttpServletResponse response) throws IOException {
-        var answer = errors.respond(HttpStatus.PAYLOAD_TOO_LARGE, 0, ErrorSubtype.ILLEGAL_ARGUMENT,
+        var answer = errors.respond(
+                HttpStatus.PAYLOAD_TOO_LARGE,
+                0,
+                ErrorSubtype.ILLEGAL_ARGUMENT,
                 "request body larger than " + max + " bytes");
         response.setStatus(answer.getStatusCode().value());
         response.setContentType("application/json");
-        response.setHeader("Connection", "close");   // the rest of the body is not read
+        response.setHeader("Connection", "close"); // the rest of the body is not read
         response.getOutputStream().write(answer.getBody().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -132,12 +135,18 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
         }
 
         @Override
-        public boolean isFinished() { return in.isFinished(); }
+        public boolean isFinished() {
+            return in.isFinished();
+        }
 
         @Override
-        public boolean isReady() { return in.isReady(); }
+        public boolean isReady() {
+            return in.isReady();
+        }
 
         @Override
-        public void setReadListener(ReadListener listener) { in.setReadListener(listener); }
+        public void setReadListener(ReadListener listener) {
+            in.setReadListener(listener);
+        }
     }
 }

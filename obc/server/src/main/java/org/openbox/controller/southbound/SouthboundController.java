@@ -30,8 +30,8 @@ public class SouthboundController {
     private final SouthboundErrors errors;
     private final SouthboundIdentity identity;
 
-    public SouthboundController(MessageCodec codec, UpMessageHandler handler, SouthboundErrors errors,
-                                SouthboundIdentity identity) {
+    public SouthboundController(
+            MessageCodec codec, UpMessageHandler handler, SouthboundErrors errors, SouthboundIdentity identity) {
         this.codec = codec;
         this.handler = handler;
         this.errors = errors;
@@ -39,9 +39,8 @@ public class SouthboundController {
     }
 
     @PostMapping(path = "/message/{type}", produces = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<String> receive(@PathVariable("type") String type,
-                                          @RequestBody(required = false) byte[] body,
-                                          HttpServletRequest request) {
+    public ResponseEntity<String> receive(
+            @PathVariable("type") String type, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
         byte[] bytes = body == null ? new byte[0] : body;
         Message message;
         try {
@@ -53,7 +52,8 @@ public class SouthboundController {
         if (rejection.isEmpty()) {
             rejection = handler.handle(message, request.getRemoteAddr());
         }
-        return rejection.map(reject -> errors.badRequest(bytes, reject.subtype(), reject.message()))
+        return rejection
+                .map(reject -> errors.badRequest(bytes, reject.subtype(), reject.message()))
                 .orElseGet(() -> ResponseEntity.ok().build());
     }
 }

@@ -31,7 +31,9 @@ public class SouthboundErrors {
 
     public ResponseEntity<String> respond(HttpStatus status, long xid, ErrorSubtype subtype, String message) {
         ErrorMessage error = new ErrorMessage(xid, subtype.type(), subtype, message, null);
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.encode(error));
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(codec.encode(error));
     }
 
     private static HttpStatus statusFor(ErrorSubtype subtype) {

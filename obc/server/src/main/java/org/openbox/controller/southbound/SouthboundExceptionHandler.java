@@ -27,18 +27,27 @@ public class SouthboundExceptionHandler {
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
     public ResponseEntity<String> mediaType(HttpMediaTypeNotSupportedException e) {
-        return errors.respond(HttpStatus.BAD_REQUEST, 0, ErrorSubtype.ILLEGAL_ARGUMENT,
+        return errors.respond(
+                HttpStatus.BAD_REQUEST,
+                0,
+                ErrorSubtype.ILLEGAL_ARGUMENT,
                 "unsupported content type: " + e.getContentType() + " (use application/json)");
     }
 
     @ExceptionHandler(Exception.class)
     public ResponseEntity<String> unexpected(Exception e) {
         if (RequestBodyLimitFilter.causedByLimit(e)) {
-            return errors.respond(HttpStatus.PAYLOAD_TOO_LARGE, 0, ErrorSubtype.ILLEGAL_ARGUMENT, e.getMessage() == null
-                    ? "request body too large" : rootMessage(e));
+            return errors.respond(
+                    HttpStatus.PAYLOAD_TOO_LARGE,
+                    0,
+                    ErrorSubtype.ILLEGAL_ARGUMENT,
+                    e.getMessage() == null ? "request body too large" : rootMessage(e));
         }
         log.error("southbound message failed", e);
-        return errors.respond(HttpStatus.INTERNAL_SERVER_ERROR, 0, ErrorSubtype.INTERNAL_ERROR,
+        return errors.respond(
+                HttpStatus.INTERNAL_SERVER_ERROR,
+                0,
+                ErrorSubtype.INTERNAL_ERROR,
                 "internal error: " + e.getClass().getSimpleName());
     }
 

@@ -48,8 +48,14 @@ public class UpMessageHandler {
     private final RepeatedEvents repeats;
     private final ObiMetricsCollector collector;
 
-    public UpMessageHandler(ObiConnections obis, ObiLiveness liveness, PendingRequests pending, AppEvents events,
-                            ControllerMetrics metrics, RepeatedEvents repeats, ObiMetricsCollector collector) {
+    public UpMessageHandler(
+            ObiConnections obis,
+            ObiLiveness liveness,
+            PendingRequests pending,
+            AppEvents events,
+            ControllerMetrics metrics,
+            RepeatedEvents repeats,
+            ObiMetricsCollector collector) {
         this.obis = obis;
         this.liveness = liveness;
         this.pending = pending;
@@ -97,10 +103,13 @@ public class UpMessageHandler {
         } else if (m instanceof ErrorMessage error) {
             onError(error);
         } else if (isResponse(m)) {
-            pending.complete(m).ifPresentOrElse(p -> liveness.seen(p.dpid()),
-                    () -> log.debug("{} with xid {} answers no pending request", m.type(), m.xid()));
+            pending.complete(m)
+                    .ifPresentOrElse(
+                            p -> liveness.seen(p.dpid()),
+                            () -> log.debug("{} with xid {} answers no pending request", m.type(), m.xid()));
         } else {
-            return Optional.of(new Rejection(ErrorSubtype.UNSUPPORTED_MESSAGE,
+            return Optional.of(new Rejection(
+                    ErrorSubtype.UNSUPPORTED_MESSAGE,
                     m.type() + " is sent by the controller to OBIs, not to the controller"));
         }
         return Optional.empty();
@@ -110,20 +119,34 @@ public class UpMessageHandler {
         var p = pending.complete(error);
         if (p.isPresent()) {
             liveness.seen(p.get().dpid());
-            log.warn("OBI {} answered {} (xid {}) with {}/{}: {}", p.get().dpid(), p.get().requestType(), error.xid(),
-                    error.errorType(), error.errorSubtype(), error.message());
+            log.warn(
+                    "OBI {} answered {} (xid {}) with {}/{}: {}",
+                    p.get().dpid(),
+                    p.get().requestType(),
+                    error.xid(),
+                    error.errorType(),
+                    error.errorSubtype(),
+                    error.message());
             events.onObiError(p.get().dpid(), error, p.get().apps());
         } else {
-            log.warn("unsolicited Error xid {}: {}/{}: {}", error.xid(), error.errorType(), error.errorSubtype(),
+            log.warn(
+                    "unsolicited Error xid {}: {}/{}: {}",
+                    error.xid(),
+                    error.errorType(),
+                    error.errorSubtype(),
                     error.message());
         }
     }
 
     private static boolean isResponse(Message m) {
-        return m instanceof ListCapabilitiesResponse || m instanceof SetParametersResponse
-                || m instanceof GetParametersResponse || m instanceof GlobalStatsResponse
-                || m instanceof ReadResponse || m instanceof WriteResponse
-                || m instanceof SetProcessingGraphResponse || m instanceof AddCustomModuleResponse
+        return m instanceof ListCapabilitiesResponse
+                || m instanceof SetParametersResponse
+                || m instanceof GetParametersResponse
+                || m instanceof GlobalStatsResponse
+                || m instanceof ReadResponse
+                || m instanceof WriteResponse
+                || m instanceof SetProcessingGraphResponse
+                || m instanceof AddCustomModuleResponse
                 || m instanceof RemoveCustomModuleResponse;
     }
 }

@@ -32,6 +32,7 @@ public class ClientCertificateFilter extends OncePerRequestFilter {
 
     /** Request attribute: the dpid (Long) of the verified client certificate. */
     public static final String DPID = "org.openbox.controller.tls.dpid";
+
     static final String CERTIFICATES = "jakarta.servlet.request.X509Certificate";
 
     private static final Logger log = LoggerFactory.getLogger(ClientCertificateFilter.class);
@@ -58,17 +59,23 @@ public class ClientCertificateFilter extends OncePerRequestFilter {
         if (certs == null || certs.length == 0) {
             log.debug("southbound request from {} without a client certificate refused", request.getRemoteAddr());
             metrics.noClientCertificate();
-            refuse(response, "southbound messages need the client certificate of an OBI (TLS with a certificate"
-                    + " from the controller's CA)");
+            refuse(
+                    response,
+                    "southbound messages need the client certificate of an OBI (TLS with a certificate"
+                            + " from the controller's CA)");
             return;
         }
         OptionalLong dpid = DpidCertificates.dpidOf(certs[0]);
         if (dpid.isEmpty()) {
-            log.warn("southbound request from {} refused: its client certificate ({}) names no OBI dpid",
-                    request.getRemoteAddr(), certs[0].getSubjectX500Principal().getName());
+            log.warn(
+                    "southbound request from {} refused: its client certificate ({}) names no OBI dpid",
+                    request.getRemoteAddr(),
+                    certs[0].getSubjectX500Principal().getName());
             metrics.noDpid();
-            refuse(response, "the client certificate (" + certs[0].getSubjectX500Principal().getName()
-                    + ") is not an OBI's: it names no dpid");
+            refuse(
+                    response,
+                    "the client certificate ("
+                            + certs[0].getSubjectX500Principal().getName() + ") is not an OBI's: it names no dpid");
             return;
         }
         request.setAttribute(DPID, dpid.getAsLong());

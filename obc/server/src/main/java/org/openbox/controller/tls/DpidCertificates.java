@@ -64,7 +64,9 @@ public final class DpidCertificates {
         }
         Set<Long> found = new HashSet<>();
         for (List<?> entry : names) {
-            if (entry.size() < 2 || !(entry.get(0) instanceof Integer kind) || kind != SAN_URI
+            if (entry.size() < 2
+                    || !(entry.get(0) instanceof Integer kind)
+                    || kind != SAN_URI
                     || !(entry.get(1) instanceof String uri)) {
                 continue;
             }
@@ -80,7 +82,7 @@ public final class DpidCertificates {
         try {
             return OptionalLong.of(Long.parseLong(m.group(1)));
         } catch (NumberFormatException e) {
-            return OptionalLong.empty();   // beyond a long
+            return OptionalLong.empty(); // beyond a long
         }
     }
 }

@@ -10,5 +10,4 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        host can then speak for any dpid. Logged as a warning at start-up
  */
 @ConfigurationProperties(prefix = "openbox")
-public record InsecureProperties(@DefaultValue("false") boolean insecure) {
-}
+public record InsecureProperties(@DefaultValue("false") boolean insecure) {}

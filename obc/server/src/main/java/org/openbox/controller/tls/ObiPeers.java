@@ -39,7 +39,7 @@ public class ObiPeers {
     private static String key(String host, int port) {
         String h = host.toLowerCase(Locale.ROOT);
         if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);   // IPv6 literal as written in a URI
+            h = h.substring(1, h.length() - 1); // IPv6 literal as written in a URI
         }
         return h + "|" + port;
     }

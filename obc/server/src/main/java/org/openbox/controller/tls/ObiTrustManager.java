@@ -35,13 +35,19 @@ final class ObiTrustManager extends X509ExtendedTrustManager {
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
             throws CertificateException {
-        check(chain, authType, engine == null ? null : engine.getPeerHost(), engine == null ? -1 : engine.getPeerPort());
+        check(
+                chain,
+                authType,
+                engine == null ? null : engine.getPeerHost(),
+                engine == null ? -1 : engine.getPeerPort());
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
             throws CertificateException {
-        String host = socket == null || socket.getInetAddress() == null ? null : socket.getInetAddress().getHostAddress();
+        String host = socket == null || socket.getInetAddress() == null
+                ? null
+                : socket.getInetAddress().getHostAddress();
         check(chain, authType, host, socket == null ? -1 : socket.getPort());
     }
 
@@ -51,7 +57,7 @@ final class ObiTrustManager extends X509ExtendedTrustManager {
     }
 
     private void check(X509Certificate[] chain, String authType, String host, int port) throws CertificateException {
-        ca.checkServerTrusted(chain, authType);   // the chain to the CA, validity, key usage; no host name
+        ca.checkServerTrusted(chain, authType); // the chain to the CA, validity, key usage; no host name
         try {
             checkDpid(chain[0], host, port);
         } catch (ObiIdentityException e) {
@@ -73,8 +79,8 @@ final class ObiTrustManager extends X509ExtendedTrustManager {
                     + " was expected there");
         }
         if (actual.getAsLong() != expected.getAsLong()) {
-            throw new ObiIdentityException("the server certificate at " + where + " is for dpid "
-                    + actual.getAsLong() + ", not for OBI " + expected.getAsLong() + " whose endpoint it is");
+            throw new ObiIdentityException("the server certificate at " + where + " is for dpid " + actual.getAsLong()
+                    + ", not for OBI " + expected.getAsLong() + " whose endpoint it is");
         }
     }
 

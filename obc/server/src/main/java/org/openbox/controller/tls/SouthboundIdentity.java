@@ -51,11 +51,16 @@ public class SouthboundIdentity {
         if (claimed.isEmpty() || claimed.getAsLong() == certified) {
             return Optional.empty();
         }
-        log.warn("identity conflict: {} for dpid {} from {} carries the certificate of dpid {}; refused", m.type(),
-                claimed.getAsLong(), request.getRemoteAddr(), certified);
+        log.warn(
+                "identity conflict: {} for dpid {} from {} carries the certificate of dpid {}; refused",
+                m.type(),
+                claimed.getAsLong(),
+                request.getRemoteAddr(),
+                certified);
         metrics.dpidConflict();
-        return Optional.of(new Rejection(ErrorSubtype.NOT_PERMITTED, "the client certificate is for dpid " + certified
-                + ", not for dpid " + claimed.getAsLong()));
+        return Optional.of(new Rejection(
+                ErrorSubtype.NOT_PERMITTED,
+                "the client certificate is for dpid " + certified + ", not for dpid " + claimed.getAsLong()));
     }
 
     private OptionalLong claimedDpid(Message m) {
@@ -70,6 +75,6 @@ public class SouthboundIdentity {
         } else if (m instanceof ErrorMessage || m.type().endsWith("Response")) {
             return pending.peek(m.xid()).map(p -> OptionalLong.of(p.dpid())).orElse(OptionalLong.empty());
         }
-        return OptionalLong.empty();   // a down message: refused by the handler
+        return OptionalLong.empty(); // a down message: refused by the handler
     }
 }

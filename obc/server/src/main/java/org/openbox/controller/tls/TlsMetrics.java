@@ -29,11 +29,23 @@ public class TlsMetrics {
     private static Counter counter(MeterRegistry registry, String reason) {
         return Counter.builder("openbox.tls.refused")
                 .description("southbound exchanges refused for the peer's identity, by reason")
-                .tag("reason", reason).register(registry);
+                .tag("reason", reason)
+                .register(registry);
     }
 
-    void noClientCertificate() { noClientCertificate.increment(); }
-    void noDpid() { noDpid.increment(); }
-    void dpidConflict() { dpidConflict.increment(); }
-    void obiServerCertificate() { obiServerCertificate.increment(); }
+    void noClientCertificate() {
+        noClientCertificate.increment();
+    }
+
+    void noDpid() {
+        noDpid.increment();
+    }
+
+    void dpidConflict() {
+        dpidConflict.increment();
+    }
+
+    void obiServerCertificate() {
+        obiServerCertificate.increment();
+    }
 }

@@ -28,11 +28,14 @@ public class TransportSecurity {
 
     private static final Logger log = LoggerFactory.getLogger(TransportSecurity.class);
 
-    private final SslBundle bundle;        // null: plain HTTP
-    private final String problem;          // why TLS cannot run (configuration test only)
+    private final SslBundle bundle; // null: plain HTTP
+    private final String problem; // why TLS cannot run (configuration test only)
 
-    public TransportSecurity(TlsProperties tls, InsecureProperties insecure, StartupProperties startup,
-                             ObjectProvider<SslBundles> bundles) {
+    public TransportSecurity(
+            TlsProperties tls,
+            InsecureProperties insecure,
+            StartupProperties startup,
+            ObjectProvider<SslBundles> bundles) {
         if (insecure.insecure()) {
             log.warn("openbox.insecure=true: the southbound channel is plain HTTP both ways; OBIs and the"
                     + " controller are not authenticated and any host can speak for any dpid");
@@ -54,7 +57,9 @@ public class TransportSecurity {
         this.bundle = why == null ? found : null;
         this.problem = why;
         if (bundle != null) {
-            log.info("southbound TLS on (SSL bundle '{}'): OBIs need a client certificate from its CA", TlsProperties.BUNDLE);
+            log.info(
+                    "southbound TLS on (SSL bundle '{}'): OBIs need a client certificate from its CA",
+                    TlsProperties.BUNDLE);
         }
     }
 

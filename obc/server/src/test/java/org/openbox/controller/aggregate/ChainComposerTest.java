@@ -36,13 +36,22 @@ class ChainComposerTest {
 
     /** in(eth0) -> cls: TCP to out(eth1), the rest to drop. */
     private static final Graph A = new Graph(
-            List.of(device("FromDevice", "in", "eth0"),
-                    new Block("HeaderClassifier", "cls", json("{\"match\":[{\"eth_type\":\"0x0800\",\"ip_proto\":6},{}]}")),
-                    device("ToDevice", "out", "eth1"), new Block("Discard", "drop", json("{}"))),
-            List.of(new Connector("in", 0, "cls", 0), new Connector("cls", 0, "out", 0), new Connector("cls", 1, "drop", 0)));
+            List.of(
+                    device("FromDevice", "in", "eth0"),
+                    new Block(
+                            "HeaderClassifier",
+                            "cls",
+                            json("{\"match\":[{\"eth_type\":\"0x0800\",\"ip_proto\":6},{}]}")),
+                    device("ToDevice", "out", "eth1"),
+                    new Block("Discard", "drop", json("{}"))),
+            List.of(
+                    new Connector("in", 0, "cls", 0),
+                    new Connector("cls", 0, "out", 0),
+                    new Connector("cls", 1, "drop", 0)));
     /** in(eth0) -> al -> out(eth1). */
     private static final Graph B = new Graph(
-            List.of(device("FromDevice", "in", "eth0"),
+            List.of(
+                    device("FromDevice", "in", "eth0"),
                     new Block("Alert", "al", json("{\"alerts\":[{\"message\":\"seen\",\"severity\":1}]}")),
                     device("ToDevice", "out", "eth1")),
             List.of(new Connector("in", 0, "al", 0), new Connector("al", 0, "out", 0)));
@@ -59,11 +68,13 @@ class ChainComposerTest {
     @Test
     void outputTerminalOfTheFirstLeadsIntoTheSecond() {
         Composed c = composer.compose(List.of(new AppPart("a", 2, A), new AppPart("b", 1, B)));
-        assertThat(c.graph().blocks()).extracting(Block::name)
+        assertThat(c.graph().blocks())
+                .extracting(Block::name)
                 .containsExactly("a.in", "a.cls", "a.drop", "b.al", "b.out");
-        assertThat(c.graph().connectors()).containsExactlyInAnyOrder(
-                new Connector("a.in", 0, "a.cls", 0), new Connector("a.cls", 1, "a.drop", 0),
-                new Connector("a.cls", 0, "b.al", 0), new Connector("b.al", 0, "b.out", 0));
+        assertThat(c.graph().connectors())
+                .containsExactlyInAnyOrder(
+                        new Connector("a.in", 0, "a.cls", 0), new Connector("a.cls", 1, "a.drop", 0),
+                        new Connector("a.cls", 0, "b.al", 0), new Connector("b.al", 0, "b.out", 0));
         assertThat(c.origins().mergedBlocksOf("b", "al")).containsExactly("b.al");
         assertThat(c.origins().mergedRulesOf("a", "cls", 0, "a.cls")).containsExactly(0);
         assertThat(c.origins().mergedBlocksOf("a", "out")).isEmpty();
@@ -85,27 +96,45 @@ class ChainComposerTest {
     void replyThroughTheInputDeviceStaysAnExit() {
         // a cache answering clients through its input device "in", forwarding the rest by "out"
         Graph cache = new Graph(
-                List.of(device("FromDevice", "rx", "in"),
-                        new Block("HeaderClassifier", "cls", json("{\"match\":[{\"eth_type\":\"0x0800\",\"ip_proto\":6},{}]}")),
-                        device("ToDevice", "back", "in"), device("ToDevice", "fwd", "out")),
-                List.of(new Connector("rx", 0, "cls", 0), new Connector("cls", 0, "back", 0), new Connector("cls", 1, "fwd", 0)));
+                List.of(
+                        device("FromDevice", "rx", "in"),
+                        new Block(
+                                "HeaderClassifier",
+                                "cls",
+                                json("{\"match\":[{\"eth_type\":\"0x0800\",\"ip_proto\":6},{}]}")),
+                        device("ToDevice", "back", "in"),
+                        device("ToDevice", "fwd", "out")),
+                List.of(
+                        new Connector("rx", 0, "cls", 0),
+                        new Connector("cls", 0, "back", 0),
+                        new Connector("cls", 1, "fwd", 0)));
         Composed c = composer.compose(List.of(new AppPart("cache", 2, cache), new AppPart("b", 1, B)));
-        assertThat(c.graph().blocks()).extracting(Block::name)
+        assertThat(c.graph().blocks())
+                .extracting(Block::name)
                 .containsExactly("cache.rx", "cache.cls", "cache.back", "b.al", "b.out");
-        assertThat(c.graph().connectors()).contains(
-                new Connector("cache.cls", 0, "cache.back", 0), new Connector("cache.cls", 1, "b.al", 0));
+        assertThat(c.graph().connectors())
+                .contains(new Connector("cache.cls", 0, "cache.back", 0), new Connector("cache.cls", 1, "b.al", 0));
     }
 
     @Test
     void aGraphWithTwoInputsIsJoinedByDevice() {
         // two inputs: what left the first application by eth1 enters the second's eth1 input
         Graph two = new Graph(
-                List.of(device("FromDevice", "in0", "eth0"), device("FromDevice", "in1", "eth1"),
+                List.of(
+                        device("FromDevice", "in0", "eth0"),
+                        device("FromDevice", "in1", "eth1"),
                         new Block("Alert", "al", json("{\"alerts\":[{\"message\":\"from eth1\",\"severity\":1}]}")),
-                        device("ToDevice", "out0", "eth0"), device("ToDevice", "out1", "eth2")),
-                List.of(new Connector("in0", 0, "out0", 0), new Connector("in1", 0, "al", 0), new Connector("al", 0, "out1", 0)));
+                        device("ToDevice", "out0", "eth0"),
+                        device("ToDevice", "out1", "eth2")),
+                List.of(
+                        new Connector("in0", 0, "out0", 0),
+                        new Connector("in1", 0, "al", 0),
+                        new Connector("al", 0, "out1", 0)));
         Composed c = composer.compose(List.of(new AppPart("a", 2, A), new AppPart("t", 1, two)));
         assertThat(c.graph().connectors()).contains(new Connector("a.cls", 0, "t.al", 0));
-        assertThat(c.graph().blocks()).extracting(Block::name).doesNotContain("a.out", "t.in1").contains("t.in0");
+        assertThat(c.graph().blocks())
+                .extracting(Block::name)
+                .doesNotContain("a.out", "t.in1")
+                .contains("t.in0");
     }
 }

@@ -41,7 +41,8 @@ class DistinctCompositionTest {
     private static Graph app(String name) {
         return Graph.fromJson(match("{\"blocks\":["
                 + "{\"type\":\"FromDevice\",\"name\":\"in\",\"config\":{\"devname\":\"eth0\"}},"
-                + "{\"type\":\"Alert\",\"name\":\"seen\",\"config\":{\"alerts\":[{\"message\":\"" + name + "\",\"severity\":1}]}},"
+                + "{\"type\":\"Alert\",\"name\":\"seen\",\"config\":{\"alerts\":[{\"message\":\"" + name
+                + "\",\"severity\":1}]}},"
                 + "{\"type\":\"ToDevice\",\"name\":\"out\",\"config\":{\"devname\":\"eth1\"}}],"
                 + "\"connectors\":[{\"src\":\"in\",\"src_port\":0,\"dst\":\"seen\",\"dst_port\":0},"
                 + "{\"src\":\"seen\",\"src_port\":0,\"dst\":\"out\",\"dst_port\":0}]}"));
@@ -56,8 +57,9 @@ class DistinctCompositionTest {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.writeBytes(new byte[] {0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 8, 0});
         int l4 = proto == 6 ? 20 : 8;
-        b.writeBytes(new byte[] {0x45, 0, 0, (byte) (20 + l4), 0, 1, 0, 0, 64, (byte) proto, 0, 0,
-                10, 0, 0, 1, 10, 0, 0, 2});
+        b.writeBytes(
+                new byte[] {0x45, 0, 0, (byte) (20 + l4), 0, 1, 0, 0, 64, (byte) proto, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2
+                });
         byte[] l4h = new byte[l4];
         if (proto != 1) {
             l4h[0] = 0x30;
@@ -73,21 +75,29 @@ class DistinctCompositionTest {
 
     /** Which applications raised alerts for the packet, and whether it left the OBI. */
     private static Outcome run(Composed c, byte[] packet) {
-        Interpreter i = new Interpreter(c.graph(), new CatalogueBlockInfo(CATALOGUE),
-                name -> c.origins().originsOf(name).stream().map(r -> new Origin(r.app(), r.block())).toList());
+        Interpreter i = new Interpreter(
+                c.graph(), new CatalogueBlockInfo(CATALOGUE), name -> c.origins().originsOf(name).stream()
+                        .map(r -> new Origin(r.app(), r.block()))
+                        .toList());
         return i.run(i.inputs().get(0), packet);
     }
 
     private static List<String> apps(Outcome o) {
-        return o.effects().stream().map(SideEffect::origins).flatMap(List::stream).map(Origin::app).toList();
+        return o.effects().stream()
+                .map(SideEffect::origins)
+                .flatMap(List::stream)
+                .map(Origin::app)
+                .toList();
     }
 
     @Test
     void disjointClassesGetDistinctBranches() {
-        Composed c = composer.compose(List.of(new AppPart("web", 10, app("web"), WEB), new AppPart("dns", 5, app("dns"), DNS)));
+        Composed c = composer.compose(
+                List.of(new AppPart("web", 10, app("web"), WEB), new AppPart("dns", 5, app("dns"), DNS)));
         assertThat(c.composition()).isEqualTo("distinct [web | dns]");
         assertThat(c.report()).startsWith("composition: distinct [web | dns]");
-        assertThat(c.graph().blocks().stream().filter(b -> b.type().equals("FromDevice"))).hasSize(1);
+        assertThat(c.graph().blocks().stream().filter(b -> b.type().equals("FromDevice")))
+                .hasSize(1);
         Outcome web = run(c, packet(6, 80));
         assertThat(apps(web)).containsExactly("web");
         assertThat(web.dropped()).isFalse();
@@ -103,7 +113,8 @@ class DistinctCompositionTest {
 
     @Test
     void overlappingClassesAreChained() {
-        Composed c = composer.compose(List.of(new AppPart("web", 10, app("web"), WEB), new AppPart("ids", 5, app("ids"), TCP)));
+        Composed c = composer.compose(
+                List.of(new AppPart("web", 10, app("web"), WEB), new AppPart("ids", 5, app("ids"), TCP)));
         assertThat(c.composition()).isEqualTo("chain");
         assertThat(apps(run(c, packet(6, 80)))).containsExactly("web", "ids");
         // chained as before: every application sees every packet
@@ -112,8 +123,10 @@ class DistinctCompositionTest {
 
     @Test
     void applicationsWithoutClassChainAroundTheDistinctStage() {
-        Composed c = composer.compose(List.of(new AppPart("fw", 20, app("fw")),
-                new AppPart("web", 10, app("web"), WEB), new AppPart("dns", 5, app("dns"), DNS),
+        Composed c = composer.compose(List.of(
+                new AppPart("fw", 20, app("fw")),
+                new AppPart("web", 10, app("web"), WEB),
+                new AppPart("dns", 5, app("dns"), DNS),
                 new AppPart("log", 1, app("log"))));
         assertThat(c.composition()).isEqualTo("fw then distinct [web | dns] then log");
         assertThat(apps(run(c, packet(6, 80)))).containsExactly("fw", "web", "log");
@@ -123,10 +136,13 @@ class DistinctCompositionTest {
 
     @Test
     void planGroupsOnlyPairwiseDisjointClasses() {
-        CompositionPlan p = CompositionPlan.of(List.of(new AppPart("web", 3, app("web"), WEB),
-                new AppPart("dns", 2, app("dns"), DNS), new AppPart("ids", 1, app("ids"), TCP)));
+        CompositionPlan p = CompositionPlan.of(List.of(
+                new AppPart("web", 3, app("web"), WEB),
+                new AppPart("dns", 2, app("dns"), DNS),
+                new AppPart("ids", 1, app("ids"), TCP)));
         // ids overlaps web: it starts a new stage, chained after the distinct one
-        assertThat(p.stages()).extracting(s -> s.stream().map(AppPart::app).toList())
+        assertThat(p.stages())
+                .extracting(s -> s.stream().map(AppPart::app).toList())
                 .containsExactly(List.of("web", "dns"), List.of("ids"));
     }
 
@@ -135,6 +151,7 @@ class DistinctCompositionTest {
         assertThatThrownBy(() -> TrafficClasses.parse(Map.of("web", "{\"no_such_field\":1}")))
                 .hasMessageContaining("openbox.traffic-class.web");
         assertThat(TrafficClasses.parse(Map.of("web", "{\"tcp_dst\":80,\"ip_proto\":6,\"eth_type\":\"0x800\"}"))
-                .of("web")).isPresent();
+                        .of("web"))
+                .isPresent();
     }
 }

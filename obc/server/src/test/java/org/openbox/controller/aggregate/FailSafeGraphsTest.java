@@ -21,7 +21,8 @@ class FailSafeGraphsTest {
 
     private static final Graph APP = new GraphBuilder()
             .chain(new FromDevice("in", "eth0"), new Alert("a").alert("x", 1), new ToDevice("out", "eth1"))
-            .build().toGraph();
+            .build()
+            .toGraph();
 
     private static void valid(Graph g) {
         new GraphValidator(Catalogue.load()).validate(g);
@@ -46,20 +47,32 @@ class FailSafeGraphsTest {
 
     @Test
     void dropClassDropsTheClassAndPassesTheRest() throws Exception {
-        ObjectNode cls = (ObjectNode) new ObjectMapper().readTree("{\"ETH_TYPE\": 2048, \"IP_PROTO\": 6, \"TCP_DST\": 80}");
+        ObjectNode cls =
+                (ObjectNode) new ObjectMapper().readTree("{\"ETH_TYPE\": 2048, \"IP_PROTO\": 6, \"TCP_DST\": 80}");
         Graph g = FailSafeGraphs.dropClass(APP, cls);
         valid(g);
-        assertThat(g.connectors()).contains(new Connector("failsafe-class", 0, "failsafe-drop", 0),
-                new Connector("failsafe-class", 1, "out", 0));
-        assertThat(g.blocks().stream().filter(b -> b.name().equals("failsafe-class")).findFirst().orElseThrow()
-                .config().get("match")).hasSize(2);
+        assertThat(g.connectors())
+                .contains(
+                        new Connector("failsafe-class", 0, "failsafe-drop", 0),
+                        new Connector("failsafe-class", 1, "out", 0));
+        assertThat(g.blocks().stream()
+                        .filter(b -> b.name().equals("failsafe-class"))
+                        .findFirst()
+                        .orElseThrow()
+                        .config()
+                        .get("match"))
+                .hasSize(2);
     }
 
     @Test
     void aGraphWithoutTerminalsGivesNothing() {
-        Graph noOutput = new GraphBuilder().chain(new FromDevice("in", "eth0"), new Discard("d")).build().toGraph();
+        Graph noOutput = new GraphBuilder()
+                .chain(new FromDevice("in", "eth0"), new Discard("d"))
+                .build()
+                .toGraph();
         assertThat(FailSafeGraphs.pass(noOutput)).isNull();
         assertThat(FailSafeGraphs.drop(noOutput)).isNotNull();
-        assertThat(FailSafeGraphs.drop(new Graph(java.util.List.of(), java.util.List.of()))).isNull();
+        assertThat(FailSafeGraphs.drop(new Graph(java.util.List.of(), java.util.List.of())))
+                .isNull();
     }
 }

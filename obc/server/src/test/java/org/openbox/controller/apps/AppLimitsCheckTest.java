@@ -27,8 +27,14 @@ class AppLimitsCheckTest {
     private static final Catalogue CATALOGUE = Catalogue.load();
 
     private static AppLimitsCheck check(Map<String, AppLimits> apps) {
-        return new AppLimitsCheck(new LimitsProperties(DataSize.ofMegabytes(64), 64, DataSize.ofMegabytes(64), 4096,
-                Duration.ofSeconds(30), Duration.ofHours(1), apps));
+        return new AppLimitsCheck(new LimitsProperties(
+                DataSize.ofMegabytes(64),
+                64,
+                DataSize.ofMegabytes(64),
+                4096,
+                Duration.ofSeconds(30),
+                Duration.ofHours(1),
+                apps));
     }
 
     /** A header-payload classifier with `rules` rules of two patterns each ("abcd", "efgh"), then a RegexMatcher. */
@@ -42,7 +48,10 @@ class AppLimitsCheckTest {
         for (int i = 0; i < rules; i++) {
             b.connect(hpc, i, rm);
         }
-        return b.connect(rm, 0, new Discard("hit")).connect(rm, 1, new ToDevice("out", "eth1")).build().toGraph();
+        return b.connect(rm, 0, new Discard("hit"))
+                .connect(rm, 1, new ToDevice("out", "eth1"))
+                .build()
+                .toGraph();
     }
 
     @Test
@@ -56,10 +65,14 @@ class AppLimitsCheckTest {
 
     @Test
     void anApplicationsOwnLimitOverridesTheDefault() {
-        AppLimitsCheck c = check(Map.of("default", new AppLimits(null, 10, null, null),
-                "ips", new AppLimits(null, 100, DataSize.ofBytes(20), null)));
+        AppLimitsCheck c = check(Map.of(
+                "default",
+                new AppLimits(null, 10, null, null),
+                "ips",
+                new AppLimits(null, 100, DataSize.ofBytes(20), null)));
         assertThatThrownBy(() -> c.check("ips", List.of(ips(3)), CATALOGUE))
-                .hasMessage("app ips: 28 bytes of payload patterns exceed openbox.limits.apps.ips.max-pattern-bytes=20");
+                .hasMessage(
+                        "app ips: 28 bytes of payload patterns exceed openbox.limits.apps.ips.max-pattern-bytes=20");
         assertThatThrownBy(() -> c.check("other", List.of(ips(5)), CATALOGUE))
                 .hasMessage("app other: 11 payload patterns exceed openbox.limits.apps.default.max-patterns=10");
     }
@@ -68,7 +81,8 @@ class AppLimitsCheckTest {
     void classifierRulesAndBlocksAreLimitedPerBlockAndPerGraph() {
         AppLimitsCheck rules = check(Map.of("default", new AppLimits(2, null, null, null)));
         assertThatThrownBy(() -> rules.check("ips", List.of(ips(3)), CATALOGUE))
-                .hasMessage("app ips: 3 rules in classifier 'sig' exceed openbox.limits.apps.default.max-rules-per-classifier=2");
+                .hasMessage(
+                        "app ips: 3 rules in classifier 'sig' exceed openbox.limits.apps.default.max-rules-per-classifier=2");
         AppLimitsCheck blocks = check(Map.of("fw", new AppLimits(null, null, null, 4)));
         assertThatThrownBy(() -> blocks.check("fw", List.of(ips(1)), CATALOGUE))
                 .hasMessage("app fw: 5 blocks in one graph exceed openbox.limits.apps.fw.max-blocks-per-graph=4");

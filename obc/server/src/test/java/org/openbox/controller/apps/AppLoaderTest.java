@@ -25,9 +25,11 @@ import org.springframework.core.env.StandardEnvironment;
 /** Applications from jars in the application directory, each in its own class loader. */
 class AppLoaderTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    private static final String SOURCE = """
+    private static final String SOURCE =
+            """
             package jarapp;
             import java.util.List;
 import java.util.Map;
@@ -49,7 +51,14 @@ import java.util.Map;
         Path classes = tmp.resolve("classes-" + name);
         Files.createDirectories(classes);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int rc = javac.run(null, null, null, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+        int rc = javac.run(
+                null,
+                null,
+                null,
+                "-d",
+                classes.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
                 src.toString());
         assertThat(rc).isZero();
         Path dir = Files.createDirectories(tmp.resolve("apps"));
@@ -71,10 +80,21 @@ import java.util.Map;
     private static AppLoader loader(Path dir, Map<String, Object> properties) {
         StandardEnvironment env = new StandardEnvironment();
         env.getPropertySources().addFirst(new MapPropertySource("flags", properties));
-        OpenboxProperties props = new OpenboxProperties(Duration.ofSeconds(10), null, Duration.ofMillis(100),
-                Duration.ofSeconds(5), dir, null, 3636, 100, 10000, false, true, null);
-        return new AppLoader(new StaticListableBeanFactory().getBeanProvider(Application.class), props,
-                new AppSettingsSource(env));
+        OpenboxProperties props = new OpenboxProperties(
+                Duration.ofSeconds(10),
+                null,
+                Duration.ofMillis(100),
+                Duration.ofSeconds(5),
+                dir,
+                null,
+                3636,
+                100,
+                10000,
+                false,
+                true,
+                null);
+        return new AppLoader(
+                new StaticListableBeanFactory().getBeanProvider(Application.class), props, new AppSettingsSource(env));
     }
 
     @Test
@@ -83,10 +103,12 @@ import java.util.Map;
         AppLoader loader = loader(dir);
         try {
             AppLoader.Discovery d = loader.discover();
-            List<AppLoader.Found> jarred = d.apps().stream().filter(f -> f.source().startsWith("jar:")).toList();
+            List<AppLoader.Found> jarred =
+                    d.apps().stream().filter(f -> f.source().startsWith("jar:")).toList();
             assertThat(jarred).hasSize(1);
             assertThat(jarred.get(0).app().name()).isEqualTo("jarred");
-            assertThat(jarred.get(0).app().getClass().getClassLoader()).isNotSameAs(getClass().getClassLoader());
+            assertThat(jarred.get(0).app().getClass().getClassLoader())
+                    .isNotSameAs(getClass().getClassLoader());
             assertThat(jarred.get(0).app().statements()).hasSize(1);
         } finally {
             loader.destroy();
@@ -126,8 +148,14 @@ import java.util.Map;
         try {
             AppLoader.Discovery d = loader.discover();
             assertThat(d.failures()).isEmpty();
-            AppLoader.Found first = d.apps().stream().filter(f -> f.name().equals("jarred")).findFirst().orElseThrow();
-            AppLoader.Found second = d.apps().stream().filter(f -> f.name().equals("jarred2")).findFirst().orElseThrow();
+            AppLoader.Found first = d.apps().stream()
+                    .filter(f -> f.name().equals("jarred"))
+                    .findFirst()
+                    .orElseThrow();
+            AppLoader.Found second = d.apps().stream()
+                    .filter(f -> f.name().equals("jarred2"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(second.app()).isNotSameAs(first.app());
             assertThat(second.app().getClass()).isSameAs(first.app().getClass());
             assertThat(second.source()).isEqualTo(first.source());
@@ -138,7 +166,10 @@ import java.util.Map;
         loader = loader(dir, Map.of("openbox.instances.jarred2", "jarred", "openbox.apps.jarred2.colour", "red"));
         try {
             AppLoader.Discovery d = loader.discover();
-            assertThat(d.apps()).extracting(AppLoader.Found::name).contains("jarred").doesNotContain("jarred2");
+            assertThat(d.apps())
+                    .extracting(AppLoader.Found::name)
+                    .contains("jarred")
+                    .doesNotContain("jarred2");
             assertThat(d.failures()).singleElement().satisfies(f -> {
                 assertThat(f.source()).isEqualTo("jarred2");
                 assertThat(f.error()).contains("colour");
@@ -151,15 +182,26 @@ import java.util.Map;
     @Test
     void anInstanceOfAnUnknownApplicationOrUnderATakenNameIsAFailureNamingTheProperty() throws Exception {
         Path dir = buildJar("good", "jarapp.JarApp\n");
-        AppLoader loader = loader(dir, Map.of("openbox.instances.other", "nosuchapp",
-                "openbox.instances.jarred", "jarred", "openbox.instances.third", "other"));
+        AppLoader loader = loader(
+                dir,
+                Map.of(
+                        "openbox.instances.other",
+                        "nosuchapp",
+                        "openbox.instances.jarred",
+                        "jarred",
+                        "openbox.instances.third",
+                        "other"));
         try {
             AppLoader.Discovery d = loader.discover();
             assertThat(d.apps()).extracting(AppLoader.Found::name).containsExactly("jarred");
-            assertThat(d.failures()).extracting(AppLoader.LoadFailure::error).anySatisfy(e -> assertThat(e)
-                    .startsWith("openbox.instances.other=nosuchapp: no application is named 'nosuchapp'"))
-                    .anySatisfy(e -> assertThat(e).startsWith("openbox.instances.jarred: the name 'jarred' is already used"))
-                    .anySatisfy(e -> assertThat(e).startsWith("openbox.instances.third=other: 'other' is itself an instance"));
+            assertThat(d.failures())
+                    .extracting(AppLoader.LoadFailure::error)
+                    .anySatisfy(e -> assertThat(e)
+                            .startsWith("openbox.instances.other=nosuchapp: no application is named 'nosuchapp'"))
+                    .anySatisfy(e ->
+                            assertThat(e).startsWith("openbox.instances.jarred: the name 'jarred' is already used"))
+                    .anySatisfy(e ->
+                            assertThat(e).startsWith("openbox.instances.third=other: 'other' is itself an instance"));
         } finally {
             loader.destroy();
         }

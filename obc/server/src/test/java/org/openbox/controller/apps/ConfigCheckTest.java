@@ -40,15 +40,18 @@ class ConfigCheckTest {
 
     /** Classifier "sig" with rows 0..2; rows 1 and 2 hold patterns Hyperscan refuses. */
     static final class Signatures extends Application {
-        @Override public String name() {
+        @Override
+        public String name() {
             return "sigs";
         }
 
-        @Override public List<Statement> statements() {
+        @Override
+        public List<Statement> statements() {
             return List.of(new Statement(Location.network(), graph()));
         }
 
-        @Override public Optional<String> ruleOrigin(String block, int rule) {
+        @Override
+        public Optional<String> ruleOrigin(String block, int rule) {
             return block.equals("sig") ? Optional.of("sigs.rules:" + (10 + rule)) : Optional.empty();
         }
 
@@ -58,8 +61,12 @@ class ConfigCheckTest {
                     .rule(PayloadPattern.regex("\\Xabc"))
                     .rule(PayloadPattern.regex("a{70000}"));
             ToDevice out = new ToDevice("out", "eth1");
-            return new GraphBuilder().connect(new FromDevice("in", "eth0"), sig)
-                    .connect(sig, 0, out).connect(sig, 1, out).connect(sig, 2, out).build();
+            return new GraphBuilder()
+                    .connect(new FromDevice("in", "eth0"), sig)
+                    .connect(sig, 0, out)
+                    .connect(sig, 1, out)
+                    .connect(sig, 2, out)
+                    .build();
         }
     }
 
@@ -80,22 +87,36 @@ class ConfigCheckTest {
 
     private static AppCatalog catalogWithSignatures() {
         AppCatalog catalog = new AppCatalog();
-        catalog.add(new AppEntry("sigs", new Signatures(), "test", 0,
-                List.of(new PlacedGraph(Location.network(), Signatures.graph().toGraph())), AppState.STOPPED, null));
+        catalog.add(new AppEntry(
+                "sigs",
+                new Signatures(),
+                "test",
+                0,
+                List.of(new PlacedGraph(Location.network(), Signatures.graph().toGraph())),
+                AppState.STOPPED,
+                null));
         return catalog;
     }
 
     private static int run(Path binary, AppCatalog catalog, ByteArrayOutputStream out, ByteArrayOutputStream err) {
-        ObiGraphChecker obi = new ObiGraphChecker(new MessageCodec(), new StartupProperties(false, true, binary),
-                new StandardEnvironment());
-        return new ConfigCheck(catalog, obi, plainHttp()).run(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        ObiGraphChecker obi = new ObiGraphChecker(
+                new MessageCodec(), new StartupProperties(false, true, binary), new StandardEnvironment());
+        return new ConfigCheck(catalog, obi, plainHttp())
+                .run(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     @Test
     void everyRefusedPatternIsNamedByItsRuleLine() {
         AppCatalog catalog = catalogWithSignatures();
-        catalog.add(new AppEntry("fw", null, "test", 0, List.of(), AppState.REFUSED,
+        catalog.add(new AppEntry(
+                "fw",
+                null,
+                "test",
+                0,
+                List.of(),
+                AppState.REFUSED,
                 "fw.rules:3: unknown action 'dorp' (allow, drop, alert)"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -103,7 +124,9 @@ class ConfigCheckTest {
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).isEqualTo("fw.rules:3: unknown action 'dorp' (allow, drop, alert)");
-        assertThat(lines.get(1)).startsWith("sigs.rules:11: block 'sig'").contains("\\X")
+        assertThat(lines.get(1))
+                .startsWith("sigs.rules:11: block 'sig'")
+                .contains("\\X")
                 .endsWith("(BAD_REQUEST/BAD_PAYLOAD_MATCH)");
         assertThat(lines.get(2)).startsWith("sigs.rules:12: block 'sig'").endsWith("(BAD_REQUEST/BAD_PAYLOAD_MATCH)");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("3 problem(s)");
@@ -113,7 +136,8 @@ class ConfigCheckTest {
     void withoutAnObiBinaryTheRestIsCheckedAndThatIsSaid() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertThat(run(Path.of("/nonexistent/obi"), catalogWithSignatures(), out, err)).isZero();
+        assertThat(run(Path.of("/nonexistent/obi"), catalogWithSignatures(), out, err))
+                .isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains("note: no OBI binary (/nonexistent/obi)")
@@ -121,23 +145,35 @@ class ConfigCheckTest {
     }
 
     private static TransportSecurity plainHttp() {
-        return new TransportSecurity(new TlsProperties(true), new InsecureProperties(true),
-                new StartupProperties(false, true, null), new StaticListableBeanFactory().getBeanProvider(SslBundles.class));
+        return new TransportSecurity(
+                new TlsProperties(true),
+                new InsecureProperties(true),
+                new StartupProperties(false, true, null),
+                new StaticListableBeanFactory().getBeanProvider(SslBundles.class));
     }
 
     @Test
     void missingCertificatesAreANoteNotAProblem() {
-        TransportSecurity noCertificates = new TransportSecurity(new TlsProperties(true), new InsecureProperties(false),
-                new StartupProperties(false, true, null), new StaticListableBeanFactory().getBeanProvider(SslBundles.class));
-        ObiGraphChecker obi = new ObiGraphChecker(new MessageCodec(), new StartupProperties(false, true,
-                Path.of("/nonexistent/obi")), new StandardEnvironment());
+        TransportSecurity noCertificates = new TransportSecurity(
+                new TlsProperties(true),
+                new InsecureProperties(false),
+                new StartupProperties(false, true, null),
+                new StaticListableBeanFactory().getBeanProvider(SslBundles.class));
+        ObiGraphChecker obi = new ObiGraphChecker(
+                new MessageCodec(),
+                new StartupProperties(false, true, Path.of("/nonexistent/obi")),
+                new StandardEnvironment());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new ConfigCheck(new AppCatalog(), obi, noCertificates).run(new PrintStream(out, true,
-                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = new ConfigCheck(new AppCatalog(), obi, noCertificates)
+                .run(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(code).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("note: TLS is on but no certificates are configured")
-                .contains("openbox.insecure=true").contains("the controller would not start");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("note: TLS is on but no certificates are configured")
+                .contains("openbox.insecure=true")
+                .contains("the controller would not start");
     }
 }

@@ -15,19 +15,23 @@ class ModuleRegistrySigningTest {
     private static final String KEY = "../../protocol/vectors/module-signature/test-signing.key";
 
     private static CustomModule module() throws Exception {
-        return new CustomModule("counter", "\u007fELF bytes".getBytes(StandardCharsets.UTF_8), List.of(new ObjectMapper()
-                .readTree("{\"name\": \"KeyTestCounter\", \"class\": \"static\", \"spec\": \"extension\","
-                        + " \"description\": \"x\", \"config\": [], \"read_handles\": [], \"write_handles\": [],"
-                        + " \"inputs\": 1, \"outputs\": 1}")));
+        return new CustomModule(
+                "counter",
+                "\u007fELF bytes".getBytes(StandardCharsets.UTF_8),
+                List.of(new ObjectMapper()
+                        .readTree("{\"name\": \"KeyTestCounter\", \"class\": \"static\", \"spec\": \"extension\","
+                                + " \"description\": \"x\", \"config\": [], \"read_handles\": [], \"write_handles\": [],"
+                                + " \"inputs\": 1, \"outputs\": 1}")));
     }
 
     @Test
     void withoutASigningKeyAnApplicationsModulesAreRefusedWithWhatToSet() throws Exception {
-        ModuleRegistry registry = new ModuleRegistry(Catalogue.load(), new AppCatalog(),
-                new ModuleSigner(new ModuleSigningProperties(null)));
+        ModuleRegistry registry = new ModuleRegistry(
+                Catalogue.load(), new AppCatalog(), new ModuleSigner(new ModuleSigningProperties(null)));
         List<String> problems = registry.conflicts("app", List.of(module()));
         assertThat(problems).hasSize(1);
-        assertThat(problems.get(0)).contains("custom module(s) [counter] cannot be installed on OBIs")
+        assertThat(problems.get(0))
+                .contains("custom module(s) [counter] cannot be installed on OBIs")
                 .contains("openbox.modules.signing-key");
         // an application without modules needs no key
         assertThat(registry.conflicts("plain", List.of())).isEmpty();
@@ -35,8 +39,8 @@ class ModuleRegistrySigningTest {
 
     @Test
     void withASigningKeyTheModuleIsAcceptedAndSigned() throws Exception {
-        ModuleRegistry registry = new ModuleRegistry(Catalogue.load(), new AppCatalog(),
-                new ModuleSigner(new ModuleSigningProperties(KEY)));
+        ModuleRegistry registry = new ModuleRegistry(
+                Catalogue.load(), new AppCatalog(), new ModuleSigner(new ModuleSigningProperties(KEY)));
         assertThat(registry.conflicts("app", List.of(module()))).isEmpty();
         ModuleSigner.SignedModule s = registry.signed(module());
         assertThat(s.version()).isEqualTo(CustomModule.DEFAULT_VERSION);

@@ -28,28 +28,36 @@ class ModuleSignerTest {
     }
 
     private static CustomModule module(String name, String version, byte[] content) throws Exception {
-        return new CustomModule(name, version, content, List.of(new ObjectMapper().readTree(
-                "{\"name\": \"VectorBlock\", \"class\": \"static\", \"spec\": \"extension\", \"description\": \"x\","
-                + " \"config\": [], \"read_handles\": [], \"write_handles\": [], \"inputs\": 1, \"outputs\": 1}")));
+        return new CustomModule(
+                name,
+                version,
+                content,
+                List.of(
+                        new ObjectMapper()
+                                .readTree(
+                                        "{\"name\": \"VectorBlock\", \"class\": \"static\", \"spec\": \"extension\", \"description\": \"x\","
+                                                + " \"config\": [], \"read_handles\": [], \"write_handles\": [], \"inputs\": 1, \"outputs\": 1}")));
     }
 
     @Test
     void signsTheVectorModuleToTheVectorSignature() throws Exception {
         JsonNode v = vector();
-        ModuleSigner signer = new ModuleSigner(new ModuleSigningProperties(VECTORS.resolve("test-signing.key").toString()));
+        ModuleSigner signer = new ModuleSigner(
+                new ModuleSigningProperties(VECTORS.resolve("test-signing.key").toString()));
         assertThat(signer.configured()).isTrue();
         assertThat(signer.keyId()).isEqualTo(v.get("key_id").asText());
         assertThat(ModuleSigning.publicKeyPem(signer.publicKey()))
                 .isEqualTo(Files.readString(VECTORS.resolve("test-signing.pub")));
 
         byte[] content = Base64.getDecoder().decode(v.get("module_content").asText());
-        ModuleSigner.SignedModule s = signer.sign(module(v.get("module_name").asText(),
-                v.get("module_version").asText(), content));
+        ModuleSigner.SignedModule s = signer.sign(
+                module(v.get("module_name").asText(), v.get("module_version").asText(), content));
         assertThat(s.signature()).isEqualTo(v.get("signature").asText());
         assertThat(s.keyId()).isEqualTo(v.get("key_id").asText());
         assertThat(s.version()).isEqualTo(v.get("module_version").asText());
         // another version of the same bytes is another signature
-        assertThat(signer.sign(module(v.get("module_name").asText(), "1.2.1", content)).signature())
+        assertThat(signer.sign(module(v.get("module_name").asText(), "1.2.1", content))
+                        .signature())
                 .isNotEqualTo(v.get("signature").asText());
     }
 
@@ -69,15 +77,17 @@ class ModuleSignerTest {
         assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(missing.toString())))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("openbox.modules.signing-key " + missing + ": ");
-        Path pub = VECTORS.resolve("test-signing.pub");   // a public key is not a signing key
+        Path pub = VECTORS.resolve("test-signing.pub"); // a public key is not a signing key
         assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(pub.toString())))
                 .hasMessageContaining("no PEM \"PRIVATE KEY\" block");
-        Path ec = dir.resolve("ec.key");   // a P-256 key is not an Ed25519 key
-        Files.writeString(ec, "-----BEGIN PRIVATE KEY-----\n"
-                + "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg/JcXN8Y12HSMneTi\n"
-                + "K+psaLAj3YVuGwtoAZjSomfPhIChRANCAASCfRIZUbCS7SBRRMP5Q8K50t+Ep0E2\n"
-                + "bGPVK0c9/t6/PDbfUbIQbe2jfhVk1Pnsfsa22MkmkyPqgCOEIRrtqff5\n"
-                + "-----END PRIVATE KEY-----\n");
+        Path ec = dir.resolve("ec.key"); // a P-256 key is not an Ed25519 key
+        Files.writeString(
+                ec,
+                "-----BEGIN PRIVATE KEY-----\n"
+                        + "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg/JcXN8Y12HSMneTi\n"
+                        + "K+psaLAj3YVuGwtoAZjSomfPhIChRANCAASCfRIZUbCS7SBRRMP5Q8K50t+Ep0E2\n"
+                        + "bGPVK0c9/t6/PDbfUbIQbe2jfhVk1Pnsfsa22MkmkyPqgCOEIRrtqff5\n"
+                        + "-----END PRIVATE KEY-----\n");
         assertThatThrownBy(() -> new ModuleSigner(new ModuleSigningProperties(ec.toString())))
                 .hasMessageContaining("not an Ed25519 private key");
     }

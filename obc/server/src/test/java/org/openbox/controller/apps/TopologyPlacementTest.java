@@ -18,11 +18,23 @@ import org.openbox.protocol.graph.Graph;
 /** The topology file and which statement of an application applies to an OBI. */
 class TopologyPlacementTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static OpenboxProperties props(Path topology) {
-        return new OpenboxProperties(Duration.ofSeconds(10), null, Duration.ofMillis(100), Duration.ofSeconds(5),
-                null, topology, 3636, 100, 10000, false, true, null);
+        return new OpenboxProperties(
+                Duration.ofSeconds(10),
+                null,
+                Duration.ofMillis(100),
+                Duration.ofSeconds(5),
+                null,
+                topology,
+                3636,
+                100,
+                10000,
+                false,
+                true,
+                null);
     }
 
     private static Graph named(String name) {
@@ -32,23 +44,38 @@ class TopologyPlacementTest {
     @Test
     void mostSpecificStatementWins() throws Exception {
         Path file = tmp.resolve("topology.json");
-        Files.writeString(file, "{\"segments\": [{\"name\": \"dmz\", \"obis\": [1, 2], "
-                + "\"segments\": [{\"name\": \"web\", \"obis\": [3]}]}]}");
+        Files.writeString(
+                file,
+                "{\"segments\": [{\"name\": \"dmz\", \"obis\": [1, 2], "
+                        + "\"segments\": [{\"name\": \"web\", \"obis\": [3]}]}]}");
         Topology topo = new TopologyHolder(props(file), new MessageCodec()).topology();
-        AppEntry app = new AppEntry("a", null, "test", 0, List.of(
-                new PlacedGraph(Location.network(), named("everywhere")),
-                new PlacedGraph(Location.segment("dmz"), named("dmz")),
-                new PlacedGraph(Location.segment("web"), named("web")),
-                new PlacedGraph(Location.obi(2), named("two"))), AppState.RUNNING, null);
+        AppEntry app = new AppEntry(
+                "a",
+                null,
+                "test",
+                0,
+                List.of(
+                        new PlacedGraph(Location.network(), named("everywhere")),
+                        new PlacedGraph(Location.segment("dmz"), named("dmz")),
+                        new PlacedGraph(Location.segment("web"), named("web")),
+                        new PlacedGraph(Location.obi(2), named("two"))),
+                AppState.RUNNING,
+                null);
 
         assertThat(app.graphFor(1, topo).orElseThrow().graph()).isEqualTo(named("dmz"));
         assertThat(app.graphFor(2, topo).orElseThrow().graph()).isEqualTo(named("two"));
         assertThat(app.graphFor(3, topo).orElseThrow().graph()).isEqualTo(named("web"));
         assertThat(app.graphFor(9, topo).orElseThrow().graph()).isEqualTo(named("everywhere"));
 
-        AppEntry dmzOnly = new AppEntry("b", null, "test", 0,
-                List.of(new PlacedGraph(Location.segment("dmz"), named("dmz"))), AppState.RUNNING, null);
-        assertThat(dmzOnly.appliesTo(3, topo)).isTrue();    // sub-segment
+        AppEntry dmzOnly = new AppEntry(
+                "b",
+                null,
+                "test",
+                0,
+                List.of(new PlacedGraph(Location.segment("dmz"), named("dmz"))),
+                AppState.RUNNING,
+                null);
+        assertThat(dmzOnly.appliesTo(3, topo)).isTrue(); // sub-segment
         assertThat(dmzOnly.appliesTo(9, topo)).isFalse();
     }
 
@@ -63,6 +90,7 @@ class TopologyPlacementTest {
         Path file = tmp.resolve("bad.json");
         Files.writeString(file, "{\"segments\": 3}");
         assertThatThrownBy(() -> new TopologyHolder(props(file), new MessageCodec()))
-                .hasMessageContaining("bad.json").hasMessageContaining("segments");
+                .hasMessageContaining("bad.json")
+                .hasMessageContaining("segments");
     }
 }

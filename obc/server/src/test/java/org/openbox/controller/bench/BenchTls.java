@@ -24,7 +24,8 @@ final class BenchTls {
     static BenchTls open(Path dir) {
         Path ca = dir.resolve("ca.crt");
         if (!Files.isRegularFile(ca)) {
-            throw new IllegalArgumentException(ca + ": no CA certificate (make it with ./openbox pki --dir " + dir + ")");
+            throw new IllegalArgumentException(
+                    ca + ": no CA certificate (make it with ./openbox pki --dir " + dir + ")");
         }
         return new BenchTls(dir);
     }

@@ -80,8 +80,8 @@ public final class ControlBench {
         if (obis > 0) {
             // --metrics-path request: the simulated OBIs refuse metrics subscriptions (collected by request)
             boolean onKeepAlive = !"request".equals(a.getOrDefault("--metrics-path", "keepalive"));
-            new KeepAliveScale(controller, bench.http, bench.json, bench.tls, onKeepAlive).run(obis, seconds, Math.max(1, startSeconds),
-                    Math.max(0, warmupSeconds), pid);
+            new KeepAliveScale(controller, bench.http, bench.json, bench.tls, onKeepAlive)
+                    .run(obis, seconds, Math.max(1, startSeconds), Math.max(0, warmupSeconds), pid);
         }
         System.exit(0);
     }
@@ -89,7 +89,8 @@ public final class ControlBench {
     private void roundTrips(int n) throws Exception {
         SSLContext obiTls = tls == null ? null : tls.obi(1);
         try (TestObi obi = new TestObi(1, controller.toString(), obiTls, obiTls)) {
-            obi.onRead((block, handle) -> json.getNodeFactory().arrayNode().add(1).add(2).add(3));
+            obi.onRead((block, handle) ->
+                    json.getNodeFactory().arrayNode().add(1).add(2).add(3));
             hello(obi);
             waitUp(1);
             Map<String, Supplier<Integer>> calls = new LinkedHashMap<>();
@@ -133,14 +134,22 @@ public final class ControlBench {
             check(status == 200, type + " answered HTTP " + status);
         }
         Arrays.sort(ms);
-        System.out.printf(Locale.ROOT, "{\"message\": \"%s\", \"transport\": \"%s\", \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"n\": %d}%n",
-                type, tls == null ? "plain" : "tls", ms[n / 2], ms[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)], n);
+        System.out.printf(
+                Locale.ROOT,
+                "{\"message\": \"%s\", \"transport\": \"%s\", \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"n\": %d}%n",
+                type,
+                tls == null ? "plain" : "tls",
+                ms[n / 2],
+                ms[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)],
+                n);
     }
 
     int get(String path) {
         try {
-            HttpRequest r = authorized(HttpRequest.newBuilder(controller.resolve(path))).timeout(Duration.ofSeconds(10))
-                    .GET().build();
+            HttpRequest r = authorized(HttpRequest.newBuilder(controller.resolve(path)))
+                    .timeout(Duration.ofSeconds(10))
+                    .GET()
+                    .build();
             return http.send(r, HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -175,7 +184,7 @@ public final class ControlBench {
         try {
             String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;   // utime, stime in clock ticks
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in clock ticks
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -233,7 +242,8 @@ public final class ControlBench {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
                 if (line.startsWith(field + ":")) {
-                    return Long.parseLong(line.substring(field.length() + 1).trim().split("\\s+")[0]);
+                    return Long.parseLong(
+                            line.substring(field.length() + 1).trim().split("\\s+")[0]);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -258,8 +268,8 @@ public final class ControlBench {
     }
 
     static JsonNode getJson(HttpClient http, ObjectMapper json, URI uri) throws Exception {
-        HttpResponse<String> r = http.send(authorized(HttpRequest.newBuilder(uri)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+                http.send(authorized(HttpRequest.newBuilder(uri)).GET().build(), HttpResponse.BodyHandlers.ofString());
         return json.readTree(r.body());
     }
 }

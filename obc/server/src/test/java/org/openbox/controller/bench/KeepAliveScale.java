@@ -17,15 +17,15 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
+import org.openbox.protocol.ErrorSubtype;
+import org.openbox.protocol.ErrorType;
 import org.openbox.protocol.MessageCodec;
+import org.openbox.protocol.message.ErrorMessage;
 import org.openbox.protocol.message.GlobalStatsRequest;
 import org.openbox.protocol.message.GlobalStatsResponse;
 import org.openbox.protocol.message.Hello;
 import org.openbox.protocol.message.KeepAlive;
 import org.openbox.protocol.message.Message;
-import org.openbox.protocol.ErrorSubtype;
-import org.openbox.protocol.ErrorType;
-import org.openbox.protocol.message.ErrorMessage;
 import org.openbox.protocol.message.ReadRequest;
 import org.openbox.protocol.message.ReadResponse;
 import org.openbox.protocol.message.SetParametersRequest;
@@ -63,7 +63,7 @@ final class KeepAliveScale {
     /** The first simulated OBI's dpid; bench/control.sh makes certificates from here. */
     static final long FIRST_DPID = 100_000;
 
-    private static final long DEFAULT_INTERVAL_NANOS = 10_000_000_000L;   // spec 3.3
+    private static final long DEFAULT_INTERVAL_NANOS = 10_000_000_000L; // spec 3.3
     private static final long RETRY_NANOS = 200_000_000L;
     private static final int ATTEMPTS = 3;
 
@@ -77,7 +77,7 @@ final class KeepAliveScale {
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong hellosAgain = new AtomicLong();
     private final boolean metricsOnKeepAlive;
-    private final AtomicLong collectionRequests = new AtomicLong();   // GlobalStats, Read, metrics_subscription
+    private final AtomicLong collectionRequests = new AtomicLong(); // GlobalStats, Read, metrics_subscription
     private final AtomicLong keepAlivesWithMetrics = new AtomicLong();
     private final ConcurrentLinkedQueue<Long> keepAliveNanos = new ConcurrentLinkedQueue<>();
     private volatile List<Obi> obis = List.of();
@@ -102,15 +102,22 @@ final class KeepAliveScale {
         }
         ticker = Executors.newSingleThreadScheduledExecutor();
         // the TLS handshakes' computations, off the two I/O threads (as many as there are cores)
-        ExecutorService handshakes = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
-            Thread t = new Thread(r, "simulated-obi-tls");
-            t.setDaemon(true);
-            return t;
-        });
-        poster = new SimulatedObiClient(controller.getHost(), controller.getPort(),
-                tls == null ? null : dpid -> contexts[(int) (dpid - FIRST_DPID)], handshakes);
-        try (SimulatedObiServer server = new SimulatedObiServer(KeepAliveScale::dpidAt,
-                tls == null ? null : dpid -> contexts[(int) (dpid - FIRST_DPID)], handshakes, this::answer)) {
+        ExecutorService handshakes =
+                Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+                    Thread t = new Thread(r, "simulated-obi-tls");
+                    t.setDaemon(true);
+                    return t;
+                });
+        poster = new SimulatedObiClient(
+                controller.getHost(),
+                controller.getPort(),
+                tls == null ? null : dpid -> contexts[(int) (dpid - FIRST_DPID)],
+                handshakes);
+        try (SimulatedObiServer server = new SimulatedObiServer(
+                KeepAliveScale::dpidAt,
+                tls == null ? null : dpid -> contexts[(int) (dpid - FIRST_DPID)],
+                handshakes,
+                this::answer)) {
             List<Obi> all = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 all.add(new Obi(FIRST_DPID + i, address(i), server.port()));
@@ -143,19 +150,38 @@ final class KeepAliveScale {
             double cpu1 = ControlBench.cpuSeconds(pid);
             var threads1 = ControlBench.cpuSecondsByThread(pid);
             double wall = (System.nanoTime() - t0) / 1e9;
-            long[] window = keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            long[] window =
+                    keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
             long refusedInWindow = refused.get() - refusedBefore;
             long hellosInWindow = hellosAgain.get() - hellosBefore;
             long requestsInWindow = collectionRequests.get() - requestsBefore;
             long attachedInWindow = keepAlivesWithMetrics.get() - attachedBefore;
             ticker.shutdownNow();
             double load1 = ControlBench.loadAverage();
-            report(count, seconds, startSeconds, warmupSeconds, pid, cpu1 - cpu0, cpu0 >= 0, wall, registration, window, refusedInWindow,
-                    hellosInWindow, missedBefore, load0, load1);
+            report(
+                    count,
+                    seconds,
+                    startSeconds,
+                    warmupSeconds,
+                    pid,
+                    cpu1 - cpu0,
+                    cpu0 >= 0,
+                    wall,
+                    registration,
+                    window,
+                    refusedInWindow,
+                    hellosInWindow,
+                    missedBefore,
+                    load0,
+                    load1);
             threadReport(threads0, threads1, wall);
-            System.out.printf(Locale.ROOT, "{\"simulated_obis_subscribe\": %s, \"collection_requests_window\": %d, "
-                    + "\"keepalives_with_metrics_window\": %d}%n", metricsOnKeepAlive,
-                    requestsInWindow, attachedInWindow);
+            System.out.printf(
+                    Locale.ROOT,
+                    "{\"simulated_obis_subscribe\": %s, \"collection_requests_window\": %d, "
+                            + "\"keepalives_with_metrics_window\": %d}%n",
+                    metricsOnKeepAlive,
+                    requestsInWindow,
+                    attachedInWindow);
         } finally {
             ticker.shutdownNow();
             poster.close();
@@ -177,7 +203,8 @@ final class KeepAliveScale {
     private int up() throws Exception {
         int up = 0;
         for (JsonNode o : ControlBench.getJson(http, json, controller.resolve("/api/obis"))) {
-            if (o.get("dpid").asLong() >= FIRST_DPID && "UP".equals(o.get("state").asText())) {
+            if (o.get("dpid").asLong() >= FIRST_DPID
+                    && "UP".equals(o.get("state").asText())) {
                 up++;
             }
         }
@@ -195,9 +222,23 @@ final class KeepAliveScale {
         return missed;
     }
 
-    private void report(int count, int seconds, int startSeconds, int warmupSeconds, long pid, double cpu, boolean cpuKnown, double wall,
-                        double registration, long[] lat, long refusedInWindow, long hellosInWindow,
-                        long missedBefore, double load0, double load1) throws Exception {
+    private void report(
+            int count,
+            int seconds,
+            int startSeconds,
+            int warmupSeconds,
+            long pid,
+            double cpu,
+            boolean cpuKnown,
+            double wall,
+            double registration,
+            long[] lat,
+            long refusedInWindow,
+            long hellosInWindow,
+            long missedBefore,
+            double load0,
+            double load1)
+            throws Exception {
         JsonNode list = ControlBench.getJson(http, json, controller.resolve("/api/obis"));
         int up = 0;
         int listed = 0;
@@ -209,38 +250,67 @@ final class KeepAliveScale {
                 missed += o.get("downCount").asLong();
             }
         }
-        JsonNode heap = ControlBench.getJson(http, json,
-                controller.resolve("/actuator/metrics/jvm.memory.used?tag=area:heap"));
+        JsonNode heap =
+                ControlBench.getJson(http, json, controller.resolve("/actuator/metrics/jvm.memory.used?tag=area:heap"));
         double heapMb = heap.path("measurements").path(0).path("value").asDouble() / (1024 * 1024);
         double p50 = lat.length == 0 ? -1 : lat[lat.length / 2] / 1e6;
         double p99 = lat.length == 0 ? -1 : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))] / 1e6;
         double max = lat.length == 0 ? -1 : lat[lat.length - 1] / 1e6;
         double cpuPct = cpuKnown ? 100 * cpu / wall : -1;
-        System.out.printf(Locale.ROOT, "{\"obis\": %d, \"transport\": \"%s\", \"start_s\": %d, \"warmup_s\": %d, \"registration_s\": %.1f, "
+        System.out.printf(
+                Locale.ROOT,
+                "{\"obis\": %d, \"transport\": \"%s\", \"start_s\": %d, \"warmup_s\": %d, \"registration_s\": %.1f, "
                         + "\"keepalive_interval_s\": 1, \"seconds\": %d, \"keepalives\": %d, \"keepalives_refused\": %d, "
                         + "\"hellos_again\": %d, \"send_failures\": %d, \"listed\": %d, \"up\": %d, "
                         + "\"missed_deadlines\": %d, \"missed_deadlines_window\": %d, \"keepalive_p50_ms\": %.3f, "
                         + "\"keepalive_p99_ms\": %.3f, \"keepalive_max_ms\": %.3f, \"controller_cpu_pct\": %.1f, "
                         + "\"controller_heap_mb\": %.1f, \"controller_rss_mb\": %.1f, \"controller_threads\": %d, "
                         + "\"load_1m_start\": %.2f, \"load_1m_end\": %.2f}%n",
-                count, tls == null ? "plain" : "tls", startSeconds, warmupSeconds, registration, seconds, lat.length, refusedInWindow, hellosInWindow,
-                failures.get(), listed, up, missed, missed - missedBefore, p50, p99, max, cpuPct, heapMb,
-                ControlBench.rssMb(pid), ControlBench.procStatus(pid, "Threads"), load0, load1);
+                count,
+                tls == null ? "plain" : "tls",
+                startSeconds,
+                warmupSeconds,
+                registration,
+                seconds,
+                lat.length,
+                refusedInWindow,
+                hellosInWindow,
+                failures.get(),
+                listed,
+                up,
+                missed,
+                missed - missedBefore,
+                p50,
+                p99,
+                max,
+                cpuPct,
+                heapMb,
+                ControlBench.rssMb(pid),
+                ControlBench.procStatus(pid, "Threads"),
+                load0,
+                load1);
     }
 
     /**
      * The controller's CPU in the window per kind of thread, % of one core, the busiest first
      * (those under 0.5 % left out): where the controller's time goes.
      */
-    private static void threadReport(java.util.Map<String, Double> before, java.util.Map<String, Double> after, double wall) {
+    private static void threadReport(
+            java.util.Map<String, Double> before, java.util.Map<String, Double> after, double wall) {
         StringBuilder b = new StringBuilder("{\"controller_cpu_pct_by_thread\": {");
         String sep = "";
-        for (var e : after.entrySet().stream().sorted((x, y) -> Double.compare(
-                y.getValue() - before.getOrDefault(y.getKey(), 0.0), x.getValue() - before.getOrDefault(x.getKey(), 0.0)))
+        for (var e : after.entrySet().stream()
+                .sorted((x, y) -> Double.compare(
+                        y.getValue() - before.getOrDefault(y.getKey(), 0.0),
+                        x.getValue() - before.getOrDefault(x.getKey(), 0.0)))
                 .toList()) {
             double pct = 100 * (e.getValue() - before.getOrDefault(e.getKey(), 0.0)) / wall;
             if (pct >= 0.5) {
-                b.append(sep).append('"').append(e.getKey()).append("\": ").append(String.format(Locale.ROOT, "%.1f", pct));
+                b.append(sep)
+                        .append('"')
+                        .append(e.getKey())
+                        .append("\": ")
+                        .append(String.format(Locale.ROOT, "%.1f", pct));
                 sep = ", ";
             }
         }
@@ -265,8 +335,14 @@ final class KeepAliveScale {
             if (sub != null) {
                 collectionRequests.incrementAndGet();
                 if (!metricsOnKeepAlive) {
-                    obi.post(new ErrorMessage(r.xid(), ErrorType.BAD_REQUEST, ErrorSubtype.ILLEGAL_ARGUMENT,
-                            "parameter metrics_subscription is unknown", null), null);
+                    obi.post(
+                            new ErrorMessage(
+                                    r.xid(),
+                                    ErrorType.BAD_REQUEST,
+                                    ErrorSubtype.ILLEGAL_ARGUMENT,
+                                    "parameter metrics_subscription is unknown",
+                                    null),
+                            null);
                     return;
                 }
                 obi.subscribe(sub.isObject() ? sub : null);
@@ -283,7 +359,12 @@ final class KeepAliveScale {
             obi.post(new GlobalStatsResponse(r.xid(), stats(dpid)), null);
         } else if (m instanceof ReadRequest r) {
             collectionRequests.incrementAndGet();
-            obi.post(new ReadResponse(r.xid(), r.blockId(), r.readHandle(), codec.mapper().getNodeFactory().numberNode(0)),
+            obi.post(
+                    new ReadResponse(
+                            r.xid(),
+                            r.blockId(),
+                            r.readHandle(),
+                            codec.mapper().getNodeFactory().numberNode(0)),
                     null);
         }
     }
@@ -291,9 +372,16 @@ final class KeepAliveScale {
     /** GlobalStats of a simulated OBI, as a real one reports them (the controller's metrics collector reads them). */
     private com.fasterxml.jackson.databind.node.ObjectNode stats(long dpid) {
         long packets = (System.nanoTime() / 1000) + dpid;
-        return codec.mapper().createObjectNode().put("current_load", 0.1).put("uptime", 60).put("cpus", 1)
-                .put("packets_in", packets).put("bytes_in", packets * 600).put("packets_out", packets - 10)
-                .put("bytes_out", (packets - 10) * 600).put("packets_dropped", 10);
+        return codec.mapper()
+                .createObjectNode()
+                .put("current_load", 0.1)
+                .put("uptime", 60)
+                .put("cpus", 1)
+                .put("packets_in", packets)
+                .put("bytes_in", packets * 600)
+                .put("packets_out", packets - 10)
+                .put("bytes_out", (packets - 10) * 600)
+                .put("packets_dropped", 10);
     }
 
     /** One simulated OBI's connection to the controller (see the class comment). */
@@ -306,7 +394,7 @@ final class KeepAliveScale {
         private boolean inFlight;
         private long lastAnswered;
         private ScheduledFuture<?> next;
-        private JsonNode subscription;      // metrics_subscription taken; null: none
+        private JsonNode subscription; // metrics_subscription taken; null: none
         private boolean subscriptionNew;
         private long metricsDueNanos;
 
@@ -317,13 +405,20 @@ final class KeepAliveScale {
         }
 
         void hello() {
-            post(new Hello(xids.getAndIncrement(), dpid, "1.1.0", codec.mapper().createObjectNode(), addr, port),
+            post(
+                    new Hello(
+                            xids.getAndIncrement(),
+                            dpid,
+                            "1.1.0",
+                            codec.mapper().createObjectNode(),
+                            addr,
+                            port),
                     (status, nanos) -> {
                         if (status == 200) {
                             synchronized (this) {
                                 backoffMillis = 100;
                             }
-                            keepAlive(0);   // KeepAlive starts at once
+                            keepAlive(0); // KeepAlive starts at once
                         } else {
                             long wait;
                             synchronized (this) {
@@ -361,7 +456,7 @@ final class KeepAliveScale {
                     schedule(() -> keepAlive(attempt + 1), RETRY_NANOS);
                 } else {
                     hellosAgain.incrementAndGet();
-                    hello();   // the controller stopped answering or forgot this OBI: start over
+                    hello(); // the controller stopped answering or forgot this OBI: start over
                 }
             });
         }

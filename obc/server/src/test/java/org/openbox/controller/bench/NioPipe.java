@@ -28,14 +28,14 @@ final class NioPipe {
 
     private final SocketChannel ch;
     private final SelectionKey key;
-    private final SSLEngine engine;   // null: plain
-    private ByteBuffer netIn;         // TLS records read, not yet decrypted (write mode)
-    private ByteBuffer app;           // plain bytes received, not yet consumed (write mode)
-    private ByteBuffer pending;       // plain bytes to send once the handshake is done (write mode)
-    private ByteBuffer out;           // bytes not yet written (write mode)
+    private final SSLEngine engine; // null: plain
+    private ByteBuffer netIn; // TLS records read, not yet decrypted (write mode)
+    private ByteBuffer app; // plain bytes received, not yet consumed (write mode)
+    private ByteBuffer pending; // plain bytes to send once the handshake is done (write mode)
+    private ByteBuffer out; // bytes not yet written (write mode)
     private final Executor tasks;
     private final Consumer<NioPipe> resume;
-    private boolean tasking;          // delegated tasks running: the engine waits for them
+    private boolean tasking; // delegated tasks running: the engine waits for them
 
     /**
      * {@code engine} in its mode, handshake not begun; null for plain. {@code resume} is
@@ -57,7 +57,7 @@ final class NioPipe {
         this.out = ByteBuffer.allocate(packet);
         if (engine != null) {
             engine.beginHandshake();
-            pump();   // a client's first flight
+            pump(); // a client's first flight
         }
     }
 
@@ -127,7 +127,7 @@ final class NioPipe {
         } finally {
             out.compact();
         }
-        int read = tasking ? 0 : SelectionKey.OP_READ;   // nothing more is read while the engine waits
+        int read = tasking ? 0 : SelectionKey.OP_READ; // nothing more is read while the engine waits
         key.interestOps(out.position() > 0 ? read | SelectionKey.OP_WRITE : read);
     }
 
@@ -154,7 +154,9 @@ final class NioPipe {
                     tasking = true;
                     more = false;
                     tasks.execute(() -> {
-                        for (Runnable task = engine.getDelegatedTask(); task != null; task = engine.getDelegatedTask()) {
+                        for (Runnable task = engine.getDelegatedTask();
+                                task != null;
+                                task = engine.getDelegatedTask()) {
                             task.run();
                         }
                         resume.accept(this);
@@ -173,8 +175,9 @@ final class NioPipe {
                 } else {
                     SSLEngineResult r = engine.unwrap(netIn, app);
                     switch (r.getStatus()) {
-                        case BUFFER_UNDERFLOW -> more = false;   // a partial record: wait for the rest
-                        case BUFFER_OVERFLOW -> app = grow(app, app.capacity() + engine.getSession().getApplicationBufferSize());
+                        case BUFFER_UNDERFLOW -> more = false; // a partial record: wait for the rest
+                        case BUFFER_OVERFLOW -> app =
+                                grow(app, app.capacity() + engine.getSession().getApplicationBufferSize());
                         case CLOSED -> throw new EOFException();
                         default -> {
                             // OK: next record or handshake step

@@ -49,7 +49,7 @@ final class SimulatedObiClient implements AutoCloseable {
     private final LongFunction<SSLContext> tls;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Job> submitted = new ConcurrentLinkedQueue<>();
-    private final Map<Long, Peer> peers = new HashMap<>();   // the client's thread only
+    private final Map<Long, Peer> peers = new HashMap<>(); // the client's thread only
     private final Executor tasks;
     private final ConcurrentLinkedQueue<NioPipe> resumed = new ConcurrentLinkedQueue<>();
     private final Thread thread;
@@ -75,7 +75,7 @@ final class SimulatedObiClient implements AutoCloseable {
     void post(long dpid, String path, String body, Done done) {
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
         byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n")
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         byte[] request = new byte[head.length + b.length];
         System.arraycopy(head, 0, request, 0, head.length);
@@ -98,7 +98,7 @@ final class SimulatedObiClient implements AutoCloseable {
             for (NioPipe pipe = resumed.poll(); pipe != null; pipe = resumed.poll()) {
                 Peer p = (Peer) pipe.key().attachment();
                 if (p.pipe != pipe) {
-                    continue;   // that connection was dropped meanwhile
+                    continue; // that connection was dropped meanwhile
                 }
                 try {
                     p.handle(pipe.resume());
@@ -259,7 +259,8 @@ final class SimulatedObiClient implements AutoCloseable {
                 throw new IOException("bad status line");
             }
             int end = "chunked".equalsIgnoreCase(Http.header(head, "transfer-encoding"))
-                    ? chunkedEnd(in, headEnd + 4) : headEnd + 4 + contentLength(head);
+                    ? chunkedEnd(in, headEnd + 4)
+                    : headEnd + 4 + contentLength(head);
             if (end < 0 || in.limit() < end) {
                 pipe.consumed(end < 0 ? 0 : end - start);
                 return;
@@ -302,12 +303,13 @@ final class SimulatedObiClient implements AutoCloseable {
                 }
                 int size;
                 try {
-                    size = Integer.parseInt(new String(a, i, eol - i, StandardCharsets.US_ASCII).split(";")[0].trim(), 16);
+                    size = Integer.parseInt(
+                            new String(a, i, eol - i, StandardCharsets.US_ASCII).split(";")[0].trim(), 16);
                 } catch (NumberFormatException e) {
                     throw new IOException("bad chunk size");
                 }
                 if (size == 0) {
-                    return eol + 4 <= in.limit() ? eol + 4 : -1;   // no trailers
+                    return eol + 4 <= in.limit() ? eol + 4 : -1; // no trailers
                 }
                 i = eol + 2 + size + 2;
                 if (i > in.limit()) {

@@ -38,6 +38,7 @@ final class SimulatedObiServer implements AutoCloseable {
 
     /** The OBI's default --http-keepalive-ms. */
     static final long KEEP_ALIVE_NANOS = 15_000_000_000L;
+
     private static final int MAX_HEAD = 16 * 1024;
     private static final int MAX_BODY = 1 << 20;
     private static final byte[] OK = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -57,8 +58,9 @@ final class SimulatedObiServer implements AutoCloseable {
      * {@code tls} null: plain HTTP; else the context presenting OBI dpid's certificate, and
      * {@code tasks} runs the TLS handshakes' computations.
      */
-    SimulatedObiServer(ToLongFunction<InetAddress> dpidAt, LongFunction<SSLContext> tls, Executor tasks,
-                       Handler handler) throws IOException {
+    SimulatedObiServer(
+            ToLongFunction<InetAddress> dpidAt, LongFunction<SSLContext> tls, Executor tasks, Handler handler)
+            throws IOException {
         this.dpidAt = dpidAt;
         this.tls = tls;
         this.tasks = tasks;
@@ -138,7 +140,7 @@ final class SimulatedObiServer implements AutoCloseable {
             if (tls != null) {
                 engine = tls.apply(dpid).createSSLEngine();
                 engine.setUseClientMode(false);
-                engine.setNeedClientAuth(true);   // like an OBI: only the controller may talk to it
+                engine.setNeedClientAuth(true); // like an OBI: only the controller may talk to it
             }
             SelectionKey key = ch.register(selector, SelectionKey.OP_READ);
             try {
@@ -186,7 +188,7 @@ final class SimulatedObiServer implements AutoCloseable {
     private final class Connection {
         private final NioPipe pipe;
         private final long dpid;
-        private long lastUsed = System.nanoTime();   // the server's thread only
+        private long lastUsed = System.nanoTime(); // the server's thread only
 
         Connection(NioPipe pipe, long dpid) {
             this.pipe = pipe;
@@ -263,7 +265,11 @@ final class SimulatedObiServer implements AutoCloseable {
         static String header(String head, String name) {
             for (String line : head.split("\r\n")) {
                 int colon = line.indexOf(':');
-                if (colon > 0 && line.substring(0, colon).trim().toLowerCase(Locale.ROOT).equals(name)) {
+                if (colon > 0
+                        && line.substring(0, colon)
+                                .trim()
+                                .toLowerCase(Locale.ROOT)
+                                .equals(name)) {
                     return line.substring(colon + 1).trim();
                 }
             }

@@ -23,13 +23,25 @@ import org.springframework.util.unit.DataSize;
 /** The EVE alert log on its own: the line's fields, rotation by size, the bounded queue, flow ids. */
 class EveAlertLogTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private final ObjectMapper json = new ObjectMapper();
 
     private static AlertRecord alert(int i, PacketHeaders h) {
-        return new AlertRecord(Instant.parse("2026-01-02T03:04:05.000006Z").plusSeconds(i), "ips", 9, "sid-7",
-                "m_sid-7", "[sid:7] probe", 3, new AlertRule(7, 2, "probe", "ips.rules:4"), h, FlowIds.of(h),
-                i % 2 == 0 ? "AAEC" : null, Instant.parse("2026-01-02T03:04:06Z").plusSeconds(i));
+        return new AlertRecord(
+                Instant.parse("2026-01-02T03:04:05.000006Z").plusSeconds(i),
+                "ips",
+                9,
+                "sid-7",
+                "m_sid-7",
+                "[sid:7] probe",
+                3,
+                new AlertRule(7, 2, "probe", "ips.rules:4"),
+                h,
+                FlowIds.of(h),
+                i % 2 == 0 ? "AAEC" : null,
+                Instant.parse("2026-01-02T03:04:06Z").plusSeconds(i));
     }
 
     private static PacketHeaders tcp(String src, int sport, String dst, int dport) {
@@ -37,17 +49,22 @@ class EveAlertLogTest {
     }
 
     private EveAlertLog log(long maxBytes, int files, int queue, boolean enabled) {
-        return new EveAlertLog(new EveLogProperties(enabled, dir.resolve("eve.json"), DataSize.ofBytes(maxBytes),
-                files, queue), new IsolationProperties(Map.of(), "pass", Map.of(), dir), new SimpleMeterRegistry());
+        return new EveAlertLog(
+                new EveLogProperties(enabled, dir.resolve("eve.json"), DataSize.ofBytes(maxBytes), files, queue),
+                new IsolationProperties(Map.of(), "pass", Map.of(), dir),
+                new SimpleMeterRegistry());
     }
 
     @Test
     void writesOneEveObjectPerAlert() throws Exception {
         EveAlertLog eve = log(1 << 20, 3, 100, true);
         eve.offer(alert(0, tcp("10.0.0.1", 1234, "10.0.0.2", 80)));
-        eve.offer(alert(1, new PacketHeaders("02:00:00:00:00:01", "ff:ff:ff:ff:ff:ff", 0x0806, null, null, null,
-                null, null, null, null)));
-        eve.offer(alert(3, new PacketHeaders(null, null, 0x86dd, "2001:db8::1", "2001:db8::2", 58, null, null, 128, 0)));
+        eve.offer(alert(
+                1,
+                new PacketHeaders(
+                        "02:00:00:00:00:01", "ff:ff:ff:ff:ff:ff", 0x0806, null, null, null, null, null, null, null)));
+        eve.offer(
+                alert(3, new PacketHeaders(null, null, 0x86dd, "2001:db8::1", "2001:db8::2", 58, null, null, 128, 0)));
         await().atMost(Duration.ofSeconds(10)).until(() -> eve.written() == 3);
         eve.destroy();
         List<String> lines = Files.readAllLines(dir.resolve("eve.json"));
@@ -106,7 +123,7 @@ class EveAlertLogTest {
 
     @Test
     void aFullQueueDropsAndCountsInsteadOfBlocking() throws Exception {
-        Files.createDirectories(dir.resolve("eve.json"));   // a directory where the file should be: every write fails
+        Files.createDirectories(dir.resolve("eve.json")); // a directory where the file should be: every write fails
         EveAlertLog eve = log(1 << 20, 2, 4, true);
         long start = System.nanoTime();
         for (int i = 0; i < 10_000; i++) {
@@ -135,7 +152,8 @@ class EveAlertLogTest {
         assertThat(ab).isPositive().isLessThan(1L << 53);
         assertThat(FlowIds.of(PacketHeaders.NONE)).isZero();
         // the hash of a fixed text: the same on every controller and after restarts
-        assertThat(ab).isEqualTo(FlowIds.of(new PacketHeaders("x", "y", 0x0800, "10.0.0.1", "10.0.0.2", 6, 1234, 80,
-                null, null)));
+        assertThat(ab)
+                .isEqualTo(FlowIds.of(
+                        new PacketHeaders("x", "y", 0x0800, "10.0.0.1", "10.0.0.2", 6, 1234, 80, null, null)));
     }
 }

@@ -45,21 +45,34 @@ class HandlePlannerTest {
 
     /** fw: rules 0 (ssh) -> drop, 1 (web) and 2 (anything else) -> out; both outputs lead to ips. */
     private static Graph firewall() {
-        HeaderClassifier cls = new HeaderClassifier("cls").rule(Match.of().tcpDst(22)).rule(Match.of().tcpDst(80))
+        HeaderClassifier cls = new HeaderClassifier("cls")
+                .rule(Match.of().tcpDst(22))
+                .rule(Match.of().tcpDst(80))
                 .rule(Match.of());
         ToDevice out = new ToDevice("out", "eth1");
-        return new GraphBuilder().connect(new FromDevice("in", "eth0"), cls).connect(cls, 0, new Discard("drop"))
-                .connect(cls, 1, out).connect(cls, 2, out).build().toGraph();
+        return new GraphBuilder()
+                .connect(new FromDevice("in", "eth0"), cls)
+                .connect(cls, 0, new Discard("drop"))
+                .connect(cls, 1, out)
+                .connect(cls, 2, out)
+                .build()
+                .toGraph();
     }
 
     /** ips: payload patterns 0 "attack", 1 "evil" -> alerts -> drop; 2 "." -> out. */
     private static Graph ips() {
         RegexClassifier sig = new RegexClassifier("sig").payloadOnly(true).pattern("attack", "evil", ".");
         Discard drop = new Discard("drop");
-        return new GraphBuilder().connect(new FromDevice("in", "eth0"), sig)
-                .connect(sig, 0, new Alert("a0").alert("attack", 3)).connect("a0", 0, "drop", 0)
-                .connect(sig, 1, new Alert("a1").alert("evil", 3)).add(drop).connect("a1", 0, "drop", 0)
-                .connect(sig, 2, new ToDevice("out", "eth1")).build().toGraph();
+        return new GraphBuilder()
+                .connect(new FromDevice("in", "eth0"), sig)
+                .connect(sig, 0, new Alert("a0").alert("attack", 3))
+                .connect("a0", 0, "drop", 0)
+                .connect(sig, 1, new Alert("a1").alert("evil", 3))
+                .add(drop)
+                .connect("a1", 0, "drop", 0)
+                .connect(sig, 2, new ToDevice("out", "eth1"))
+                .build()
+                .toGraph();
     }
 
     private final Composed merged = new MergingComposer(() -> CATALOGUE, new MergeOptions(10_000, false))
@@ -67,15 +80,22 @@ class HandlePlannerTest {
     private final HandlePlanner planner = new HandlePlanner(CATALOGUE);
 
     private Block mergedBlock(String name) {
-        return merged.graph().blocks().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
+        return merged.graph().blocks().stream()
+                .filter(b -> b.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static Block appBlock(Graph g, String name) {
-        return g.blocks().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
+        return g.blocks().stream()
+                .filter(b -> b.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static int ruleCount(Block b) {
-        JsonNode rules = b.config().has("match") ? b.config().get("match") : b.config().get("pattern");
+        JsonNode rules =
+                b.config().has("match") ? b.config().get("match") : b.config().get("pattern");
         return rules.size();
     }
 
@@ -114,7 +134,8 @@ class HandlePlannerTest {
         for (String name : merged.origins().mergedBlocksOf(app, appBlock.name())) {
             Block m = mergedBlock(name);
             Optional<HandlePlanner.ReadPlan> plan = planner.read(app, appBlock, h, m, merged.origins());
-            plan.ifPresent(p -> answers.add(p.combine().apply(p.handles().stream().map(x -> obiAnswer(m, x)).toList())));
+            plan.ifPresent(p -> answers.add(p.combine()
+                    .apply(p.handles().stream().map(x -> obiAnswer(m, x)).toList())));
         }
         return ResultCombiner.combine(answers);
     }
@@ -154,10 +175,13 @@ class HandlePlannerTest {
         }
         // fw's rules 1 (web) and 2 (else) both lead into ips: each ips rule is implemented twice
         for (int r = 0; r < 3; r++) {
-            assertThat(perRule.get(r)).as("ips rule " + r + " is the sum of two merged rules").hasSize(2);
+            assertThat(perRule.get(r))
+                    .as("ips rule " + r + " is the sum of two merged rules")
+                    .hasSize(2);
         }
         Set<Integer> all = new HashSet<>();
-        perRule.forEach(s -> assertThat(all.addAll(s)).as("rules of ips are disjoint").isTrue());
+        perRule.forEach(
+                s -> assertThat(all.addAll(s)).as("rules of ips are disjoint").isTrue());
     }
 
     @Test
@@ -176,7 +200,8 @@ class HandlePlannerTest {
         assertThat(ssh).doesNotContainAnyElementsOf(web).doesNotContainAnyElementsOf(other);
         assertThat(web).doesNotContainAnyElementsOf(other);
         // count_1 of the same block is element 1 of the array
-        assertThat(HandleName.read(CATALOGUE.find("HeaderClassifier").orElseThrow(), "cls", "count").kind())
+        assertThat(HandleName.read(CATALOGUE.find("HeaderClassifier").orElseThrow(), "cls", "count")
+                        .kind())
                 .isEqualTo(HandleName.Kind.RULE_ARRAY);
         // and ips's indexed rules are exactly fw's web and else rules split up
         Set<Integer> ipsRules = new HashSet<>();
@@ -192,10 +217,12 @@ class HandlePlannerTest {
     void outOfRangeIndexAndUnknownHandleAreRefusedBeforeAnythingIsSent() {
         Block sig = appBlock(ips(), "sig");
         assertThatThrownBy(() -> read("ips", sig, "count_3"))
-                .isInstanceOf(ProtocolException.class).hasMessageContaining("has 3 rule(s)")
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("has 3 rule(s)")
                 .satisfies(e -> assertThat(((ProtocolException) e).subtype()).isEqualTo(ErrorSubtype.ILLEGAL_ARGUMENT));
         assertThatThrownBy(() -> read("ips", sig, "cnt"))
-                .isInstanceOf(ProtocolException.class).hasMessageContaining("no read handle 'cnt'");
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("no read handle 'cnt'");
     }
 
     @Test
@@ -204,7 +231,8 @@ class HandlePlannerTest {
         HandleName h = HandleName.write(CATALOGUE.find("RegexClassifier").orElseThrow(), "sig", "reset_counts");
         assertThat(h.kind()).isEqualTo(HandleName.Kind.PLAIN);
         String combined = merged.origins().mergedBlocksOf("ips", "sig").get(0);
-        assertThat(planner.write("ips", sig, h, mergedBlock(combined), merged.origins())).containsExactly("reset_counts");
+        assertThat(planner.write("ips", sig, h, mergedBlock(combined), merged.origins()))
+                .containsExactly("reset_counts");
     }
 
     /**
@@ -214,9 +242,14 @@ class HandlePlannerTest {
      */
     @Test
     void indexedHandlesOfAClassifierTheMergeKeepsPassThrough() {
-        org.openbox.api.blocks.ProtocolAnalyzer pa = new org.openbox.api.blocks.ProtocolAnalyzer("pa").protocols("tcp", "udp");
-        Graph analyzer = new GraphBuilder().connect(new FromDevice("in", "eth0"), pa)
-                .connect(pa, 1, new ToDevice("out", "eth1")).connect(pa, 2, new ToDevice("out2", "eth1")).build().toGraph();
+        org.openbox.api.blocks.ProtocolAnalyzer pa =
+                new org.openbox.api.blocks.ProtocolAnalyzer("pa").protocols("tcp", "udp");
+        Graph analyzer = new GraphBuilder()
+                .connect(new FromDevice("in", "eth0"), pa)
+                .connect(pa, 1, new ToDevice("out", "eth1"))
+                .connect(pa, 2, new ToDevice("out2", "eth1"))
+                .build()
+                .toGraph();
         Composed c = new MergingComposer(() -> CATALOGUE, new MergeOptions(10_000, false))
                 .compose(List.of(new AppPart("fw", 200, firewall()), new AppPart("mon", 100, analyzer)));
         Block appBlock = appBlock(analyzer, "pa");
@@ -224,15 +257,22 @@ class HandlePlannerTest {
         assertThat(merged).isNotEmpty();
         var d = CATALOGUE.find("ProtocolAnalyzer").orElseThrow();
         for (String name : merged) {
-            Block m = c.graph().blocks().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
+            Block m = c.graph().blocks().stream()
+                    .filter(b -> b.name().equals(name))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(m.type()).isEqualTo("ProtocolAnalyzer");
             HandleName reset = HandleName.write(d, "pa", "reset_1");
             assertThat(reset.kind()).isEqualTo(HandleName.Kind.RULE_INDEXED);
             assertThat(planner.write("mon", appBlock, reset, m, c.origins())).containsExactly("reset_1");
             HandleName count = HandleName.read(d, "pa", "count_2");
-            assertThat(planner.read("mon", appBlock, count, m, c.origins()).orElseThrow().handles()).containsExactly("count_2");
+            assertThat(planner.read("mon", appBlock, count, m, c.origins())
+                            .orElseThrow()
+                            .handles())
+                    .containsExactly("count_2");
         }
         assertThatThrownBy(() -> planner.checkIndex(appBlock, HandleName.write(d, "pa", "reset_3")))
-                .isInstanceOf(ProtocolException.class).hasMessageContaining("has 3 rule(s)");
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("has 3 rule(s)");
     }
 }

@@ -17,13 +17,15 @@ class ResultCombinerTest {
     }
 
     private JsonNode combine(String... values) throws Exception {
-        List<JsonNode> nodes = Arrays.stream(values).map(v -> {
-            try {
-                return j(v);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }).toList();
+        List<JsonNode> nodes = Arrays.stream(values)
+                .map(v -> {
+                    try {
+                        return j(v);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .toList();
         return ResultCombiner.combine(nodes);
     }
 
@@ -59,6 +61,7 @@ class ResultCombinerTest {
 
     @Test
     void hugeCountsDoNotOverflow() throws Exception {
-        assertThat(combine("9223372036854775807", "1").bigIntegerValue().toString()).isEqualTo("9223372036854775808");
+        assertThat(combine("9223372036854775807", "1").bigIntegerValue().toString())
+                .isEqualTo("9223372036854775808");
     }
 }

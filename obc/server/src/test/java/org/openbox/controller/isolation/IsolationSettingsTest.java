@@ -14,7 +14,8 @@ import org.openbox.api.FailureMode;
 /** The operator's failure modes and no-application actions, and the state file. */
 class IsolationSettingsTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private IsolationProperties props(Map<String, String> modes, String noApp, Map<String, String> perObi) {
         return new IsolationProperties(modes, noApp, perObi, dir);
@@ -34,7 +35,8 @@ class IsolationSettingsTest {
     @Test
     void badValuesNameTheProperty() {
         assertThatThrownBy(() -> new FailurePolicy(props(Map.of("fw", "half"), "pass", Map.of())))
-                .hasMessageContaining("openbox.failure-mode.fw").hasMessageContaining("closed or open");
+                .hasMessageContaining("openbox.failure-mode.fw")
+                .hasMessageContaining("closed or open");
         assertThatThrownBy(() -> new FailurePolicy(props(Map.of(), "forward", Map.of())))
                 .hasMessageContaining("openbox.no-app-action=forward");
         assertThatThrownBy(() -> new FailurePolicy(props(Map.of(), "pass", Map.of("obi7", "drop"))))

@@ -48,14 +48,17 @@ import org.springframework.test.context.DynamicPropertySource;
  * time; the EVE alert log holds the same, rotated at a small size (1 KB) into several files
  * (dropping the oldest file: EveAlertLogTest).
  */
-@SpringBootTest(classes = ControllerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = ControllerApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
-                "openbox.keepalive-interval=1s",
-                "openbox.keepalive-timeout=3s",
-                "openbox.insecure=true",
-                "openbox.state-dir=target/test-state/${random.uuid}",
-                "openbox.eve-log.max-file-size=1KB",
-                "openbox.eve-log.max-files=10"})
+            "openbox.keepalive-interval=1s",
+            "openbox.keepalive-timeout=3s",
+            "openbox.insecure=true",
+            "openbox.state-dir=target/test-state/${random.uuid}",
+            "openbox.eve-log.max-file-size=1KB",
+            "openbox.eve-log.max-files=10"
+        })
 class AlertDetailsRealObiTest {
 
     private static final long DPID = 7301;
@@ -64,12 +67,19 @@ class AlertDetailsRealObiTest {
     private static final Path SAMPLE = REPO.resolve("apps/demo/sample");
     /** Capture time of the first packet: 2023-11-14T22:13:20.123456Z; the others follow 250 ms apart. */
     private static final long FIRST_MICROS = 1_700_000_000_123_456L;
-    private static final String CMD_EXE = "GET /scripts/..%c0%af../winnt/system32/cmd.exe?/c+dir HTTP/1.1\r\n"
-            + "Host: www.example.test\r\n\r\n";
 
-    @TempDir Path dir;
-    @LocalServerPort int port;
-    @Autowired EveAlertLog eve;
+    private static final String CMD_EXE =
+            "GET /scripts/..%c0%af../winnt/system32/cmd.exe?/c+dir HTTP/1.1\r\n" + "Host: www.example.test\r\n\r\n";
+
+    @TempDir
+    Path dir;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    EveAlertLog eve;
+
     private Process obi;
 
     /** One packet of the trace: IPv4 TCP (PSH+ACK, or SYN without payload). */
@@ -85,8 +95,10 @@ class AlertDetailsRealObiTest {
         jar(REPO.resolve("apps/ips/target/classes"), appsDir.resolve("ips.jar"));
         jar(REPO.resolve("apps/firewall/target/classes"), appsDir.resolve("firewall.jar"));
         registry.add("openbox.apps-dir", appsDir::toString);
-        registry.add("openbox.app.ips.config", () -> SAMPLE.resolve("ips.properties").toString());
-        registry.add("openbox.app.firewall.config", () -> SAMPLE.resolve("firewall.properties").toString());
+        registry.add(
+                "openbox.app.ips.config", () -> SAMPLE.resolve("ips.properties").toString());
+        registry.add("openbox.app.firewall.config", () -> SAMPLE.resolve("firewall.properties")
+                .toString());
     }
 
     @BeforeEach
@@ -108,10 +120,10 @@ class AlertDetailsRealObiTest {
         Path bin = RealObiTest.obiBinary();
         int fwLine = lineOf(SAMPLE.resolve("firewall.rules"), "msg \"ssh to the admin host\"");
         List<Sent> trace = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {   // the IPS: sid 1000002 (cmd.exe in the request target)
+        for (int i = 0; i < 4; i++) { // the IPS: sid 1000002 (cmd.exe in the request target)
             trace.add(sent(trace.size(), "10.0.1.5", 41000 + i, "10.0.2.10", 80, CMD_EXE));
         }
-        for (int i = 0; i < 2; i++) {   // the firewall: alert rule on ssh to the admin host (no payload: SYN)
+        for (int i = 0; i < 2; i++) { // the firewall: alert rule on ssh to the admin host (no payload: SYN)
             trace.add(sent(trace.size(), "10.0.1.7", 42000 + i, "10.0.2.20", 22, ""));
         }
         trace.add(sent(trace.size(), "10.0.1.5", 43000, "10.0.2.10", 80, "GET /index.html HTTP/1.1\r\n\r\n"));
@@ -120,8 +132,9 @@ class AlertDetailsRealObiTest {
         obi = startObi(bin, in, dir.resolve("out.pcap"));
 
         try {
-            await().atMost(WAIT).until(() -> alerts("app=ips&dpid=" + DPID).size() == 4
-                    && alerts("app=firewall&dpid=" + DPID).size() == 2);
+            await().atMost(WAIT)
+                    .until(() -> alerts("app=ips&dpid=" + DPID).size() == 4
+                            && alerts("app=firewall&dpid=" + DPID).size() == 2);
 
             // the IPS: sid, rev and msg of the Snort rule, 5-tuple, capture time and the packet
             List<JsonNode> ips = alerts("app=ips&rule=1000002");
@@ -136,7 +149,8 @@ class AlertDetailsRealObiTest {
                 assertThat(a.path("dpid").asLong()).isEqualTo(DPID);
                 assertFiveTuple(a.path("headers"), p);
                 assertThat(Instant.parse(a.path("time").asText())).isEqualTo(p.time());
-                assertThat(Base64.getDecoder().decode(a.path("packet").asText())).isEqualTo(p.frame());
+                assertThat(Base64.getDecoder().decode(a.path("packet").asText()))
+                        .isEqualTo(p.frame());
                 assertThat(a.path("flowId").asLong()).isPositive();
             }
             assertThat(ips).extracting(a -> a.path("flowId").asLong()).doesNotHaveDuplicates();
@@ -152,7 +166,8 @@ class AlertDetailsRealObiTest {
                 assertThat(a.path("block").asText()).startsWith("alert-");
                 assertFiveTuple(a.path("headers"), p);
                 assertThat(Instant.parse(a.path("time").asText())).isEqualTo(p.time());
-                assertThat(a.path("packet").isNull() || a.path("packet").isMissingNode()).isTrue();
+                assertThat(a.path("packet").isNull() || a.path("packet").isMissingNode())
+                        .isTrue();
             }
 
             // filters: rule, dpid, lowest severity, since/until (inclusive)
@@ -185,35 +200,53 @@ class AlertDetailsRealObiTest {
             assertThat(eve.dropped()).isZero();
             for (JsonNode a : concat(ips, fw)) {
                 JsonNode h = a.path("headers");
-                JsonNode line = lines.stream().filter(l -> l.path("src_port").asInt() == h.path("srcPort").asInt())
-                        .findFirst().orElseThrow(() -> new AssertionError("alert " + a + " not in the EVE log: " + lines));
+                JsonNode line = lines.stream()
+                        .filter(l ->
+                                l.path("src_port").asInt() == h.path("srcPort").asInt())
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("alert " + a + " not in the EVE log: " + lines));
                 Instant t = Instant.parse(a.path("time").asText());
                 assertThat(line.path("event_type").asText()).isEqualTo("alert");
-                assertThat(line.path("timestamp").asText()).isEqualTo(
-                        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'+0000'")
-                                .withZone(java.time.ZoneOffset.UTC).format(t));
-                assertThat(line.path("flow_id").asLong()).isEqualTo(a.path("flowId").asLong());
-                assertThat(line.path("src_ip").asText()).isEqualTo(h.path("srcIp").asText());
-                assertThat(line.path("dest_ip").asText()).isEqualTo(h.path("dstIp").asText());
-                assertThat(line.path("dest_port").asInt()).isEqualTo(h.path("dstPort").asInt());
+                assertThat(line.path("timestamp").asText())
+                        .isEqualTo(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'+0000'")
+                                .withZone(java.time.ZoneOffset.UTC)
+                                .format(t));
+                assertThat(line.path("flow_id").asLong())
+                        .isEqualTo(a.path("flowId").asLong());
+                assertThat(line.path("src_ip").asText())
+                        .isEqualTo(h.path("srcIp").asText());
+                assertThat(line.path("dest_ip").asText())
+                        .isEqualTo(h.path("dstIp").asText());
+                assertThat(line.path("dest_port").asInt())
+                        .isEqualTo(h.path("dstPort").asInt());
                 assertThat(line.path("proto").asText()).isEqualTo("TCP");
-                assertThat(line.path("alert").path("signature_id").asLong()).isEqualTo(a.path("rule").path("id").asLong());
-                assertThat(line.path("alert").path("rev").asInt()).isEqualTo(a.path("rule").path("rev").asInt());
-                assertThat(line.path("alert").path("signature").asText()).isEqualTo(a.path("rule").path("message").asText());
-                assertThat(line.path("alert").path("severity").asInt()).isEqualTo(a.path("severity").asInt());
-                assertThat(line.path("alert").path("app").asText()).isEqualTo(a.path("app").asText());
-                assertThat(line.path("alert").path("block").asText()).isEqualTo(a.path("block").asText());
+                assertThat(line.path("alert").path("signature_id").asLong())
+                        .isEqualTo(a.path("rule").path("id").asLong());
+                assertThat(line.path("alert").path("rev").asInt())
+                        .isEqualTo(a.path("rule").path("rev").asInt());
+                assertThat(line.path("alert").path("signature").asText())
+                        .isEqualTo(a.path("rule").path("message").asText());
+                assertThat(line.path("alert").path("severity").asInt())
+                        .isEqualTo(a.path("severity").asInt());
+                assertThat(line.path("alert").path("app").asText())
+                        .isEqualTo(a.path("app").asText());
+                assertThat(line.path("alert").path("block").asText())
+                        .isEqualTo(a.path("block").asText());
                 assertThat(line.path("dpid").asLong()).isEqualTo(DPID);
                 if (a.path("packet").isTextual()) {
-                    assertThat(line.path("packet").asText()).isEqualTo(a.path("packet").asText());
+                    assertThat(line.path("packet").asText())
+                            .isEqualTo(a.path("packet").asText());
                 } else {
                     assertThat(line.has("packet")).isFalse();
                 }
             }
-            JsonNode newest = lines.stream().filter(l -> l.path("src_port").asInt() == trace.get(3).sport()).findFirst()
+            JsonNode newest = lines.stream()
+                    .filter(l -> l.path("src_port").asInt() == trace.get(3).sport())
+                    .findFirst()
                     .orElseThrow();
             assertThat(newest.path("timestamp").asText()).isEqualTo("2023-11-14T22:13:20.873456+0000");
-            assertThat(Base64.getDecoder().decode(newest.path("packet").asText())).isEqualTo(trace.get(3).frame());
+            assertThat(Base64.getDecoder().decode(newest.path("packet").asText()))
+                    .isEqualTo(trace.get(3).frame());
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError(e.getMessage() + "\n--- OBI output ---\n" + obiLog(), e);
         }
@@ -235,7 +268,11 @@ class AlertDetailsRealObiTest {
     }
 
     private List<JsonNode> alerts(String query) throws IOException {
-        String body = given().get("/api/alerts?limit=1000&" + query).then().statusCode(200).extract().asString();
+        String body = given().get("/api/alerts?limit=1000&" + query)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         List<JsonNode> out = new ArrayList<>();
         new ObjectMapper().readTree(body).forEach(out::add);
         return out;
@@ -246,10 +283,22 @@ class AlertDetailsRealObiTest {
         try (ServerSocket s = new ServerSocket(0)) {
             obiPort = s.getLocalPort();
         }
-        return new ProcessBuilder(bin.toString(), "--dpid", String.valueOf(DPID), "--listen", "127.0.0.1:" + obiPort,
-                "--controller", "http://127.0.0.1:" + port, "--workers", "1", "--insecure",
-                "--device-map", "in=pcap:" + in + ",out=pcap:" + out)
-                .redirectErrorStream(true).redirectOutput(dir.resolve("obi.log").toFile()).start();
+        return new ProcessBuilder(
+                        bin.toString(),
+                        "--dpid",
+                        String.valueOf(DPID),
+                        "--listen",
+                        "127.0.0.1:" + obiPort,
+                        "--controller",
+                        "http://127.0.0.1:" + port,
+                        "--workers",
+                        "1",
+                        "--insecure",
+                        "--device-map",
+                        "in=pcap:" + in + ",out=pcap:" + out)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("obi.log").toFile())
+                .start();
     }
 
     private String obiLog() {
@@ -271,7 +320,13 @@ class AlertDetailsRealObiTest {
     }
 
     private static Sent sent(int index, String src, int sport, String dst, int dport, String payload) {
-        return new Sent(src, sport, dst, dport, payload, FIRST_MICROS + index * 250_000L,
+        return new Sent(
+                src,
+                sport,
+                dst,
+                dport,
+                payload,
+                FIRST_MICROS + index * 250_000L,
                 frame(src, sport, dst, dport, payload));
     }
 
@@ -282,8 +337,16 @@ class AlertDetailsRealObiTest {
         ByteBuffer f = ByteBuffer.allocate(14 + ipLen).order(ByteOrder.BIG_ENDIAN);
         f.put(new byte[] {2, 0, 0, 0, 2, 1}).put(new byte[] {2, 0, 0, 0, 1, 1}).putShort((short) 0x0800);
         int ip = f.position();
-        f.put((byte) 0x45).put((byte) 0).putShort((short) ipLen).putShort((short) 1).putShort((short) 0x4000)
-                .put((byte) 64).put((byte) 6).putShort((short) 0).put(addr(src)).put(addr(dst));
+        f.put((byte) 0x45)
+                .put((byte) 0)
+                .putShort((short) ipLen)
+                .putShort((short) 1)
+                .putShort((short) 0x4000)
+                .put((byte) 64)
+                .put((byte) 6)
+                .putShort((short) 0)
+                .put(addr(src))
+                .put(addr(dst));
         int sum = 0;
         for (int i = 0; i < 20; i += 2) {
             sum += ((f.get(ip + i) & 0xff) << 8) | (f.get(ip + i + 1) & 0xff);
@@ -292,9 +355,16 @@ class AlertDetailsRealObiTest {
             sum = (sum & 0xffff) + (sum >> 16);
         }
         f.putShort(ip + 10, (short) ~sum);
-        f.putShort((short) sport).putShort((short) dport).putInt(1).putInt(data.length == 0 ? 0 : 1)
-                .put((byte) 0x50).put((byte) (data.length == 0 ? 0x02 : 0x18)).putShort((short) 65535)
-                .putShort((short) 0).putShort((short) 0).put(data);
+        f.putShort((short) sport)
+                .putShort((short) dport)
+                .putInt(1)
+                .putInt(data.length == 0 ? 0 : 1)
+                .put((byte) 0x50)
+                .put((byte) (data.length == 0 ? 0x02 : 0x18))
+                .putShort((short) 65535)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .put(data);
         return f.array();
     }
 
@@ -310,10 +380,19 @@ class AlertDetailsRealObiTest {
     /** Classic pcap, little-endian, microsecond timestamps, Ethernet. */
     private static void writePcap(Path file, List<Sent> packets) throws IOException {
         ByteBuffer out = ByteBuffer.allocate(24 + packets.size() * 2048).order(ByteOrder.LITTLE_ENDIAN);
-        out.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(1);
+        out.putInt(0xa1b2c3d4)
+                .putShort((short) 2)
+                .putShort((short) 4)
+                .putInt(0)
+                .putInt(0)
+                .putInt(65535)
+                .putInt(1);
         for (Sent p : packets) {
-            out.putInt((int) (p.micros() / 1_000_000)).putInt((int) (p.micros() % 1_000_000))
-                    .putInt(p.frame().length).putInt(p.frame().length).put(p.frame());
+            out.putInt((int) (p.micros() / 1_000_000))
+                    .putInt((int) (p.micros() % 1_000_000))
+                    .putInt(p.frame().length)
+                    .putInt(p.frame().length)
+                    .put(p.frame());
         }
         Files.write(file, Arrays.copyOf(out.array(), out.position()));
     }
@@ -321,10 +400,12 @@ class AlertDetailsRealObiTest {
     /** A jar of an application's compiled classes (with its META-INF/services entry). */
     private static void jar(Path classes, Path jar) throws IOException {
         if (!Files.isDirectory(classes)) {
-            throw new AssertionError("no compiled application at " + classes + " (build it: mvn -pl obc/server -am test-compile)");
+            throw new AssertionError(
+                    "no compiled application at " + classes + " (build it: mvn -pl obc/server -am test-compile)");
         }
-        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(os);
-             Stream<Path> files = Files.walk(classes)) {
+        try (OutputStream os = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(os);
+                Stream<Path> files = Files.walk(classes)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
                 out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
                 Files.copy(f, out);

@@ -19,8 +19,8 @@ import org.openbox.api.blocks.ToDevice;
 import org.openbox.api.match.Match;
 import org.openbox.controller.apps.AppLifecycle;
 import org.openbox.controller.apps.AppState;
-import org.openbox.protocol.message.SetProcessingGraphRequest;
 import org.openbox.controller.testobi.TestObi;
+import org.openbox.protocol.message.SetProcessingGraphRequest;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
@@ -30,7 +30,8 @@ import org.springframework.beans.factory.annotation.Autowired;
  */
 class AppLimitsTest extends ControllerTestBase {
 
-    @Autowired AppLifecycle lifecycle;
+    @Autowired
+    AppLifecycle lifecycle;
 
     /** in -> acl (rules + a default rule) -> re (patterns) -> out; 5 blocks. */
     static final class SizedApp extends RecordingApp {
@@ -48,9 +49,18 @@ class AppLimitsTest extends ControllerTestBase {
             this.patternLength = patternLength;
         }
 
-        @Override public String name() { return name; }
-        @Override public int priority() { return 50; }
-        @Override public List<Statement> statements() {
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public int priority() {
+            return 50;
+        }
+
+        @Override
+        public List<Statement> statements() {
             HeaderClassifier acl = new HeaderClassifier("acl");
             for (int i = 0; i < rules; i++) {
                 acl.rule(Match.of().udpDst(4000 + i));
@@ -82,19 +92,30 @@ class AppLimitsTest extends ControllerTestBase {
     void anApplicationOverALimitIsRefusedNamingTheLimitAndTheOthersRun() throws Exception {
         long dpid = 196;
         connected(dpid);
-        await().atMost(WAIT).until(() -> given().get("/api/obis/" + dpid).jsonPath().getList("obi.apps").contains("fw"));
-        Object graphBefore = given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph");
+        await().atMost(WAIT).until(() -> given().get("/api/obis/" + dpid)
+                .jsonPath()
+                .getList("obi.apps")
+                .contains("fw"));
+        Object graphBefore =
+                given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph");
 
         Map<String, String> refusals = Map.of(
-                "lim-rules", "app lim-rules: 9 rules in classifier 'acl' exceed"
-                        + " openbox.limits.apps.lim-rules.max-rules-per-classifier=5",
-                "lim-patterns", "app lim-patterns: 6 payload patterns exceed openbox.limits.apps.lim-patterns.max-patterns=4",
-                "lim-bytes", "app lim-bytes: 90 bytes of payload patterns exceed"
-                        + " openbox.limits.apps.lim-bytes.max-pattern-bytes=64",
-                "lim-blocks", "app lim-blocks: 5 blocks in one graph exceed"
-                        + " openbox.limits.apps.lim-blocks.max-blocks-per-graph=4");
-        List<SizedApp> apps = List.of(new SizedApp("lim-rules", dpid, 8, 1, 4), new SizedApp("lim-patterns", dpid, 1, 6, 4),
-                new SizedApp("lim-bytes", dpid, 1, 3, 30), new SizedApp("lim-blocks", dpid, 1, 1, 4));
+                "lim-rules",
+                        "app lim-rules: 9 rules in classifier 'acl' exceed"
+                                + " openbox.limits.apps.lim-rules.max-rules-per-classifier=5",
+                "lim-patterns",
+                        "app lim-patterns: 6 payload patterns exceed openbox.limits.apps.lim-patterns.max-patterns=4",
+                "lim-bytes",
+                        "app lim-bytes: 90 bytes of payload patterns exceed"
+                                + " openbox.limits.apps.lim-bytes.max-pattern-bytes=64",
+                "lim-blocks",
+                        "app lim-blocks: 5 blocks in one graph exceed"
+                                + " openbox.limits.apps.lim-blocks.max-blocks-per-graph=4");
+        List<SizedApp> apps = List.of(
+                new SizedApp("lim-rules", dpid, 8, 1, 4),
+                new SizedApp("lim-patterns", dpid, 1, 6, 4),
+                new SizedApp("lim-bytes", dpid, 1, 3, 30),
+                new SizedApp("lim-blocks", dpid, 1, 1, 4));
         for (SizedApp a : apps) {
             var entry = lifecycle.register(a, "test:AppLimitsTest");
             assertThat(entry.state()).as(a.name()).isEqualTo(AppState.REFUSED);
@@ -103,9 +124,12 @@ class AppLimitsTest extends ControllerTestBase {
             assertThat(lifecycle.start(a.name()).ok()).isFalse();
         }
         assertThat(app("fw")).containsEntry("state", "RUNNING");
-        assertThat(given().get("/api/obis/" + dpid).jsonPath().getList("obi.apps")).contains("fw")
+        assertThat(given().get("/api/obis/" + dpid).jsonPath().getList("obi.apps"))
+                .contains("fw")
                 .doesNotContainAnyElementsOf(refusals.keySet());
-        assertThat((Object) given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph")).isEqualTo(graphBefore);
+        assertThat((Object)
+                        given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph"))
+                .isEqualTo(graphBefore);
     }
 
     @Test
@@ -116,24 +140,41 @@ class AppLimitsTest extends ControllerTestBase {
         try {
             assertThat(lifecycle.start("lim-reload").ok()).isTrue();
             TestObi obi = connected(dpid);
-            await().atMost(WAIT).until(() -> given().get("/api/obis/" + dpid).jsonPath().getList("obi.apps")
+            await().atMost(WAIT).until(() -> given().get("/api/obis/" + dpid)
+                    .jsonPath()
+                    .getList("obi.apps")
                     .contains("lim-reload"));
-            Object graphBefore = given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph");
+            Object graphBefore =
+                    given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph");
             int pushes = obi.received(SetProcessingGraphRequest.class).size();
 
             app.patterns = 5;
-            given().post("/api/apps/lim-reload/reload").then().statusCode(400)
-                    .body("message", org.hamcrest.Matchers.containsString(
-                            "app lim-reload: 5 payload patterns exceed openbox.limits.apps.lim-reload.max-patterns=3"));
+            given().post("/api/apps/lim-reload/reload")
+                    .then()
+                    .statusCode(400)
+                    .body(
+                            "message",
+                            org.hamcrest.Matchers.containsString(
+                                    "app lim-reload: 5 payload patterns exceed openbox.limits.apps.lim-reload.max-patterns=3"));
             assertThat(app("lim-reload")).containsEntry("state", "RUNNING");
-            assertThat((Object) given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph")).isEqualTo(graphBefore);
+            assertThat((Object) given().get("/api/obis/" + dpid + "/graph")
+                            .jsonPath()
+                            .get("graph"))
+                    .isEqualTo(graphBefore);
             assertThat(obi.received(SetProcessingGraphRequest.class)).hasSize(pushes);
 
-            app.patterns = 3;   // at the limit: accepted and pushed
+            app.patterns = 3; // at the limit: accepted and pushed
             given().post("/api/apps/lim-reload/reload").then().statusCode(200);
-            await().atMost(WAIT).until(() -> new ArrayList<>(given().get("/api/obis/" + dpid + "/graph").jsonPath()
-                    .getList("graph.blocks.type")).size() > 0
-                    && !given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph").equals(graphBefore));
+            await().atMost(WAIT)
+                    .until(() -> new ArrayList<>(given().get("/api/obis/" + dpid + "/graph")
+                                                    .jsonPath()
+                                                    .getList("graph.blocks.type"))
+                                            .size()
+                                    > 0
+                            && !given().get("/api/obis/" + dpid + "/graph")
+                                    .jsonPath()
+                                    .get("graph")
+                                    .equals(graphBefore));
         } finally {
             lifecycle.stop("lim-reload");
         }

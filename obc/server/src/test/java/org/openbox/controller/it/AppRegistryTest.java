@@ -15,7 +15,12 @@ import org.openbox.protocol.message.SetProcessingGraphRequest;
 class AppRegistryTest extends ControllerTestBase {
 
     private Map<String, Object> app(String name) {
-        List<Map<String, Object>> apps = given().get("/api/apps").then().statusCode(200).extract().jsonPath().getList("$");
+        List<Map<String, Object>> apps = given().get("/api/apps")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("$");
         return apps.stream().filter(a -> name.equals(a.get("name"))).findFirst().orElseThrow();
     }
 
@@ -38,13 +43,18 @@ class AppRegistryTest extends ControllerTestBase {
             obi.await(SetProcessingGraphRequest.class, 2, WAIT);
             assertThat(mergedBlocksOnlyOf(51, "ips", "ips_alert")).isEmpty();
             assertThat(mergedBlocksOnlyOf(51, "fw", "ssh_alert")).isNotEmpty();
-            SetProcessingGraphRequest withoutIps = obi.received(SetProcessingGraphRequest.class).get(1);
-            assertThat(withoutIps.blocks().stream().filter(b -> b.type().equals("Alert")).count()).isEqualTo(1);
+            SetProcessingGraphRequest withoutIps =
+                    obi.received(SetProcessingGraphRequest.class).get(1);
+            assertThat(withoutIps.blocks().stream()
+                            .filter(b -> b.type().equals("Alert"))
+                            .count())
+                    .isEqualTo(1);
         } finally {
             given().post("/api/apps/ips/start").then().statusCode(200).body("state", equalTo("RUNNING"));
         }
         obi.await(SetProcessingGraphRequest.class, 3, WAIT);
-        await().atMost(WAIT).until(() -> !mergedBlocksOnlyOf(51, "ips", "ips_alert").isEmpty());
+        await().atMost(WAIT)
+                .until(() -> !mergedBlocksOnlyOf(51, "ips", "ips_alert").isEmpty());
         assertThat(ips.context).isNotNull();
     }
 }

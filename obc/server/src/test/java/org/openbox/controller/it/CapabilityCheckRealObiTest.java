@@ -47,17 +47,34 @@ class CapabilityCheckRealObiTest extends ControllerTestBase {
     private static final long DPID = 133;
     private static final Duration REAL_WAIT = Duration.ofSeconds(15);
 
-    @TempDir Path dir;
-    @Autowired AppLifecycle lifecycle;
+    @TempDir
+    Path dir;
+
+    @Autowired
+    AppLifecycle lifecycle;
 
     /** Normalises HTML on OBI 133 only. */
     static final class NormalizingApp extends RecordingApp {
-        @Override public String name() { return "htmlnorm"; }
-        @Override public int priority() { return 5; }
-        @Override public List<Statement> statements() {
-            return List.of(new Statement(Location.obi(DPID), new GraphBuilder()
-                    .chain(new FromDevice("in", "eth0"), new HtmlNormalizer("norm"), new ToDevice("out", "eth1"))
-                    .build()));
+        @Override
+        public String name() {
+            return "htmlnorm";
+        }
+
+        @Override
+        public int priority() {
+            return 5;
+        }
+
+        @Override
+        public List<Statement> statements() {
+            return List.of(new Statement(
+                    Location.obi(DPID),
+                    new GraphBuilder()
+                            .chain(
+                                    new FromDevice("in", "eth0"),
+                                    new HtmlNormalizer("norm"),
+                                    new ToDevice("out", "eth1"))
+                            .build()));
         }
     }
 
@@ -73,7 +90,9 @@ class CapabilityCheckRealObiTest extends ControllerTestBase {
 
     private Map<String, Object> appView(String name) {
         List<Map<String, Object>> apps = given().get("/api/apps").jsonPath().getList("$");
-        return apps.stream().filter(a -> name.equals(a.get("name"))).findFirst()
+        return apps.stream()
+                .filter(a -> name.equals(a.get("name")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no application " + name + " in /api/apps: " + apps));
     }
 
@@ -84,26 +103,44 @@ class CapabilityCheckRealObiTest extends ControllerTestBase {
         Path in = dir.resolve("in.pcap");
         Pcap.write(in, List.of(Pcap.Packet.tcp(80, "GET / HTTP/1.0\r\n\r\n")));
         Path log = dir.resolve("obi.log");
-        Process obi = new ProcessBuilder(bin.toString(), "--dpid", String.valueOf(DPID),
-                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1", "--insecure",
-                "--without-blocks", "HtmlNormalizer",
-                "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + dir.resolve("out.pcap"))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process obi = new ProcessBuilder(
+                        bin.toString(),
+                        "--dpid",
+                        String.valueOf(DPID),
+                        "--listen",
+                        "127.0.0.1:" + freePort(),
+                        "--controller",
+                        controllerUrl(),
+                        "--workers",
+                        "1",
+                        "--insecure",
+                        "--without-blocks",
+                        "HtmlNormalizer",
+                        "--device-map",
+                        "eth0=pcap:" + in + ",eth1=pcap:" + dir.resolve("out.pcap"))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         NormalizingApp app = new NormalizingApp();
         try {
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(detail().getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(REAL_WAIT).until(() -> String.valueOf(detail().getString("obi.graphStatus"))
+                    .startsWith("running"));
             // what the OBI declares: the blocks it runs, not every block of the catalogue
             Map<String, Object> declared = detail().getMap("capabilities.processing_blocks");
-            assertThat(declared).containsKeys("FromDevice", "HeaderClassifier", "ToDevice").doesNotContainKey("HtmlNormalizer");
+            assertThat(declared)
+                    .containsKeys("FromDevice", "HeaderClassifier", "ToDevice")
+                    .doesNotContainKey("HtmlNormalizer");
             assertThat(detail().getList("obi.apps")).containsExactly("fw", "ips");
-            Object running = given().get("/api/obis/" + DPID + "/graph").jsonPath().get("graph");
+            Object running =
+                    given().get("/api/obis/" + DPID + "/graph").jsonPath().get("graph");
 
             var entry = lifecycle.register(app, "test:CapabilityCheckRealObiTest");
             assertThat(entry.state()).as(String.valueOf(entry.error())).isEqualTo(AppState.STOPPED);
             assertThat(lifecycle.start("htmlnorm").ok()).isTrue();
 
             String reason = "OBI " + DPID + " does not run block 'norm' (HtmlNormalizer)";
-            await().atMost(REAL_WAIT).until(() -> "FAILED".equals(appView("htmlnorm").get("state")));
+            await().atMost(REAL_WAIT)
+                    .until(() -> "FAILED".equals(appView("htmlnorm").get("state")));
             Map<String, Object> view = appView("htmlnorm");
             assertThat(String.valueOf(view.get("reason"))).contains(reason);
             assertThat(String.valueOf(view.get("action"))).contains("bypass on OBI [" + DPID + "]");
@@ -117,7 +154,8 @@ class CapabilityCheckRealObiTest extends ControllerTestBase {
 
             // nothing was pushed: the OBI runs the graph it had, without an error of its own
             Thread.sleep(500);
-            assertThat(given().get("/api/obis/" + DPID + "/graph").jsonPath().<Object>get("graph")).isEqualTo(running);
+            assertThat(given().get("/api/obis/" + DPID + "/graph").jsonPath().<Object>get("graph"))
+                    .isEqualTo(running);
             assertThat(detail().getList("obi.apps")).containsExactly("fw", "ips");
             assertThat(String.valueOf(detail().getString("obi.graphStatus"))).startsWith("running");
             assertThat(detail().getString("obi.lastError")).isNull();
@@ -126,8 +164,8 @@ class CapabilityCheckRealObiTest extends ControllerTestBase {
             assertThat(String.valueOf(appView("fw").get("state"))).isEqualTo("RUNNING");
             assertThat(String.valueOf(appView("ips").get("state"))).isEqualTo("RUNNING");
         } catch (AssertionError | Exception e) {
-            throw new AssertionError(e.getMessage() + "\n--- OBI output ---\n"
-                    + (Files.exists(log) ? Files.readString(log) : ""), e);
+            throw new AssertionError(
+                    e.getMessage() + "\n--- OBI output ---\n" + (Files.exists(log) ? Files.readString(log) : ""), e);
         } finally {
             lifecycle.stop("htmlnorm");
             obi.destroyForcibly();

@@ -35,27 +35,34 @@ class ConnectionSetupTest extends ControllerTestBase {
         assertThat(params.parameters().get("keepalive_interval").asLong()).isEqualTo(1);
 
         // the merged graph holds both running applications' work, not the refused one's
-        SetProcessingGraphRequest graph = obi.received(SetProcessingGraphRequest.class).get(0);
+        SetProcessingGraphRequest graph =
+                obi.received(SetProcessingGraphRequest.class).get(0);
         Set<String> types = graph.blocks().stream().map(Block::type).collect(Collectors.toSet());
         assertThat(types).contains("HeaderClassifier", "Alert", "FromDevice", "ToDevice");
-        long alertBlocks = graph.blocks().stream().filter(b -> b.type().equals("Alert")).count();
+        long alertBlocks =
+                graph.blocks().stream().filter(b -> b.type().equals("Alert")).count();
         assertThat(alertBlocks).isGreaterThanOrEqualTo(2);
     }
 
     @Test
     void obiIsListedWithEndpointAndGraphProvenance() throws Exception {
         TestObi obi = connected(12);
-        given().when().get("/api/obis")
-                .then().statusCode(200).body("dpid", hasItem(12));
-        given().when().get("/api/obis/12")
-                .then().statusCode(200)
+        given().when().get("/api/obis").then().statusCode(200).body("dpid", hasItem(12));
+        given().when()
+                .get("/api/obis/12")
+                .then()
+                .statusCode(200)
                 .body("obi.state", equalTo("UP"))
                 .body("obi.endpoint", equalTo("http://127.0.0.1:" + obi.port()))
                 .body("obi.apps", equalTo(List.of("fw", "ips")));
-        await().atMost(WAIT).untilAsserted(() -> given().when().get("/api/obis/12")
-                .then().body("obi.graphStatus", org.hamcrest.Matchers.startsWith("running")));
-        given().when().get("/api/obis/12/graph")
-                .then().statusCode(200)
+        await().atMost(WAIT).untilAsserted(() -> given().when()
+                .get("/api/obis/12")
+                .then()
+                .body("obi.graphStatus", org.hamcrest.Matchers.startsWith("running")));
+        given().when()
+                .get("/api/obis/12/graph")
+                .then()
+                .statusCode(200)
                 .body("graph.blocks.size()", org.hamcrest.Matchers.greaterThan(0))
                 .body("provenance.values().flatten().app", hasItem("fw"))
                 .body("provenance.values().flatten().block", hasItem("ips_alert"))

@@ -27,7 +27,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class ControllerRestartTest {
 
-    @TempDir Path stateDir;
+    @TempDir
+    Path stateDir;
+
     private ConfigurableApplicationContext context;
     private TestObi obi;
 
@@ -43,13 +45,25 @@ class ControllerRestartTest {
             this.trace = trace;
         }
 
-        @Override public String name() { return "replay"; }
-        @Override public int priority() { return 300; }
-        @Override public List<org.openbox.api.Statement> statements() {
-            return List.of(new org.openbox.api.Statement(org.openbox.api.Location.obi(dpid), new org.openbox.api.GraphBuilder()
-                    .chain(new org.openbox.api.blocks.FromDump("src", trace).timing(true),
-                            new org.openbox.api.blocks.ToDevice("out", "eth1"))
-                    .build()));
+        @Override
+        public String name() {
+            return "replay";
+        }
+
+        @Override
+        public int priority() {
+            return 300;
+        }
+
+        @Override
+        public List<org.openbox.api.Statement> statements() {
+            return List.of(new org.openbox.api.Statement(
+                    org.openbox.api.Location.obi(dpid),
+                    new org.openbox.api.GraphBuilder()
+                            .chain(
+                                    new org.openbox.api.blocks.FromDump("src", trace).timing(true),
+                                    new org.openbox.api.blocks.ToDevice("out", "eth1"))
+                            .build()));
         }
     }
 
@@ -57,24 +71,29 @@ class ControllerRestartTest {
     static class Replay {
         @org.springframework.context.annotation.Bean
         ReplayApp replayApp(org.springframework.core.env.Environment env) {
-            return new ReplayApp(Long.parseLong(env.getRequiredProperty("test.replay.dpid")),
+            return new ReplayApp(
+                    Long.parseLong(env.getRequiredProperty("test.replay.dpid")),
                     env.getRequiredProperty("test.replay.trace"));
         }
     }
 
     private ConfigurableApplicationContext start(String... more) {
-        List<String> props = new java.util.ArrayList<>(List.of("openbox.state-dir=" + stateDir,
-                "openbox.keepalive-interval=1s", "openbox.keepalive-timeout=2s", "openbox.request-timeout=3s",
+        List<String> props = new java.util.ArrayList<>(List.of(
+                "openbox.state-dir=" + stateDir,
+                "openbox.keepalive-interval=1s",
+                "openbox.keepalive-timeout=2s",
+                "openbox.request-timeout=3s",
                 "openbox.insecure=true",
-                "openbox.modules.signing-key=" + ControllerTestBase.TEST_SIGNING_KEY,   // TestApps' module user
+                "openbox.modules.signing-key=" + ControllerTestBase.TEST_SIGNING_KEY, // TestApps' module user
                 // TestApps holds a deliberately broken application, refused while the others run
                 "openbox.allow-failed-apps=true"));
         props.addAll(List.of(more));
         if (props.stream().noneMatch(p -> p.startsWith("server.port="))) props.add("server.port=0");
         boolean replay = props.stream().anyMatch(p -> p.startsWith("test.replay.trace="));
-        ConfigurableApplicationContext c = new SpringApplicationBuilder(replay
-                ? new Class<?>[] {ControllerApplication.class, TestApps.class, Replay.class}
-                : new Class<?>[] {ControllerApplication.class, TestApps.class})
+        ConfigurableApplicationContext c = new SpringApplicationBuilder(
+                        replay
+                                ? new Class<?>[] {ControllerApplication.class, TestApps.class, Replay.class}
+                                : new Class<?>[] {ControllerApplication.class, TestApps.class})
                 .run(props.stream().map(p -> "--" + p).toArray(String[]::new));
         RestAssured.port = ((WebServerApplicationContext) c).getWebServer().getPort();
         TestCredentials.asOperator();
@@ -97,9 +116,13 @@ class ControllerRestartTest {
     }
 
     private static String onlyBlockOf(long dpid, String app, String block) {
-        Map<String, List<Map<String, String>>> prov = given().get("/api/obis/" + dpid + "/graph").jsonPath().getMap("provenance");
-        return prov.entrySet().stream().filter(e -> e.getValue().equals(List.of(Map.of("app", app, "block", block))))
-                .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new AssertionError("no block " + block + " in " + prov));
+        Map<String, List<Map<String, String>>> prov =
+                given().get("/api/obis/" + dpid + "/graph").jsonPath().getMap("provenance");
+        return prov.entrySet().stream()
+                .filter(e -> e.getValue().equals(List.of(Map.of("app", app, "block", block))))
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no block " + block + " in " + prov));
     }
 
     /**
@@ -111,7 +134,8 @@ class ControllerRestartTest {
      */
     @Test
     void trafficFlowsThroughAnObiWhileTheControllerRestarts(@TempDir Path dir) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse(Boolean.getBoolean("openbox.obi.skip"), "-Dopenbox.obi.skip=true");
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                Boolean.getBoolean("openbox.obi.skip"), "-Dopenbox.obi.skip=true");
         long dpid = 181;
         int n = 8000;
         Path trace = dir.resolve("udp.pcap");
@@ -129,13 +153,26 @@ class ControllerRestartTest {
         String[] props = {"server.port=" + port, "test.replay.trace=" + trace, "test.replay.dpid=" + dpid};
         context = start(props);
         Path log = dir.resolve("obi.log");
-        processes.add(new ProcessBuilder(RealObiTest.obiBinary().toString(), "--dpid", String.valueOf(dpid),
-                "--listen", "127.0.0.1:" + obiPort, "--controller", "http://127.0.0.1:" + port, "--workers", "1", "--insecure",
-                "--device-map", "eth0=pcap:" + dir.resolve("unused.pcap") + ",eth1=pcap:" + dir.resolve("out.pcap"))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start());
+        processes.add(new ProcessBuilder(
+                        RealObiTest.obiBinary().toString(),
+                        "--dpid",
+                        String.valueOf(dpid),
+                        "--listen",
+                        "127.0.0.1:" + obiPort,
+                        "--controller",
+                        "http://127.0.0.1:" + port,
+                        "--workers",
+                        "1",
+                        "--insecure",
+                        "--device-map",
+                        "eth0=pcap:" + dir.resolve("unused.pcap") + ",eth1=pcap:" + dir.resolve("out.pcap"))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start());
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> String.valueOf(given().get("/api/obis/" + dpid)
-                    .jsonPath().getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> String.valueOf(
+                            given().get("/api/obis/" + dpid).jsonPath().getString("obi.graphStatus"))
+                    .startsWith("running"));
             String src = onlyBlockOf(dpid, "replay", "src");
             String out = onlyBlockOf(dpid, "ips", "out");
             await().atMost(Duration.ofSeconds(10)).until(() -> read(dpid, src) > 0);
@@ -144,18 +181,25 @@ class ControllerRestartTest {
             long stopped = System.nanoTime();
             context = start(props);
             long restartMillis = (System.nanoTime() - stopped) / 1_000_000;
-            await().atMost(Duration.ofSeconds(20)).until(() -> given().get("/api/obis/" + dpid).statusCode() == 200
-                    && String.valueOf(given().get("/api/obis/" + dpid).jsonPath().getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> given().get("/api/obis/" + dpid).statusCode() == 200
+                            && String.valueOf(given().get("/api/obis/" + dpid)
+                                            .jsonPath()
+                                            .getString("obi.graphStatus"))
+                                    .startsWith("running"));
             long afterReadoption = read(dpid, src);
             // the same merged graph, so the same block names
             assertThat(onlyBlockOf(dpid, "replay", "src")).isEqualTo(src);
-            assertThat(afterReadoption).as("packets read while the controller was away (%d ms)", restartMillis)
+            assertThat(afterReadoption)
+                    .as("packets read while the controller was away (%d ms)", restartMillis)
                     .isGreaterThan(beforeStop);
             await().atMost(Duration.ofSeconds(20)).until(() -> read(dpid, src) == n);
             Thread.sleep(300);
             assertThat(read(dpid, out)).isEqualTo(n);
-            System.out.printf("controller restart: %d ms without a controller; source read %d before, %d after re-adoption,"
-                    + " %d of %d out at the end%n", restartMillis, beforeStop, afterReadoption, read(dpid, out), n);
+            System.out.printf(
+                    "controller restart: %d ms without a controller; source read %d before, %d after re-adoption,"
+                            + " %d of %d out at the end%n",
+                    restartMillis, beforeStop, afterReadoption, read(dpid, out), n);
         } catch (AssertionError | Exception e) {
             throw new AssertionError(e.getMessage() + "\n--- OBI output ---\n" + Files.readString(log), e);
         }
@@ -163,7 +207,11 @@ class ControllerRestartTest {
 
     private static String state(String app) {
         List<Map<String, Object>> apps = given().get("/api/apps").jsonPath().getList("$");
-        return apps.stream().filter(a -> app.equals(a.get("name"))).map(a -> (String) a.get("state")).findFirst().orElseThrow();
+        return apps.stream()
+                .filter(a -> app.equals(a.get("name")))
+                .map(a -> (String) a.get("state"))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -174,12 +222,17 @@ class ControllerRestartTest {
         assertThat(state("lb")).isEqualTo("STOPPED");
         obi = new TestObi(dpid, "http://127.0.0.1:" + RestAssured.port);
         obi.hello();
-        await().atMost(Duration.ofSeconds(20)).until(() -> given().get("/api/obis/" + dpid).jsonPath()
-                .getList("obi.apps").equals(List.of("fw", "ips")));
-        Map<String, List<Map<String, String>>> prov = given().get("/api/obis/" + dpid + "/graph").jsonPath().getMap("provenance");
+        await().atMost(Duration.ofSeconds(20)).until(() -> given().get("/api/obis/" + dpid)
+                .jsonPath()
+                .getList("obi.apps")
+                .equals(List.of("fw", "ips")));
+        Map<String, List<Map<String, String>>> prov =
+                given().get("/api/obis/" + dpid + "/graph").jsonPath().getMap("provenance");
         String ipsAlert = prov.entrySet().stream()
                 .filter(e -> e.getValue().equals(List.of(Map.of("app", "ips", "block", "ips_alert"))))
-                .map(Map.Entry::getKey).findFirst().orElseThrow();
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElseThrow();
         obi.close();
         context.close();
         String saved = Files.readString(stateDir.resolve("controller-state.json"));
@@ -192,9 +245,12 @@ class ControllerRestartTest {
                 .containsExactly(true);
         // the OBI kept running: its alert comes before any Hello
         obi = new TestObi(dpid, "http://127.0.0.1:" + RestAssured.port);
-        assertThat(obi.alert(ipsAlert, "while the controller was away").statusCode()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(10)).until(() -> !given().get("/api/alerts?app=ips").jsonPath()
-                .getList("findAll { it.dpid == " + dpid + " }").isEmpty());
+        assertThat(obi.alert(ipsAlert, "while the controller was away").statusCode())
+                .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !given().get("/api/alerts?app=ips")
+                .jsonPath()
+                .getList("findAll { it.dpid == " + dpid + " }")
+                .isEmpty());
         assertThat(given().get("/api/alerts").jsonPath().getList("findAll { it.dpid == " + dpid + " }.app"))
                 .containsOnly("ips");
         // the alert history outlives a controller restart
@@ -204,6 +260,7 @@ class ControllerRestartTest {
                 .containsExactly("while the controller was away");
         // started again by the operator: no longer remembered as stopped
         given().post("/api/apps/lb/start").then().statusCode(200);
-        assertThat(Files.readString(stateDir.resolve("controller-state.json"))).doesNotContain("\"stoppedByOperator\" : true");
+        assertThat(Files.readString(stateDir.resolve("controller-state.json")))
+                .doesNotContain("\"stoppedByOperator\" : true");
     }
 }

@@ -14,9 +14,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.openbox.api.CustomModule;
 import org.openbox.controller.testobi.TestObi;
-import org.openbox.protocol.ModuleSigning;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ErrorType;
+import org.openbox.protocol.ModuleSigning;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.message.AddCustomModuleRequest;
 import org.openbox.protocol.message.ErrorMessage;
@@ -32,7 +32,8 @@ import org.springframework.beans.factory.annotation.Autowired;
  */
 class CustomModuleTest extends ControllerTestBase {
 
-    @Autowired TestApps.ModuleUser modapp;
+    @Autowired
+    TestApps.ModuleUser modapp;
 
     private static boolean usesSampleCounter(SetProcessingGraphRequest g) {
         return g.blocks().stream().map(Block::type).anyMatch("TestCounter"::equals);
@@ -50,7 +51,8 @@ class CustomModuleTest extends ControllerTestBase {
     @Test
     void moduleGoesBeforeTheGraphAndIsRemovedWhenNoLongerNeeded() throws Exception {
         TestObi obi = connected(TestApps.ModuleUser.DPID);
-        AddCustomModuleRequest add = obi.await(AddCustomModuleRequest.class, 1, WAIT).get(0);
+        AddCustomModuleRequest add =
+                obi.await(AddCustomModuleRequest.class, 1, WAIT).get(0);
         assertThat(add.moduleName()).isEqualTo(TestApps.ModuleUser.MODULE);
         assertThat(Base64.getDecoder().decode(add.moduleContent())).isEqualTo(TestApps.ModuleUser.CONTENT);
         assertThat(add.contentTransferEncoding()).isEqualTo("base64");
@@ -63,17 +65,21 @@ class CustomModuleTest extends ControllerTestBase {
         verify.initVerify(trusted);
         verify.update(ModuleSigning.signingInput(add.moduleName(), add.moduleVersion(), TestApps.ModuleUser.CONTENT));
         assertThat(verify.verify(Base64.getDecoder().decode(add.signature()))).isTrue();
-        SetProcessingGraphRequest graph = obi.received(SetProcessingGraphRequest.class).get(0);
+        SetProcessingGraphRequest graph =
+                obi.received(SetProcessingGraphRequest.class).get(0);
         assertThat(usesSampleCounter(graph)).isTrue();
         assertThat(indexOf(obi.received(), add)).isLessThan(indexOf(obi.received(), graph));
-        given().get("/api/obis/" + TestApps.ModuleUser.DPID).then()
+        given().get("/api/obis/" + TestApps.ModuleUser.DPID)
+                .then()
                 .body("obi.modules", org.hamcrest.Matchers.contains(TestApps.ModuleUser.MODULE));
 
         try {
             given().post("/api/apps/modapp/stop").then().statusCode(200);
-            RemoveCustomModuleRequest remove = obi.await(RemoveCustomModuleRequest.class, 1, WAIT).get(0);
+            RemoveCustomModuleRequest remove =
+                    obi.await(RemoveCustomModuleRequest.class, 1, WAIT).get(0);
             assertThat(remove.moduleName()).isEqualTo(TestApps.ModuleUser.MODULE);
-            SetProcessingGraphRequest without = obi.received(SetProcessingGraphRequest.class).get(1);
+            SetProcessingGraphRequest without =
+                    obi.received(SetProcessingGraphRequest.class).get(1);
             assertThat(usesSampleCounter(without)).isFalse();
             // the graph that no longer uses the module went first
             assertThat(indexOf(obi.received(), without)).isLessThan(indexOf(obi.received(), remove));
@@ -83,7 +89,9 @@ class CustomModuleTest extends ControllerTestBase {
         // running again: installed again, then the graph with the block
         obi.await(AddCustomModuleRequest.class, 2, WAIT);
         obi.await(SetProcessingGraphRequest.class, 3, WAIT);
-        assertThat(usesSampleCounter(obi.received(SetProcessingGraphRequest.class).get(2))).isTrue();
+        assertThat(usesSampleCounter(
+                        obi.received(SetProcessingGraphRequest.class).get(2)))
+                .isTrue();
 
         // the OBI starts over (Hello): it has lost its modules, so they are sent again
         obi.hello();
@@ -91,39 +99,58 @@ class CustomModuleTest extends ControllerTestBase {
         obi.await(SetProcessingGraphRequest.class, 4, WAIT);
         List<Message> all = obi.received();
         assertThat(indexOf(all, obi.received(AddCustomModuleRequest.class).get(2)))
-                .isLessThan(indexOf(all, obi.received(SetProcessingGraphRequest.class).get(3)));
+                .isLessThan(indexOf(
+                        all, obi.received(SetProcessingGraphRequest.class).get(3)));
     }
 
     @Test
     void refusedModuleKeepsOnlyItsApplicationOffThatObi() throws Exception {
         TestObi obi = obi(TestApps.ModuleUser.REFUSING_DPID);
         obi.refuseWhen(m -> m instanceof AddCustomModuleRequest r
-                ? Optional.of(new ErrorMessage(r.xid(), ErrorType.INTERNAL_ERROR, ErrorSubtype.ADD_MODULE_FAILED,
-                        "cannot load the shared object", null))
+                ? Optional.of(new ErrorMessage(
+                        r.xid(),
+                        ErrorType.INTERNAL_ERROR,
+                        ErrorSubtype.ADD_MODULE_FAILED,
+                        "cannot load the shared object",
+                        null))
                 : Optional.empty());
         obi.hello();
         keepAlive(obi);
         obi.await(AddCustomModuleRequest.class, 1, WAIT);
         obi.await(SetProcessingGraphRequest.class, 1, WAIT);
 
-        await().atMost(WAIT).until(() -> modapp.errors.stream().anyMatch(e -> e.dpid() == TestApps.ModuleUser.REFUSING_DPID));
-        var error = modapp.errors.stream().filter(e -> e.dpid() == TestApps.ModuleUser.REFUSING_DPID).findFirst().orElseThrow();
+        await().atMost(WAIT)
+                .until(() -> modapp.errors.stream().anyMatch(e -> e.dpid() == TestApps.ModuleUser.REFUSING_DPID));
+        var error = modapp.errors.stream()
+                .filter(e -> e.dpid() == TestApps.ModuleUser.REFUSING_DPID)
+                .findFirst()
+                .orElseThrow();
         assertThat(error.subtype()).isEqualTo(ErrorSubtype.ADD_MODULE_FAILED);
         assertThat(error.message()).contains(TestApps.ModuleUser.MODULE).contains("cannot load the shared object");
 
         // the other applications run there; modapp does not, and nobody else got the error
-        SetProcessingGraphRequest graph = obi.received(SetProcessingGraphRequest.class).get(0);
+        SetProcessingGraphRequest graph =
+                obi.received(SetProcessingGraphRequest.class).get(0);
         assertThat(usesSampleCounter(graph)).isFalse();
         assertThat(graph.blocks()).extracting(Block::type).contains("HeaderClassifier", "Alert");
-        java.util.Map<String, List<java.util.Map<String, String>>> provenance = given()
-                .get("/api/obis/" + TestApps.ModuleUser.REFUSING_DPID + "/graph").jsonPath().getMap("provenance");
-        assertThat(provenance.values().stream().flatMap(List::stream).map(o -> o.get("app")).distinct().sorted())
+        java.util.Map<String, List<java.util.Map<String, String>>> provenance = given().get(
+                        "/api/obis/" + TestApps.ModuleUser.REFUSING_DPID + "/graph")
+                .jsonPath()
+                .getMap("provenance");
+        assertThat(provenance.values().stream()
+                        .flatMap(List::stream)
+                        .map(o -> o.get("app"))
+                        .distinct()
+                        .sorted())
                 .containsExactly("fw", "ips");
-        assertThat(fw.errors.stream().filter(e -> e.dpid() == TestApps.ModuleUser.REFUSING_DPID)).isEmpty();
-        assertThat(obi.received(AddCustomModuleRequest.class)).hasSize(1);   // not retried on its own
-        given().get("/api/obis/" + TestApps.ModuleUser.REFUSING_DPID).then()
+        assertThat(fw.errors.stream().filter(e -> e.dpid() == TestApps.ModuleUser.REFUSING_DPID))
+                .isEmpty();
+        assertThat(obi.received(AddCustomModuleRequest.class)).hasSize(1); // not retried on its own
+        given().get("/api/obis/" + TestApps.ModuleUser.REFUSING_DPID)
+                .then()
                 .body("obi.excludedApps", org.hamcrest.Matchers.contains("modapp"))
-                .body("obi.refusedModules." + TestApps.ModuleUser.MODULE,
+                .body(
+                        "obi.refusedModules." + TestApps.ModuleUser.MODULE,
                         org.hamcrest.Matchers.containsString("cannot load the shared object"));
     }
 }

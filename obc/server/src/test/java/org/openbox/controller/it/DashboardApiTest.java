@@ -42,7 +42,8 @@ class DashboardApiTest extends ControllerTestBase {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Autowired AlertStream stream;
+    @Autowired
+    AlertStream stream;
 
     /** Every classifier counter read answers 10, 20, 30, ... per merged rule. */
     private static JsonNode counts(String block, String handle) {
@@ -61,7 +62,11 @@ class DashboardApiTest extends ControllerTestBase {
         b.onRead(DashboardApiTest::counts);
         awaitOnlyUp(Set.of(181L, 182L));
 
-        JsonPath one = given().get("/api/apps/fw/rules?dpid=181").then().statusCode(200).extract().jsonPath();
+        JsonPath one = given().get("/api/apps/fw/rules?dpid=181")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(one.getList("block")).containsExactly("cls");
         assertThat(one.getString("[0].type")).isEqualTo("HeaderClassifier");
         assertThat(one.getList("[0].rules.index")).containsExactly(0, 1);
@@ -77,7 +82,11 @@ class DashboardApiTest extends ControllerTestBase {
         List<Long> onOne = one.getList("[0].rules.hits", Long.class);
         assertThat(onOne).allMatch(h -> h > 0);
         // over both OBIs (which answer alike): twice one, and what the application's own read gives
-        JsonPath all = given().get("/api/apps/fw/rules").then().statusCode(200).extract().jsonPath();
+        JsonPath all = given().get("/api/apps/fw/rules")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         List<Long> onBoth = all.getList("[0].rules.hits", Long.class);
         assertThat(onBoth).containsExactlyElementsOf(own);
         assertThat(onBoth).containsExactly(onOne.get(0) * 2, onOne.get(1) * 2);
@@ -88,8 +97,12 @@ class DashboardApiTest extends ControllerTestBase {
         given().get("/api/apps/fw/rules?dpid=999999").then().statusCode(404);
         given().get("/api/apps/fw/rules?dpid=x").then().statusCode(400);
         // viewers read it, anonymous clients do not
-        given().auth().preemptive().basic(TestCredentials.VIEWER, TestCredentials.VIEWER_PASSWORD)
-                .get("/api/apps/fw/rules").then().statusCode(200);
+        given().auth()
+                .preemptive()
+                .basic(TestCredentials.VIEWER, TestCredentials.VIEWER_PASSWORD)
+                .get("/api/apps/fw/rules")
+                .then()
+                .statusCode(200);
         given().auth().none().get("/api/apps/fw/rules").then().statusCode(401);
     }
 
@@ -102,23 +115,41 @@ class DashboardApiTest extends ControllerTestBase {
         obi.alert(ssh, "ssh attempt one");
         obi.alert(seen, "seen by ips");
         obi.alert(ssh, "ssh attempt two");
-        await().atMost(WAIT).until(() -> given().get("/api/alerts?dpid=183").jsonPath().getList("").size() == 3);
+        await().atMost(WAIT)
+                .until(() -> given().get("/api/alerts?dpid=183")
+                                .jsonPath()
+                                .getList("")
+                                .size()
+                        == 3);
 
         assertThat(given().get("/api/alerts?dpid=183&app=fw").jsonPath().getList("message"))
                 .containsExactly("ssh attempt one", "ssh attempt two");
-        assertThat(given().get("/api/alerts?dpid=183&block=ips_alert").jsonPath().getList("app")).containsExactly("ips");
+        assertThat(given().get("/api/alerts?dpid=183&block=ips_alert")
+                        .jsonPath()
+                        .getList("app"))
+                .containsExactly("ips");
         assertThat(given().get("/api/alerts?dpid=183&text=TWO").jsonPath().getList("message"))
                 .containsExactly("ssh attempt two");
-        assertThat(given().get("/api/alerts?dpid=183&minSeverity=3").jsonPath().getList("")).hasSize(3);
-        assertThat(given().get("/api/alerts?dpid=183&minSeverity=4").jsonPath().getList("")).isEmpty();
-        assertThat(given().get("/api/alerts?dpid=183&since=" + before).jsonPath().getList("")).hasSize(3);
-        assertThat(given().get("/api/alerts?dpid=183&until=" + before).jsonPath().getList("")).isEmpty();
+        assertThat(given().get("/api/alerts?dpid=183&minSeverity=3").jsonPath().getList(""))
+                .hasSize(3);
+        assertThat(given().get("/api/alerts?dpid=183&minSeverity=4").jsonPath().getList(""))
+                .isEmpty();
+        assertThat(given().get("/api/alerts?dpid=183&since=" + before)
+                        .jsonPath()
+                        .getList(""))
+                .hasSize(3);
+        assertThat(given().get("/api/alerts?dpid=183&until=" + before)
+                        .jsonPath()
+                        .getList(""))
+                .isEmpty();
         assertThat(given().get("/api/alerts?dpid=183&app=fw&limit=1").jsonPath().getList("message"))
                 .containsExactly("ssh attempt two");
 
         given().get("/api/alerts?since=yesterday").then().statusCode(400).body("message", containsString("since"));
         given().get("/api/alerts?minSeverity=9").then().statusCode(400).body("message", containsString("1..5"));
-        given().get("/api/alerts?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z").then().statusCode(400);
+        given().get("/api/alerts?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z")
+                .then()
+                .statusCode(400);
     }
 
     @Test
@@ -130,14 +161,20 @@ class DashboardApiTest extends ControllerTestBase {
         URI uri = URI.create(controllerUrl() + "/api/alerts/stream?app=fw&dpid=184");
 
         // no login: 401, nothing opened
-        assertThat(http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode())
+        assertThat(http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode())
                 .isEqualTo(401);
         int before = stream.clients();
 
-        String basic = Base64.getEncoder().encodeToString((TestCredentials.VIEWER + ":" + TestCredentials.VIEWER_PASSWORD)
-                .getBytes(StandardCharsets.UTF_8));
-        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(uri).header("Authorization", "Basic " + basic)
-                .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofInputStream());
+        String basic = Base64.getEncoder()
+                .encodeToString((TestCredentials.VIEWER + ":" + TestCredentials.VIEWER_PASSWORD)
+                        .getBytes(StandardCharsets.UTF_8));
+        HttpResponse<InputStream> r = http.send(
+                HttpRequest.newBuilder(uri)
+                        .header("Authorization", "Basic " + basic)
+                        .header("Accept", "text/event-stream")
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
         await().atMost(WAIT).until(() -> stream.clients() == before + 1);
@@ -164,7 +201,8 @@ class DashboardApiTest extends ControllerTestBase {
         for (String d : got) {
             alerts.add(JSON.readValue(d, Map.class));
         }
-        assertThat(alerts).extracting(m -> m.get("app") + ":" + m.get("message"))
+        assertThat(alerts)
+                .extracting(m -> m.get("app") + ":" + m.get("message"))
                 .containsExactly("fw:live one", "fw:live two");
 
         // the client goes away: its stream is noticed at the next write and removed
@@ -174,9 +212,13 @@ class DashboardApiTest extends ControllerTestBase {
             return stream.clients() == before;
         });
         // a bad filter is refused before a stream is opened
-        assertThat(http.send(HttpRequest.newBuilder(URI.create(controllerUrl() + "/api/alerts/stream?minSeverity=0"))
-                .header("Authorization", "Basic " + basic).build(), HttpResponse.BodyHandlers.discarding())
-                .statusCode()).isEqualTo(400);
+        assertThat(http.send(
+                                HttpRequest.newBuilder(URI.create(controllerUrl() + "/api/alerts/stream?minSeverity=0"))
+                                        .header("Authorization", "Basic " + basic)
+                                        .build(),
+                                HttpResponse.BodyHandlers.discarding())
+                        .statusCode())
+                .isEqualTo(400);
         assertThat(stream.clients()).isEqualTo(before);
     }
 
@@ -184,9 +226,11 @@ class DashboardApiTest extends ControllerTestBase {
     private record Event(String id, String data) {}
 
     private static HttpResponse<InputStream> openStream(HttpClient http, URI uri, String lastEventId) throws Exception {
-        String basic = Base64.getEncoder().encodeToString((TestCredentials.VIEWER + ":" + TestCredentials.VIEWER_PASSWORD)
-                .getBytes(StandardCharsets.UTF_8));
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).header("Authorization", "Basic " + basic)
+        String basic = Base64.getEncoder()
+                .encodeToString((TestCredentials.VIEWER + ":" + TestCredentials.VIEWER_PASSWORD)
+                        .getBytes(StandardCharsets.UTF_8));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .header("Authorization", "Basic " + basic)
                 .header("Accept", "text/event-stream");
         if (lastEventId != null) {
             b.header("Last-Event-ID", lastEventId);
@@ -256,7 +300,12 @@ class DashboardApiTest extends ControllerTestBase {
         obi.alert(ssh, "missed one");
         obi.alert(seen, "missed, not for this filter");
         obi.alert(ssh, "missed two");
-        await().atMost(WAIT).until(() -> given().get("/api/alerts?app=fw&dpid=186").jsonPath().getList("").size() == 4);
+        await().atMost(WAIT)
+                .until(() -> given().get("/api/alerts?app=fw&dpid=186")
+                                .jsonPath()
+                                .getList("")
+                                .size()
+                        == 4);
 
         // resuming after "before one": what came after it, once each, in order, then the live ones
         HttpResponse<InputStream> again = openStream(http, uri, got.get(0).id());
@@ -273,8 +322,8 @@ class DashboardApiTest extends ControllerTestBase {
         HttpResponse<InputStream> restarted = openStream(http, uri, "0-" + (seq2 + 1_000_000));
         List<Event> all = events(new BufferedReader(new InputStreamReader(restarted.body(), StandardCharsets.UTF_8)), 5)
                 .get(20, TimeUnit.SECONDS);
-        assertThat(messages(all)).containsExactly("before one", "before two", "missed one", "missed two",
-                "live after resuming");
+        assertThat(messages(all))
+                .containsExactly("before one", "before two", "missed one", "missed two", "live after resuming");
         restarted.body().close();
 
         // an id the stream never gives: no replay, only the live alerts
@@ -289,22 +338,36 @@ class DashboardApiTest extends ControllerTestBase {
     @Test
     void countersOfEveryBlockInOneAnswer() throws Exception {
         TestObi obi = connected(185);
-        obi.onRead((block, handle) -> handle.equals("count") ? JsonNodeFactory.instance.numberNode(block.length())
+        obi.onRead((block, handle) -> handle.equals("count")
+                ? JsonNodeFactory.instance.numberNode(block.length())
                 : JsonNodeFactory.instance.numberNode(1.5));
-        String source = given().get("/api/obis/185/graph").jsonPath()
+        String source = given().get("/api/obis/185/graph")
+                .jsonPath()
                 .getString("graph.blocks.find { it.type == 'FromDevice' }.name");
-        JsonPath c = given().get("/api/obis/185/counters").then().statusCode(200).extract().jsonPath();
+        JsonPath c = given().get("/api/obis/185/counters")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(c.getLong("dpid")).isEqualTo(185);
         assertThat(c.getBoolean("truncated")).isFalse();
         assertThat(c.getLong("blocks.'" + source + "'.count")).isEqualTo(source.length());
         assertThat(c.getDouble("blocks.'" + source + "'.rate")).isEqualTo(1.5);
         // an OBI refusing a read: that block says why, the others are answered
-        obi.refuseWhen(m -> m instanceof org.openbox.protocol.message.ReadRequest r && r.blockId().equals(source)
-                ? java.util.Optional.of(new org.openbox.protocol.message.ErrorMessage(m.xid(),
-                        org.openbox.protocol.ErrorType.BAD_REQUEST, org.openbox.protocol.ErrorSubtype.ILLEGAL_ARGUMENT,
-                        "no such block", null))
+        obi.refuseWhen(m -> m instanceof org.openbox.protocol.message.ReadRequest r
+                        && r.blockId().equals(source)
+                ? java.util.Optional.of(new org.openbox.protocol.message.ErrorMessage(
+                        m.xid(),
+                        org.openbox.protocol.ErrorType.BAD_REQUEST,
+                        org.openbox.protocol.ErrorSubtype.ILLEGAL_ARGUMENT,
+                        "no such block",
+                        null))
                 : java.util.Optional.empty());
-        JsonPath refused = given().get("/api/obis/185/counters").then().statusCode(200).extract().jsonPath();
+        JsonPath refused = given().get("/api/obis/185/counters")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(refused.getString("blocks.'" + source + "'.error")).contains("no such block");
         assertThat(refused.getMap("blocks")).hasSizeGreaterThan(1);
         given().get("/api/obis/999998/counters").then().statusCode(404);
@@ -312,12 +375,25 @@ class DashboardApiTest extends ControllerTestBase {
 
     @Test
     void whoIsLoggedInAndWithWhichRoles() {
-        given().get("/api/me").then().statusCode(200).body("name", equalTo(TestCredentials.OPERATOR))
+        given().get("/api/me")
+                .then()
+                .statusCode(200)
+                .body("name", equalTo(TestCredentials.OPERATOR))
                 .body("roles", org.hamcrest.Matchers.contains("OPERATOR", "VIEWER"));
-        given().auth().preemptive().basic(TestCredentials.VIEWER, TestCredentials.VIEWER_PASSWORD).get("/api/me")
-                .then().statusCode(200).body("roles", org.hamcrest.Matchers.contains("VIEWER"));
-        given().auth().none().header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN).get("/api/me")
-                .then().statusCode(200).body("name", equalTo("token:test-viewer"));
+        given().auth()
+                .preemptive()
+                .basic(TestCredentials.VIEWER, TestCredentials.VIEWER_PASSWORD)
+                .get("/api/me")
+                .then()
+                .statusCode(200)
+                .body("roles", org.hamcrest.Matchers.contains("VIEWER"));
+        given().auth()
+                .none()
+                .header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
+                .get("/api/me")
+                .then()
+                .statusCode(200)
+                .body("name", equalTo("token:test-viewer"));
         given().auth().none().get("/api/me").then().statusCode(401);
     }
 
@@ -328,7 +404,8 @@ class DashboardApiTest extends ControllerTestBase {
 
     @Test
     void openApiDescribesEveryManagementEndpointAndItsErrors() throws Exception {
-        JsonNode doc = JSON.readTree(given().get("/v3/api-docs").then().statusCode(200).extract().asString());
+        JsonNode doc = JSON.readTree(
+                given().get("/v3/api-docs").then().statusCode(200).extract().asString());
         assertThat(doc.at("/info/title").asText()).isEqualTo("OpenBox controller API");
         // the project's version, from the build-info the build writes
         assertThat(doc.at("/info/version").asText()).matches("\\d+\\.\\d+.*");
@@ -346,25 +423,41 @@ class DashboardApiTest extends ControllerTestBase {
                 JsonNode o = op.getValue();
                 assertThat(o.path("summary").asText()).as(what + " summary").isNotBlank();
                 for (String code : List.of("401", "403")) {
-                    assertThat(o.at("/responses/" + code + "/content/application~1json/schema/$ref").asText())
-                            .as(what + " " + code).endsWith("/ApiError");
+                    assertThat(o.at("/responses/" + code + "/content/application~1json/schema/$ref")
+                                    .asText())
+                            .as(what + " " + code)
+                            .endsWith("/ApiError");
                 }
                 checked.add(what);
             });
         });
-        assertThat(checked).contains("GET /api/apps/{name}/rules", "GET /api/alerts/stream", "GET /api/obis/{dpid}/graph",
-                "POST /api/apps/{name}/stop", "GET /api/topology");
-        assertThat(paths.at("/~1api~1obis~1{dpid}/get/responses/404/content/application~1json/schema/$ref").asText())
+        assertThat(checked)
+                .contains(
+                        "GET /api/apps/{name}/rules",
+                        "GET /api/alerts/stream",
+                        "GET /api/obis/{dpid}/graph",
+                        "POST /api/apps/{name}/stop",
+                        "GET /api/topology");
+        assertThat(paths.at("/~1api~1obis~1{dpid}/get/responses/404/content/application~1json/schema/$ref")
+                        .asText())
                 .endsWith("/StatusError");
-        assertThat(paths.at("/~1api~1apps~1{name}~1rules/get/responses/404").isMissingNode()).isFalse();
-        assertThat(paths.at("/~1api~1alerts/get/responses/400/content/application~1json/schema/$ref").asText())
+        assertThat(paths.at("/~1api~1apps~1{name}~1rules/get/responses/404").isMissingNode())
+                .isFalse();
+        assertThat(paths.at("/~1api~1alerts/get/responses/400/content/application~1json/schema/$ref")
+                        .asText())
                 .endsWith("/StatusError");
-        assertThat(paths.at("/~1api~1obis~1{dpid}~1stats/get/responses/502").isMissingNode()).isFalse();
-        assertThat(paths.at("/~1api~1obis~1{dpid}~1stats/get/responses/504").isMissingNode()).isFalse();
-        assertThat(paths.at("/~1api~1obis~1{dpid}~1counters/get/responses/404").isMissingNode()).isFalse();
+        assertThat(paths.at("/~1api~1obis~1{dpid}~1stats/get/responses/502").isMissingNode())
+                .isFalse();
+        assertThat(paths.at("/~1api~1obis~1{dpid}~1stats/get/responses/504").isMissingNode())
+                .isFalse();
+        assertThat(paths.at("/~1api~1obis~1{dpid}~1counters/get/responses/404").isMissingNode())
+                .isFalse();
         assertThat(paths.at("/~1api~1obis/get/responses/200").isMissingNode()).isFalse();
-        assertThat(doc.at("/components/schemas/ApiError/properties/error_subtype").isMissingNode()).isFalse();
-        assertThat(doc.at("/components/schemas/StatusError/properties/message").isMissingNode()).isFalse();
+        assertThat(doc.at("/components/schemas/ApiError/properties/error_subtype")
+                        .isMissingNode())
+                .isFalse();
+        assertThat(doc.at("/components/schemas/StatusError/properties/message").isMissingNode())
+                .isFalse();
 
         // Swagger UI is served, behind the same login
         given().get("/swagger-ui/index.html").then().statusCode(200).body(containsString("swagger"));

@@ -40,13 +40,18 @@ class DataPlaneMetricsTest extends ControllerTestBase {
     private static final long DPID = 131;
     private static final Duration REAL_WAIT = Duration.ofSeconds(20);
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** One sample line of the Prometheus text format. */
     record Line(String name, Map<String, String> labels, double value) {}
 
     static List<Line> scrape() {
-        String text = given().get("/actuator/prometheus").then().statusCode(200).extract().asString();
+        String text = given().get("/actuator/prometheus")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         List<Line> out = new ArrayList<>();
         for (String l : text.split("\n")) {
             if (l.isBlank() || l.startsWith("#")) {
@@ -73,14 +78,18 @@ class DataPlaneMetricsTest extends ControllerTestBase {
 
     /** The value of the sample {@code name} whose labels include {@code labels} (pairs), if scraped. */
     static OptionalDouble value(List<Line> lines, String name, String... labels) {
-        return lines.stream().filter(l -> l.name().equals(name)).filter(l -> {
-            for (int i = 0; i < labels.length; i += 2) {
-                if (!labels[i + 1].equals(l.labels().get(labels[i]))) {
-                    return false;
-                }
-            }
-            return true;
-        }).mapToDouble(Line::value).findFirst();
+        return lines.stream()
+                .filter(l -> l.name().equals(name))
+                .filter(l -> {
+                    for (int i = 0; i < labels.length; i += 2) {
+                        if (!labels[i + 1].equals(l.labels().get(labels[i]))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                })
+                .mapToDouble(Line::value)
+                .findFirst();
     }
 
     private static double must(List<Line> lines, String name, String... labels) {
@@ -101,88 +110,151 @@ class DataPlaneMetricsTest extends ControllerTestBase {
         Path bin = RealObiTest.obiBinary();
         Path in = dir.resolve("in.pcap");
         // fw: ssh to its alert and dropped (rule 0), the other two pass (rule 1) and ips alerts on each
-        Pcap.write(in, List.of(Pcap.Packet.tcp(22, "ssh"), Pcap.Packet.tcp(80, "GET / HTTP/1.0\r\n\r\n"),
-                Pcap.Packet.udp(53, "dns")));
-        Process obi = new ProcessBuilder(bin.toString(), "--dpid", String.valueOf(DPID),
-                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1", "--insecure",
-                "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + dir.resolve("out.pcap"))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("obi.log").toFile()).start();
+        Pcap.write(
+                in,
+                List.of(
+                        Pcap.Packet.tcp(22, "ssh"),
+                        Pcap.Packet.tcp(80, "GET / HTTP/1.0\r\n\r\n"),
+                        Pcap.Packet.udp(53, "dns")));
+        Process obi = new ProcessBuilder(
+                        bin.toString(),
+                        "--dpid",
+                        String.valueOf(DPID),
+                        "--listen",
+                        "127.0.0.1:" + freePort(),
+                        "--controller",
+                        controllerUrl(),
+                        "--workers",
+                        "1",
+                        "--insecure",
+                        "--device-map",
+                        "eth0=pcap:" + in + ",eth1=pcap:" + dir.resolve("out.pcap"))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("obi.log").toFile())
+                .start();
         String o = "dpid";
         String d = String.valueOf(DPID);
         try {
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(given().get("/api/obis/" + DPID).jsonPath()
-                    .getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(REAL_WAIT).until(() -> String.valueOf(
+                            given().get("/api/obis/" + DPID).jsonPath().getString("obi.graphStatus"))
+                    .startsWith("running"));
             // the trace has passed: the OBI's own figures say so, then the collector's do too
-            await().atMost(REAL_WAIT).until(() -> given().get("/api/obis/" + DPID + "/stats").jsonPath()
-                    .getLong("packets_in") == 3);
-            await().atMost(REAL_WAIT).until(() -> value(scrape(), "openbox_rule_hits_total",
-                    "app", "fw", "block", "cls", o, d, "rule", "1").orElse(0) == 2);
+            await().atMost(REAL_WAIT)
+                    .until(() -> given().get("/api/obis/" + DPID + "/stats")
+                                    .jsonPath()
+                                    .getLong("packets_in")
+                            == 3);
+            await().atMost(REAL_WAIT)
+                    .until(() ->
+                            value(scrape(), "openbox_rule_hits_total", "app", "fw", "block", "cls", o, d, "rule", "1")
+                                            .orElse(0)
+                                    == 2);
             List<Line> m = scrape();
             JsonPath stats = given().get("/api/obis/" + DPID + "/stats").jsonPath();
 
             // per OBI: GlobalStats, the same figures as the stats API
-            assertThat(must(m, "openbox_obi_packets_total", o, d, "direction", "in")).isEqualTo(3);
+            assertThat(must(m, "openbox_obi_packets_total", o, d, "direction", "in"))
+                    .isEqualTo(3);
             assertThat(must(m, "openbox_obi_packets_total", o, d, "direction", "out"))
-                    .isEqualTo(stats.getDouble("packets_out")).isEqualTo(2);
+                    .isEqualTo(stats.getDouble("packets_out"))
+                    .isEqualTo(2);
             assertThat(must(m, "openbox_obi_packets_total", o, d, "direction", "dropped"))
-                    .isEqualTo(stats.getDouble("packets_dropped")).isEqualTo(1);
+                    .isEqualTo(stats.getDouble("packets_dropped"))
+                    .isEqualTo(1);
             assertThat(must(m, "openbox_obi_bytes_total", o, d, "direction", "in"))
-                    .isEqualTo(stats.getDouble("bytes_in")).isGreaterThan(3 * 42);
+                    .isEqualTo(stats.getDouble("bytes_in"))
+                    .isGreaterThan(3 * 42);
             assertThat(must(m, "openbox_obi_bytes_total", o, d, "direction", "out"))
-                    .isEqualTo(stats.getDouble("bytes_out")).isPositive();
+                    .isEqualTo(stats.getDouble("bytes_out"))
+                    .isPositive();
             assertThat(value(m, "openbox_obi_load", o, d)).isPresent();
 
             // per application and block, under the application's own names: fw's classifier
-            assertThat(must(m, "openbox_rule_hits_total", "app", "fw", "block", "cls", o, d, "rule", "0")).isEqualTo(1);
+            assertThat(must(m, "openbox_rule_hits_total", "app", "fw", "block", "cls", o, d, "rule", "0"))
+                    .isEqualTo(1);
             assertThat(must(m, "openbox_block_counter_total", "app", "fw", "block", "cls", o, d, "handle", "count"))
                     .isEqualTo(3);
             double ruleBytes = must(m, "openbox_rule_bytes_total", "app", "fw", "block", "cls", o, d, "rule", "0")
                     + must(m, "openbox_rule_bytes_total", "app", "fw", "block", "cls", o, d, "rule", "1");
             assertThat(ruleBytes).isEqualTo(stats.getDouble("bytes_in"));
-            assertThat(must(m, "openbox_block_counter_total", "app", "fw", "block", "cls", o, d, "handle", "byte_count"))
+            assertThat(must(
+                            m,
+                            "openbox_block_counter_total",
+                            "app",
+                            "fw",
+                            "block",
+                            "cls",
+                            o,
+                            d,
+                            "handle",
+                            "byte_count"))
                     .isEqualTo(ruleBytes);
             // the same value the application reads at this OBI
-            assertThat(fw.context.handles().read("cls", "count", DPID).get(5, TimeUnit.SECONDS).toString())
+            assertThat(fw.context
+                            .handles()
+                            .read("cls", "count", DPID)
+                            .get(5, TimeUnit.SECONDS)
+                            .toString())
                     .isEqualTo("[1,2]");
             // only the applications on this OBI, only their own block names (no merged block's name)
-            List<Line> perBlock = m.stream().filter(l -> d.equals(l.labels().get(o)) && l.labels().containsKey("app"))
+            List<Line> perBlock = m.stream()
+                    .filter(l -> d.equals(l.labels().get(o)) && l.labels().containsKey("app"))
                     .toList();
-            assertThat(perBlock).isNotEmpty().extracting(l -> l.labels().get("app")).isSubsetOf("fw", "ips");
-            assertThat(perBlock).extracting(l -> l.labels().get("block"))
+            assertThat(perBlock)
+                    .isNotEmpty()
+                    .extracting(l -> l.labels().get("app"))
+                    .isSubsetOf("fw", "ips");
+            assertThat(perBlock)
+                    .extracting(l -> l.labels().get("block"))
                     .isSubsetOf("in", "cls", "ssh_alert", "drop", "out", "ips_alert");
 
             // alerts by application and severity, graph swaps, the collector's own outcomes
-            await().atMost(REAL_WAIT).until(() -> value(scrape(), "openbox_alerts_total", "app", "ips", "severity", "2")
-                    .orElse(0) >= 2);
+            await().atMost(REAL_WAIT)
+                    .until(() -> value(scrape(), "openbox_alerts_total", "app", "ips", "severity", "2")
+                                    .orElse(0)
+                            >= 2);
             m = scrape();
-            assertThat(must(m, "openbox_alerts_total", "app", "fw", "severity", "3")).isGreaterThanOrEqualTo(1);
-            assertThat(must(m, "openbox_graph_swap_seconds_count", o, d, "outcome", "ok")).isGreaterThanOrEqualTo(1);
-            assertThat(must(m, "openbox_graph_swap_seconds_sum", o, d, "outcome", "ok")).isPositive();
-            assertThat(must(m, "openbox_metrics_collections_total", "outcome", "ok")).isPositive();
+            assertThat(must(m, "openbox_alerts_total", "app", "fw", "severity", "3"))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(must(m, "openbox_graph_swap_seconds_count", o, d, "outcome", "ok"))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(must(m, "openbox_graph_swap_seconds_sum", o, d, "outcome", "ok"))
+                    .isPositive();
+            assertThat(must(m, "openbox_metrics_collections_total", "outcome", "ok"))
+                    .isPositive();
 
             // they came on its KeepAlives: the OBI holds the controller's subscription (the
             // merged blocks' counters, read there by their merged names) and reports it
             JsonPath params = given().get("/api/obis/" + DPID + "/parameters").jsonPath();
             assertThat(params.getLong("metrics_subscription.id")).isPositive();
             assertThat(params.getInt("metrics_subscription.interval")).isEqualTo(1);
-            assertThat(params.getList("metrics_subscription.reads.block_id", String.class)).isNotEmpty();
+            assertThat(params.getList("metrics_subscription.reads.block_id", String.class))
+                    .isNotEmpty();
             assertThat(params.getList("metrics_subscription.reads.read_handles.flatten()", String.class))
                     .contains("count", "byte_count");
-            assertThat(must(m, "openbox_metrics_paths_total", "path", "keepalive")).isPositive();
+            assertThat(must(m, "openbox_metrics_paths_total", "path", "keepalive"))
+                    .isPositive();
             double keepAlivePath = must(m, "openbox_metrics_paths_total", "path", "keepalive");
-            await().atMost(REAL_WAIT).until(() -> value(scrape(), "openbox_metrics_paths_total", "path", "keepalive")
-                    .orElse(0) >= keepAlivePath + 2);   // once a second, on its own
+            await().atMost(REAL_WAIT)
+                    .until(() -> value(scrape(), "openbox_metrics_paths_total", "path", "keepalive")
+                                    .orElse(0)
+                            >= keepAlivePath + 2); // once a second, on its own
 
             // a DOWN OBI is skipped, its last figures stay until its session is dropped
-            double skipped = value(m, "openbox_metrics_collections_total", "outcome", "skipped").orElse(0);
+            double skipped = value(m, "openbox_metrics_collections_total", "outcome", "skipped")
+                    .orElse(0);
             obi.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            await().atMost(REAL_WAIT).until(() -> "DOWN".equals(given().get("/api/obis/" + DPID).jsonPath()
-                    .getString("obi.state")));
-            await().atMost(REAL_WAIT).until(() -> value(scrape(), "openbox_metrics_collections_total",
-                    "outcome", "skipped").orElse(0) > skipped);
-            assertThat(must(scrape(), "openbox_obi_packets_total", o, d, "direction", "in")).isEqualTo(3);
+            await().atMost(REAL_WAIT).until(() -> "DOWN"
+                    .equals(given().get("/api/obis/" + DPID).jsonPath().getString("obi.state")));
+            await().atMost(REAL_WAIT)
+                    .until(() -> value(scrape(), "openbox_metrics_collections_total", "outcome", "skipped")
+                                    .orElse(0)
+                            > skipped);
+            assertThat(must(scrape(), "openbox_obi_packets_total", o, d, "direction", "in"))
+                    .isEqualTo(3);
         } catch (AssertionError | Exception e) {
-            throw new AssertionError(e.getMessage() + "\n--- OBI output ---\n" + Files.readString(dir.resolve("obi.log")), e);
+            throw new AssertionError(
+                    e.getMessage() + "\n--- OBI output ---\n" + Files.readString(dir.resolve("obi.log")), e);
         } finally {
             obi.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
@@ -196,31 +268,48 @@ class DataPlaneMetricsTest extends ControllerTestBase {
     @Test
     void anObiWithoutSubscriptionsIsCollectedByRequest() throws Exception {
         TestObi old = obi(133);
-        old.onGlobalStats(() -> com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                .put("packets_in", 77).put("bytes_in", 7700).put("packets_out", 70).put("bytes_out", 7000)
-                .put("packets_dropped", 7).put("current_load", 0.25).put("uptime", 5).put("cpus", 1));
+        old.onGlobalStats(() -> com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                .objectNode()
+                .put("packets_in", 77)
+                .put("bytes_in", 7700)
+                .put("packets_out", 70)
+                .put("bytes_out", 7000)
+                .put("packets_dropped", 7)
+                .put("current_load", 0.25)
+                .put("uptime", 5)
+                .put("cpus", 1));
         assertThat(old.hello().statusCode()).isEqualTo(200);
         keepAlive(old);
         old.await(GlobalStatsRequest.class, 4, Duration.ofSeconds(15));
         assertThat(old.received(SetParametersRequest.class).stream()
-                .filter(r -> r.parameters().has("metrics_subscription")).count())
-                .as("subscriptions offered").isEqualTo(1);
+                        .filter(r -> r.parameters().has("metrics_subscription"))
+                        .count())
+                .as("subscriptions offered")
+                .isEqualTo(1);
         String d = "133";
         // generous: the first collections after the context starts run cold on a loaded machine
-        await().atMost(Duration.ofSeconds(60)).until(() -> value(scrape(), "openbox_obi_packets_total", "dpid", d,
-                "direction", "in").orElse(0) == 77);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> value(scrape(), "openbox_obi_packets_total", "dpid", d, "direction", "in")
+                                .orElse(0)
+                        == 77);
         List<Line> m = scrape();
         JsonPath stats = given().get("/api/obis/133/stats").jsonPath();
         assertThat(must(m, "openbox_obi_packets_total", "dpid", d, "direction", "out"))
-                .isEqualTo(stats.getDouble("packets_out")).isEqualTo(70);
-        assertThat(must(m, "openbox_obi_packets_total", "dpid", d, "direction", "dropped")).isEqualTo(7);
-        assertThat(must(m, "openbox_obi_bytes_total", "dpid", d, "direction", "in")).isEqualTo(7700);
-        assertThat(must(m, "openbox_obi_bytes_total", "dpid", d, "direction", "out")).isEqualTo(7000);
+                .isEqualTo(stats.getDouble("packets_out"))
+                .isEqualTo(70);
+        assertThat(must(m, "openbox_obi_packets_total", "dpid", d, "direction", "dropped"))
+                .isEqualTo(7);
+        assertThat(must(m, "openbox_obi_bytes_total", "dpid", d, "direction", "in"))
+                .isEqualTo(7700);
+        assertThat(must(m, "openbox_obi_bytes_total", "dpid", d, "direction", "out"))
+                .isEqualTo(7000);
         assertThat(must(m, "openbox_obi_load", "dpid", d)).isEqualTo(0.25);
         assertThat(must(m, "openbox_metrics_paths_total", "path", "request")).isPositive();
         assertThat(old.received(SetParametersRequest.class).stream()
-                .filter(r -> r.parameters().has("metrics_subscription")).count())
-                .as("subscriptions offered after more rounds").isEqualTo(1);
+                        .filter(r -> r.parameters().has("metrics_subscription"))
+                        .count())
+                .as("subscriptions offered after more rounds")
+                .isEqualTo(1);
     }
 
     /**
@@ -235,11 +324,13 @@ class DataPlaneMetricsTest extends ControllerTestBase {
         keepAlive(slow);
         slow.await(GlobalStatsRequest.class, 1, Duration.ofSeconds(10));
         long first = System.nanoTime();
-        Thread.sleep(1000);   // three rounds pass while the first request is unanswered
+        Thread.sleep(1000); // three rounds pass while the first request is unanswered
         assertThat(slow.received(GlobalStatsRequest.class)).hasSize(1);
         slow.await(GlobalStatsRequest.class, 2, Duration.ofSeconds(10));
         assertThat(Duration.ofNanos(System.nanoTime() - first)).isGreaterThanOrEqualTo(Duration.ofMillis(1400));
-        assertThat(value(scrape(), "openbox_metrics_collections_total", "outcome", "failed")).isPresent();
-        assertThat(value(scrape(), "openbox_obi_packets_total", "dpid", "132", "direction", "in")).isEmpty();
+        assertThat(value(scrape(), "openbox_metrics_collections_total", "outcome", "failed"))
+                .isPresent();
+        assertThat(value(scrape(), "openbox_obi_packets_total", "dpid", "132", "direction", "in"))
+                .isEmpty();
     }
 }

@@ -46,8 +46,12 @@ class FaultIsolationTest extends ControllerTestBase {
     /** How the OBI's error names the pattern: a config value is quoted as JSON. */
     private static final String BAD_PATTERN_IN_ERROR = "\"(ab)\\\\1x\"";
 
-    @TempDir Path dir;
-    @Autowired AppLifecycle lifecycle;
+    @TempDir
+    Path dir;
+
+    @Autowired
+    AppLifecycle lifecycle;
+
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
 
@@ -63,16 +67,31 @@ class FaultIsolationTest extends ControllerTestBase {
             this.mode = mode;
         }
 
-        @Override public String name() { return name; }
-        @Override public int priority() { return 300; }
-        @Override public FailureMode failureMode() { return mode; }
-        @Override public List<Statement> statements() {
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public int priority() {
+            return 300;
+        }
+
+        @Override
+        public FailureMode failureMode() {
+            return mode;
+        }
+
+        @Override
+        public List<Statement> statements() {
             RegexClassifier re = new RegexClassifier("re").pattern(BAD_PATTERN, "GET");
-            return List.of(new Statement(Location.obi(dpid), new GraphBuilder()
-                    .connect(new FromDevice("in", "eth0"), re)
-                    .connect(re, 0, new Discard("bad"))
-                    .connect(re, 1, new ToDevice("out", "eth1"))
-                    .build()));
+            return List.of(new Statement(
+                    Location.obi(dpid),
+                    new GraphBuilder()
+                            .connect(new FromDevice("in", "eth0"), re)
+                            .connect(re, 0, new Discard("bad"))
+                            .connect(re, 1, new ToDevice("out", "eth1"))
+                            .build()));
         }
     }
 
@@ -92,9 +111,18 @@ class FaultIsolationTest extends ControllerTestBase {
             this.trace = trace;
         }
 
-        @Override public String name() { return "filerules"; }
-        @Override public int priority() { return 20; }
-        @Override public List<Statement> statements() {
+        @Override
+        public String name() {
+            return "filerules";
+        }
+
+        @Override
+        public int priority() {
+            return 20;
+        }
+
+        @Override
+        public List<Statement> statements() {
             HeaderClassifier acl = new HeaderClassifier("acl");
             String regex = null;
             int denies = 0;
@@ -122,7 +150,9 @@ class FaultIsolationTest extends ControllerTestBase {
                 b.connect(acl, denies, out);
             } else {
                 RegexClassifier re = new RegexClassifier("re").pattern(regex, ".");
-                b.connect(acl, denies, re).connect(re, 0, new Discard("re_drop")).connect(re, 1, out);
+                b.connect(acl, denies, re)
+                        .connect(re, 0, new Discard("re_drop"))
+                        .connect(re, 1, out);
             }
             return List.of(new Statement(Location.obi(dpid), b.build()));
         }
@@ -150,10 +180,22 @@ class FaultIsolationTest extends ControllerTestBase {
     private void startObi(long dpid, Path in, Path out) throws IOException {
         Path log = dir.resolve("obi-" + dpid + "-" + logs.size() + ".log");
         logs.add(log);
-        processes.add(new ProcessBuilder(RealObiTest.obiBinary().toString(), "--dpid", String.valueOf(dpid),
-                "--listen", "127.0.0.1:" + freePort(), "--controller", controllerUrl(), "--workers", "1", "--insecure",
-                "--device-map", "eth0=pcap:" + in + ",eth1=pcap:" + out)
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start());
+        processes.add(new ProcessBuilder(
+                        RealObiTest.obiBinary().toString(),
+                        "--dpid",
+                        String.valueOf(dpid),
+                        "--listen",
+                        "127.0.0.1:" + freePort(),
+                        "--controller",
+                        controllerUrl(),
+                        "--workers",
+                        "1",
+                        "--insecure",
+                        "--device-map",
+                        "eth0=pcap:" + in + ",eth1=pcap:" + out)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start());
     }
 
     private AssertionError withLogs(Throwable e) {
@@ -188,15 +230,23 @@ class FaultIsolationTest extends ControllerTestBase {
     }
 
     private static String mergedBlockOfType(long dpid, String type) {
-        List<Map<String, Object>> blocks = given().get("/api/obis/" + dpid + "/graph").jsonPath().getList("graph.blocks");
-        return blocks.stream().filter(b -> type.equals(b.get("type"))).map(b -> (String) b.get("name")).findFirst()
+        List<Map<String, Object>> blocks =
+                given().get("/api/obis/" + dpid + "/graph").jsonPath().getList("graph.blocks");
+        return blocks.stream()
+                .filter(b -> type.equals(b.get("type")))
+                .map(b -> (String) b.get("name"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + type + " in " + blocks));
     }
 
     private Path trace() throws IOException {
         Path in = dir.resolve("in.pcap");
-        Pcap.write(in, List.of(Pcap.Packet.tcp(22, "ssh"), Pcap.Packet.tcp(80, "GET / HTTP/1.0\r\n\r\n"),
-                Pcap.Packet.udp(53, "dns")));
+        Pcap.write(
+                in,
+                List.of(
+                        Pcap.Packet.tcp(22, "ssh"),
+                        Pcap.Packet.tcp(80, "GET / HTTP/1.0\r\n\r\n"),
+                        Pcap.Packet.udp(53, "dns")));
         return in;
     }
 
@@ -209,22 +259,31 @@ class FaultIsolationTest extends ControllerTestBase {
         try {
             startObi(dpid, trace(), dir.resolve("out.pcap"));
             // the merged graph of the three is refused; regex-open is traced and left out there
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus"))
+                    .startsWith("running"));
             assertThat(obiView(dpid).getList("obi.apps")).containsExactly("fw", "ips");
             assertThat(obiView(dpid).getMap("obi.fallbacks")).containsEntry("regex-open", "bypass");
-            assertThat(obiView(dpid).getString("obi.lastError")).isNull();   // the refusal is over: the others run
+            assertThat(obiView(dpid).getString("obi.lastError")).isNull(); // the refusal is over: the others run
             Map<String, Object> view = app("regex-open");
             assertThat(view.get("state")).isEqualTo("FAILED");
             assertThat(view.get("failureMode")).isEqualTo("open");
             assertThat((String) view.get("action")).contains("bypass").contains(String.valueOf(dpid));
-            assertThat(((Map<?, ?>) view.get("failedOn")).get(String.valueOf(dpid)).toString()).contains(BAD_PATTERN_IN_ERROR);
+            assertThat(((Map<?, ?>) view.get("failedOn"))
+                            .get(String.valueOf(dpid))
+                            .toString())
+                    .contains(BAD_PATTERN_IN_ERROR);
             assertThat(app("fw").get("state")).isEqualTo("RUNNING");
             // the others' traffic flows: fw alerts on ssh, ips on the two others
-            await().atMost(REAL_WAIT).until(() -> fw.alerts.stream().filter(a -> a.dpid() == dpid).count() == 1
-                    && ips.alerts.stream().filter(a -> a.dpid() == dpid).count() == 2);
+            await().atMost(REAL_WAIT)
+                    .until(() -> fw.alerts.stream()
+                                            .filter(a -> a.dpid() == dpid)
+                                            .count()
+                                    == 1
+                            && ips.alerts.stream().filter(a -> a.dpid() == dpid).count() == 2);
             // the state is a metric
             String prom = given().get("/actuator/prometheus").asString();
-            assertThat(prom).contains("openbox_app_state{app=\"regex-open\",state=\"FAILED\"} 1.0")
+            assertThat(prom)
+                    .contains("openbox_app_state{app=\"regex-open\",state=\"FAILED\"} 1.0")
                     .contains("openbox_app_state{app=\"fw\",state=\"RUNNING\"} 1.0");
         } catch (AssertionError | Exception e) {
             throw withLogs(e);
@@ -241,7 +300,8 @@ class FaultIsolationTest extends ControllerTestBase {
         assertThat(lifecycle.start("regex-closed").ok()).isTrue();
         try {
             startObi(dpid, trace(), dir.resolve("out.pcap"));
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus"))
+                    .startsWith("running"));
             assertThat(obiView(dpid).getMap("obi.fallbacks")).containsEntry("regex-closed", "drop");
             assertThat(obiView(dpid).getList("obi.apps")).isEmpty();
             // every packet is dropped and counted; nobody downstream sees one
@@ -263,13 +323,27 @@ class FaultIsolationTest extends ControllerTestBase {
      */
     static final class RefusedClosedApp extends RecordingApp {
         static final long DPID = 163;
-        @Override public String name() { return "refused-closed"; }
-        @Override public FailureMode failureMode() { return FailureMode.CLOSED; }
-        @Override public List<Statement> statements() {
-            return List.of(new Statement(Location.obi(DPID), new GraphBuilder(TestApps.ModuleUser.module().catalogue())
-                    .chain(new FromDevice("in", "eth0"), new org.openbox.api.blocks.CustomBlock("TestCounter", "counter"),
-                            new ToDevice("out", "eth1"))
-                    .build()));
+
+        @Override
+        public String name() {
+            return "refused-closed";
+        }
+
+        @Override
+        public FailureMode failureMode() {
+            return FailureMode.CLOSED;
+        }
+
+        @Override
+        public List<Statement> statements() {
+            return List.of(new Statement(
+                    Location.obi(DPID),
+                    new GraphBuilder(TestApps.ModuleUser.module().catalogue())
+                            .chain(
+                                    new FromDevice("in", "eth0"),
+                                    new org.openbox.api.blocks.CustomBlock("TestCounter", "counter"),
+                                    new ToDevice("out", "eth1"))
+                            .build()));
         }
     }
 
@@ -281,8 +355,10 @@ class FaultIsolationTest extends ControllerTestBase {
         assertThat(entry.error()).contains("TestCounter");
         startObi(dpid, trace(), dir.resolve("out.pcap"));
         try {
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
-            assertThat(obiView(dpid).getMap("obi.fallbacks")).as("%s / %s", app("refused-closed"), obiView(dpid).prettify())
+            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus"))
+                    .startsWith("running"));
+            assertThat(obiView(dpid).getMap("obi.fallbacks"))
+                    .as("%s / %s", app("refused-closed"), obiView(dpid).prettify())
                     .containsEntry("refused-closed", "drop");
             await().atMost(REAL_WAIT).until(() -> count(dpid, "failsafe-drop", "count") == 3);
             assertThat(app("refused-closed")).containsEntry("state", "REFUSED").containsEntry("action", "drop");
@@ -296,30 +372,45 @@ class FaultIsolationTest extends ControllerTestBase {
     @Test
     void withNoApplicationTheObiGetsAPassGraphNotARefusedOne() throws Exception {
         long dpid = 162;
-        long dropping = 164;   // openbox.no-app-action-per-obi.164=drop (ControllerTestBase)
+        long dropping = 164; // openbox.no-app-action-per-obi.164=drop (ControllerTestBase)
         try {
             startObi(dpid, trace(), dir.resolve("out.pcap"));
             startObi(dropping, trace(), dir.resolve("out-164.pcap"));
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running")
-                    && String.valueOf(obiView(dropping).getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(REAL_WAIT)
+                    .until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus"))
+                                    .startsWith("running")
+                            && String.valueOf(obiView(dropping).getString("obi.graphStatus"))
+                                    .startsWith("running"));
             awaitOnlyUp(java.util.Set.of(dpid, dropping));
             lifecycle.stop("fw");
             lifecycle.stop("ips");
-            await().atMost(REAL_WAIT).until(() -> "pass".equals(obiView(dpid).getMap("obi.fallbacks").get("(no application)"))
-                    && obiView(dpid).getInt("obi.blocks") == 2
-                    && String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(REAL_WAIT)
+                    .until(() ->
+                            "pass".equals(obiView(dpid).getMap("obi.fallbacks").get("(no application)"))
+                                    && obiView(dpid).getInt("obi.blocks") == 2
+                                    && String.valueOf(obiView(dpid).getString("obi.graphStatus"))
+                                            .startsWith("running"));
             assertThat(obiView(dpid).getString("obi.lastError")).isNull();
-            await().atMost(REAL_WAIT).until(() -> "drop".equals(obiView(dropping).getMap("obi.fallbacks").get("(no application)"))
-                    && String.valueOf(obiView(dropping).getString("obi.graphStatus")).startsWith("running"));
-            assertThat(given().get("/api/obis/" + dropping + "/graph").jsonPath().getList("graph.blocks.type"))
+            await().atMost(REAL_WAIT)
+                    .until(() -> "drop"
+                                    .equals(obiView(dropping)
+                                            .getMap("obi.fallbacks")
+                                            .get("(no application)"))
+                            && String.valueOf(obiView(dropping).getString("obi.graphStatus"))
+                                    .startsWith("running"));
+            assertThat(given().get("/api/obis/" + dropping + "/graph")
+                            .jsonPath()
+                            .getList("graph.blocks.type"))
                     .containsExactly("FromDevice", "Discard");
             assertThat(obiView(dropping).getString("obi.lastError")).isNull();
             // the OBI runs it: the source forwards to the output device
             await().atMost(REAL_WAIT).until(() -> count(dpid, mergedBlockOfType(dpid, "ToDevice"), "count") == 3);
             // an application again: its graph replaces the pass graph, no stale error
             lifecycle.start("fw");
-            await().atMost(REAL_WAIT).until(() -> obiView(dpid).getList("obi.apps").equals(List.of("fw"))
-                    && String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running"));
+            await().atMost(REAL_WAIT)
+                    .until(() -> obiView(dpid).getList("obi.apps").equals(List.of("fw"))
+                            && String.valueOf(obiView(dpid).getString("obi.graphStatus"))
+                                    .startsWith("running"));
             assertThat(obiView(dpid).getString("obi.lastError")).isNull();
         } catch (AssertionError | Exception e) {
             throw withLogs(e);
@@ -352,14 +443,19 @@ class FaultIsolationTest extends ControllerTestBase {
         try {
             assertThat(lifecycle.start("filerules").ok()).isTrue();
             startObi(dpid, trace(), dir.resolve("out.pcap"));
-            await().atMost(REAL_WAIT).until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus")).startsWith("running")
-                    && obiView(dpid).getList("obi.apps").equals(List.of("filerules")));
+            await().atMost(REAL_WAIT)
+                    .until(() -> String.valueOf(obiView(dpid).getString("obi.graphStatus"))
+                                    .startsWith("running")
+                            && obiView(dpid).getList("obi.apps").equals(List.of("filerules")));
             String src = mergedBlocksOnlyOf(dpid, "filerules", "src").get(0);
             await().atMost(REAL_WAIT).until(() -> count(dpid, src, "count") > 0);
             for (int port = 1001; port <= 1003; port++) {
                 Thread.sleep(500);
                 Files.writeString(rules, "deny " + port + "\n");
-                given().post("/api/apps/filerules/reload").then().statusCode(200).body("ok", org.hamcrest.Matchers.is(true));
+                given().post("/api/apps/filerules/reload")
+                        .then()
+                        .statusCode(200)
+                        .body("ok", org.hamcrest.Matchers.is(true));
             }
             // the reloads happened while the trace was being replayed, and the OBI runs the last rules
             long readAtLastReload = count(dpid, src, "count");
@@ -367,14 +463,20 @@ class FaultIsolationTest extends ControllerTestBase {
             assertThat(given().get("/api/obis/" + dpid + "/graph").asString()).contains("\"UDP_DST\":1003");
             // a rule file the application refuses: 400, nothing changes
             Files.writeString(rules, "deny 1003\nallow everything\n");
-            given().post("/api/apps/filerules/reload").then().statusCode(400)
+            given().post("/api/apps/filerules/reload")
+                    .then()
+                    .statusCode(400)
                     .body("message", org.hamcrest.Matchers.containsString("unknown rule"));
             // a pattern the OBI refuses: 422 with the OBI's reason; the old graph keeps running
-            Object before = given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph");
+            Object before =
+                    given().get("/api/obis/" + dpid + "/graph").jsonPath().get("graph");
             Files.writeString(rules, "deny 1003\nregex " + BAD_PATTERN + "\n");
-            given().post("/api/apps/filerules/reload").then().statusCode(422)
+            given().post("/api/apps/filerules/reload")
+                    .then()
+                    .statusCode(422)
                     .body("message", org.hamcrest.Matchers.containsString(BAD_PATTERN_IN_ERROR));
-            assertThat(given().get("/api/obis/" + dpid + "/graph").jsonPath().<Object>get("graph")).isEqualTo(before);
+            assertThat(given().get("/api/obis/" + dpid + "/graph").jsonPath().<Object>get("graph"))
+                    .isEqualTo(before);
             assertThat(app("filerules").get("state")).isEqualTo("RUNNING");
 
             await().atMost(REAL_WAIT).until(() -> appCount("filerules", "src") == n);

@@ -25,8 +25,10 @@ class LivenessTest extends ControllerTestBase {
         assertThat(fw.downsOf(21)).isZero();
 
         alive.cancel(false);
-        await().atMost(WAIT).untilAsserted(() ->
-                given().get("/api/obis/21").then().body("obi.state", equalTo("DOWN")).body("obi.downCount", equalTo(1)));
+        await().atMost(WAIT).untilAsserted(() -> given().get("/api/obis/21")
+                .then()
+                .body("obi.state", equalTo("DOWN"))
+                .body("obi.downCount", equalTo(1)));
         await().atMost(WAIT).until(() -> fw.downsOf(21) == 1 && ips.downsOf(21) == 1);
 
         // back: a KeepAlive from the known OBI brings it up and re-pushes everything
@@ -37,8 +39,10 @@ class LivenessTest extends ControllerTestBase {
         obi.await(BarrierRequest.class, 2, WAIT);
         given().get("/api/obis/21").then().body("obi.state", equalTo("UP"));
         await().atMost(WAIT).until(() -> fw.upsOf(21) == 2 && ips.upsOf(21) == 2);
-        SetProcessingGraphRequest first = obi.received(SetProcessingGraphRequest.class).get(0);
-        SetProcessingGraphRequest again = obi.received(SetProcessingGraphRequest.class).get(1);
+        SetProcessingGraphRequest first =
+                obi.received(SetProcessingGraphRequest.class).get(0);
+        SetProcessingGraphRequest again =
+                obi.received(SetProcessingGraphRequest.class).get(1);
         assertThat(again.blocks()).isEqualTo(first.blocks());
         assertThat(again.connectors()).isEqualTo(first.connectors());
     }
@@ -49,7 +53,7 @@ class LivenessTest extends ControllerTestBase {
         obi.hello();
         obi.await(SetProcessingGraphRequest.class, 2, WAIT);
         obi.await(BarrierRequest.class, 2, WAIT);
-        assertThat(fw.upsOf(22)).isEqualTo(1);   // it never went down
+        assertThat(fw.upsOf(22)).isEqualTo(1); // it never went down
     }
 
     /**
@@ -67,9 +71,9 @@ class LivenessTest extends ControllerTestBase {
         untold.await(SetParametersRequest.class, 1, WAIT);
         told.await(SetParametersRequest.class, 1, WAIT);
         // neither sends KeepAlive: the OBI that took the interval is DOWN after the 2 s timeout
-        await().atMost(WAIT).untilAsserted(() ->
-                given().get("/api/obis/26").then().body("obi.state", equalTo("DOWN")));
-        Thread.sleep(2000);   // the other has now been silent for at least twice the timeout
+        await().atMost(WAIT)
+                .untilAsserted(() -> given().get("/api/obis/26").then().body("obi.state", equalTo("DOWN")));
+        Thread.sleep(2000); // the other has now been silent for at least twice the timeout
         given().get("/api/obis/25").then().body("obi.state", equalTo("UP")).body("obi.downCount", equalTo(0));
     }
 
@@ -84,13 +88,13 @@ class LivenessTest extends ControllerTestBase {
         hung.hello();
         ScheduledFuture<?> alive = keepAlive(hung);
         hung.await(SetProcessingGraphRequest.class, 1, WAIT);
-        alive.cancel(false);   // dies with the graph request unanswered
+        alive.cancel(false); // dies with the graph request unanswered
 
         // its set-up waits behind the hung push until 23 is DOWN (2 s), not for the graph
         // timeout (60 s, longer than WAIT)
         TestObi next = connected(24);
         assertThat(next.received(SetProcessingGraphRequest.class)).hasSize(1);
-        await().atMost(WAIT).untilAsserted(() ->
-                given().get("/api/obis/23").then().body("obi.state", equalTo("DOWN")));
+        await().atMost(WAIT)
+                .untilAsserted(() -> given().get("/api/obis/23").then().body("obi.state", equalTo("DOWN")));
     }
 }

@@ -12,7 +12,9 @@ class ManagementApiTest extends ControllerTestBase {
 
     @Test
     void openApiDescribesTheManagementApi() {
-        given().get("/v3/api-docs").then().statusCode(200)
+        given().get("/v3/api-docs")
+                .then()
+                .statusCode(200)
                 .body("openapi", notNullValue())
                 .body("paths", org.hamcrest.Matchers.hasKey("/api/obis"))
                 .body("paths", org.hamcrest.Matchers.hasKey("/api/obis/{dpid}/graph"))
@@ -25,7 +27,9 @@ class ManagementApiTest extends ControllerTestBase {
         connected(61);
         given().get("/api/obis/61").then().statusCode(200);
         given().get("/actuator/health").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/actuator/prometheus").then().statusCode(200)
+        given().get("/actuator/prometheus")
+                .then()
+                .statusCode(200)
                 .body(containsString("openbox_obis{state=\"up\""))
                 .body(containsString("openbox_obis{state=\"down\""))
                 .body(containsString("openbox_messages_total{direction=\"up\",type=\"Hello\""))
@@ -37,14 +41,25 @@ class ManagementApiTest extends ControllerTestBase {
 
     @Test
     void webUiIsServed() {
-        given().get("/").then().statusCode(200)
+        given().get("/")
+                .then()
+                .statusCode(200)
                 .contentType(containsString("text/html"))
-                .body(containsString("dashboard/main.js")).body(containsString("dashboard/style.css"));
+                .body(containsString("dashboard/main.js"))
+                .body(containsString("dashboard/style.css"));
         // the dashboard's modules, served as they are (no build step), read the management API
-        given().get("/dashboard/main.js").then().statusCode(200).contentType(containsString("javascript"))
-                .body(containsString("/api/obis")).body(containsString("/api/apps")).body(containsString("/api/me"));
+        given().get("/dashboard/main.js")
+                .then()
+                .statusCode(200)
+                .contentType(containsString("javascript"))
+                .body(containsString("/api/obis"))
+                .body(containsString("/api/apps"))
+                .body(containsString("/api/me"));
         given().get("/dashboard/alerts.js").then().statusCode(200).body(containsString("/api/alerts/stream"));
-        given().get("/dashboard/obi.js").then().statusCode(200).body(containsString("/counters"))
+        given().get("/dashboard/obi.js")
+                .then()
+                .statusCode(200)
+                .body(containsString("/counters"))
                 .body(containsString("/rules?dpid="));
         given().auth().none().get("/dashboard/main.js").then().statusCode(401);
     }

@@ -37,17 +37,26 @@ class ManagementSecurityTest extends ControllerTestBase {
     }
 
     private static String stateOf(String app) {
-        return given().get("/api/apps").then().statusCode(200).extract()
+        return given().get("/api/apps")
+                .then()
+                .statusCode(200)
+                .extract()
                 .path("find { it.name == '" + app + "' }.state");
     }
 
     @Test
     void withoutCredentialsTheApiAnswers401Json() {
-        anonymous().get("/api/obis").then().statusCode(401)
+        anonymous()
+                .get("/api/obis")
+                .then()
+                .statusCode(401)
                 .contentType(containsString("application/json"))
                 .header("WWW-Authenticate", containsString("Basic realm=\"openbox\""))
                 .body("error", containsString("authentication required"));
-        anonymous().post("/api/apps/" + APP + "/stop").then().statusCode(401)
+        anonymous()
+                .post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(401)
                 .body("error", containsString("authentication required"));
         assertThat(stateOf(APP)).isEqualTo("RUNNING");
         anonymous().get("/v3/api-docs").then().statusCode(401);
@@ -56,9 +65,19 @@ class ManagementSecurityTest extends ControllerTestBase {
 
     @Test
     void wrongPasswordIs401() {
-        given().auth().preemptive().basic(TestCredentials.OPERATOR, "not-the-password")
-                .get("/api/obis").then().statusCode(401).body("error", equalTo("invalid credentials"));
-        given().auth().preemptive().basic("nobody", "x").post("/api/apps/" + APP + "/stop").then().statusCode(401);
+        given().auth()
+                .preemptive()
+                .basic(TestCredentials.OPERATOR, "not-the-password")
+                .get("/api/obis")
+                .then()
+                .statusCode(401)
+                .body("error", equalTo("invalid credentials"));
+        given().auth()
+                .preemptive()
+                .basic("nobody", "x")
+                .post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(401);
         assertThat(stateOf(APP)).isEqualTo("RUNNING");
     }
 
@@ -68,7 +87,9 @@ class ManagementSecurityTest extends ControllerTestBase {
         viewer().get("/api/apps").then().statusCode(200).body("name", hasItem(APP));
         viewer().get("/v3/api-docs").then().statusCode(200);
         viewer().get("/actuator/prometheus").then().statusCode(200).body(containsString("openbox_obis"));
-        viewer().post("/api/apps/" + APP + "/stop").then().statusCode(403)
+        viewer().post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(403)
                 .contentType(containsString("application/json"))
                 .body("error", equalTo("the OPERATOR role is required for POST /api/apps/" + APP + "/stop"));
         viewer().post("/api/apps/" + APP + "/reload").then().statusCode(403);
@@ -84,24 +105,46 @@ class ManagementSecurityTest extends ControllerTestBase {
 
     @Test
     void bearerTokensCarryTheirRoles() {
-        anonymous().header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
-                .get("/api/apps").then().statusCode(200);
-        anonymous().header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
-                .post("/api/apps/" + APP + "/stop").then().statusCode(403);
+        anonymous()
+                .header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
+                .get("/api/apps")
+                .then()
+                .statusCode(200);
+        anonymous()
+                .header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
+                .post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(403);
         assertThat(stateOf(APP)).isEqualTo("RUNNING");
-        anonymous().header("Authorization", "Bearer " + TestCredentials.OPERATOR_TOKEN)
-                .post("/api/apps/" + APP + "/stop").then().statusCode(200).body("state", equalTo("STOPPED"));
-        anonymous().header("Authorization", "Bearer wrong-token").get("/api/apps").then().statusCode(401)
+        anonymous()
+                .header("Authorization", "Bearer " + TestCredentials.OPERATOR_TOKEN)
+                .post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(200)
+                .body("state", equalTo("STOPPED"));
+        anonymous()
+                .header("Authorization", "Bearer wrong-token")
+                .get("/api/apps")
+                .then()
+                .statusCode(401)
                 .body("error", equalTo("invalid bearer token"));
-        anonymous().header("Authorization", "Bearer " + "x".repeat(5_000)).get("/api/apps").then().statusCode(401);
+        anonymous()
+                .header("Authorization", "Bearer " + "x".repeat(5_000))
+                .get("/api/apps")
+                .then()
+                .statusCode(401);
         anonymous().header("Authorization", "Bearer ").get("/api/apps").then().statusCode(401);
     }
 
     @Test
     void credentialsHoldForAnswersTheObiGivesLater() throws Exception {
-        connected(68);   // /stats waits for the OBI's GlobalStatsResponse (an asynchronous answer)
-        anonymous().header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
-                .get("/api/obis/68/stats").then().statusCode(200).body("uptime", equalTo(1));
+        connected(68); // /stats waits for the OBI's GlobalStatsResponse (an asynchronous answer)
+        anonymous()
+                .header("Authorization", "Bearer " + TestCredentials.VIEWER_TOKEN)
+                .get("/api/obis/68/stats")
+                .then()
+                .statusCode(200)
+                .body("uptime", equalTo(1));
         viewer().get("/api/obis/68/stats").then().statusCode(200).body("uptime", equalTo(1));
         anonymous().get("/api/obis/68/stats").then().statusCode(401);
     }
@@ -114,39 +157,69 @@ class ManagementSecurityTest extends ControllerTestBase {
     @Test
     void southboundPathsAreNotAskedForManagementCredentials() {
         // a malformed Hello reaches the southbound handler (its protocol Error), not a 401
-        anonymous().contentType("application/json").body("{}").post("/message/Hello")
-                .then().statusCode(not(equalTo(401))).statusCode(not(equalTo(403)));
+        anonymous()
+                .contentType("application/json")
+                .body("{}")
+                .post("/message/Hello")
+                .then()
+                .statusCode(not(equalTo(401)))
+                .statusCode(not(equalTo(403)));
     }
 
     @Test
     void uiNeedsALoginAndItsScriptsUseTheSession() {
-        anonymous().accept("text/html").redirects().follow(false).get("/")
-                .then().statusCode(302).header("Location", endsWith("/login"));
+        anonymous()
+                .accept("text/html")
+                .redirects()
+                .follow(false)
+                .get("/")
+                .then()
+                .statusCode(302)
+                .header("Location", endsWith("/login"));
         // a script's request without a session: 401, and no Basic challenge (no browser dialog)
-        anonymous().header("X-Requested-With", "XMLHttpRequest").get("/api/obis")
-                .then().statusCode(401).header("WWW-Authenticate", org.hamcrest.Matchers.nullValue());
+        anonymous()
+                .header("X-Requested-With", "XMLHttpRequest")
+                .get("/api/obis")
+                .then()
+                .statusCode(401)
+                .header("WWW-Authenticate", org.hamcrest.Matchers.nullValue());
 
         Response form = anonymous().accept("text/html").get("/login");
         form.then().statusCode(200);
         String csrf = form.htmlPath().getString("**.find { it.@name == '_csrf' }.@value");
-        Response login = anonymous().redirects().follow(false).cookies(form.cookies())
-                .formParams(Map.of("username", TestCredentials.VIEWER, "password", TestCredentials.VIEWER_PASSWORD,
-                        "_csrf", csrf))
+        Response login = anonymous()
+                .redirects()
+                .follow(false)
+                .cookies(form.cookies())
+                .formParams(Map.of(
+                        "username", TestCredentials.VIEWER, "password", TestCredentials.VIEWER_PASSWORD, "_csrf", csrf))
                 .post("/login");
         login.then().statusCode(302).header("Location", not(containsString("error")));
         String session = login.cookie("JSESSIONID");
         assertThat(session).isNotNull();
 
-        anonymous().accept("text/html").cookie("JSESSIONID", session).get("/")
-                .then().statusCode(200).body(containsString("<title>OpenBox dashboard</title>"));
-        Response scripts = anonymous().header("X-Requested-With", "XMLHttpRequest").cookie("JSESSIONID", session)
+        anonymous()
+                .accept("text/html")
+                .cookie("JSESSIONID", session)
+                .get("/")
+                .then()
+                .statusCode(200)
+                .body(containsString("<title>OpenBox dashboard</title>"));
+        Response scripts = anonymous()
+                .header("X-Requested-With", "XMLHttpRequest")
+                .cookie("JSESSIONID", session)
                 .get("/api/obis");
         scripts.then().statusCode(200);
         String xsrf = scripts.cookie("XSRF-TOKEN");
         assertThat(xsrf).isNotNull();
         // a viewer's session: the CSRF token is accepted, the role is not enough
-        anonymous().cookie("JSESSIONID", session).cookie("XSRF-TOKEN", xsrf).header("X-XSRF-TOKEN", xsrf)
-                .post("/api/apps/" + APP + "/stop").then().statusCode(403);
+        anonymous()
+                .cookie("JSESSIONID", session)
+                .cookie("XSRF-TOKEN", xsrf)
+                .header("X-XSRF-TOKEN", xsrf)
+                .post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(403);
         assertThat(stateOf(APP)).isEqualTo("RUNNING");
     }
 
@@ -154,9 +227,17 @@ class ManagementSecurityTest extends ControllerTestBase {
     void operatorSessionNeedsTheCsrfTokenToAct() {
         Response form = anonymous().accept("text/html").get("/login");
         String csrf = form.htmlPath().getString("**.find { it.@name == '_csrf' }.@value");
-        Response login = anonymous().redirects().follow(false).cookies(form.cookies())
-                .formParams(Map.of("username", TestCredentials.OPERATOR, "password",
-                        TestCredentials.OPERATOR_PASSWORD, "_csrf", csrf))
+        Response login = anonymous()
+                .redirects()
+                .follow(false)
+                .cookies(form.cookies())
+                .formParams(Map.of(
+                        "username",
+                        TestCredentials.OPERATOR,
+                        "password",
+                        TestCredentials.OPERATOR_PASSWORD,
+                        "_csrf",
+                        csrf))
                 .post("/login");
         login.then().statusCode(302);
         String session = login.cookie("JSESSIONID");
@@ -164,10 +245,20 @@ class ManagementSecurityTest extends ControllerTestBase {
         assertThat(xsrf).isNotNull();
 
         // a forged cross-site POST carries the session cookie but cannot know the token
-        anonymous().cookie("JSESSIONID", session).post("/api/apps/" + APP + "/stop").then().statusCode(403)
+        anonymous()
+                .cookie("JSESSIONID", session)
+                .post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(403)
                 .body("error", containsString("CSRF token is missing or wrong"));
         assertThat(stateOf(APP)).isEqualTo("RUNNING");
-        anonymous().cookie("JSESSIONID", session).cookie("XSRF-TOKEN", xsrf).header("X-XSRF-TOKEN", xsrf)
-                .post("/api/apps/" + APP + "/stop").then().statusCode(200).body("state", equalTo("STOPPED"));
+        anonymous()
+                .cookie("JSESSIONID", session)
+                .cookie("XSRF-TOKEN", xsrf)
+                .header("X-XSRF-TOKEN", xsrf)
+                .post("/api/apps/" + APP + "/stop")
+                .then()
+                .statusCode(200)
+                .body("state", equalTo("STOPPED"));
     }
 }

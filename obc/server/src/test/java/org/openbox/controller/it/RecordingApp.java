@@ -19,13 +19,41 @@ abstract class RecordingApp extends Application {
     final List<ErrorEvent> errors = new CopyOnWriteArrayList<>();
     volatile AppContext context;
 
-    @Override public void start(AppContext ctx) { this.context = ctx; }
-    @Override public void onAlert(AlertEvent e) { alerts.add(e); }
-    @Override public void onLog(LogEvent e) { logs.add(e); }
-    @Override public void onInstanceUp(InstanceEvent e) { ups.add(e); }
-    @Override public void onInstanceDown(InstanceEvent e) { downs.add(e); }
-    @Override public void onError(ErrorEvent e) { errors.add(e); }
+    @Override
+    public void start(AppContext ctx) {
+        this.context = ctx;
+    }
 
-    long upsOf(long dpid) { return ups.stream().filter(e -> e.dpid() == dpid).count(); }
-    long downsOf(long dpid) { return downs.stream().filter(e -> e.dpid() == dpid).count(); }
+    @Override
+    public void onAlert(AlertEvent e) {
+        alerts.add(e);
+    }
+
+    @Override
+    public void onLog(LogEvent e) {
+        logs.add(e);
+    }
+
+    @Override
+    public void onInstanceUp(InstanceEvent e) {
+        ups.add(e);
+    }
+
+    @Override
+    public void onInstanceDown(InstanceEvent e) {
+        downs.add(e);
+    }
+
+    @Override
+    public void onError(ErrorEvent e) {
+        errors.add(e);
+    }
+
+    long upsOf(long dpid) {
+        return ups.stream().filter(e -> e.dpid() == dpid).count();
+    }
+
+    long downsOf(long dpid) {
+        return downs.stream().filter(e -> e.dpid() == dpid).count();
+    }
 }

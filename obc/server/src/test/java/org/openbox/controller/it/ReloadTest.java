@@ -44,20 +44,45 @@ class ReloadTest extends ControllerTestBase {
 
         public PortBlocker() {}
 
-        @Override public String name() { return "portblocker"; }
-        @Override public int priority() { return 5; }
-        @Override public void start(AppContext ctx) { super.start(ctx); }
-        @Override public void stop() { stopped = true; }
-        @Override public List<Statement> statements() {
-            HeaderClassifier cls = new HeaderClassifier("cls").rule(Match.of().tcpDst(port)).rule(Match.of());
-            return List.of(new Statement(Location.obi(DPID), new GraphBuilder()
-                    .connect(new FromDevice("in", "eth0"), cls).connect(cls, 0, new Discard("drop"))
-                    .connect(cls, 1, new ToDevice("out", "eth1")).build()));
+        @Override
+        public String name() {
+            return "portblocker";
+        }
+
+        @Override
+        public int priority() {
+            return 5;
+        }
+
+        @Override
+        public void start(AppContext ctx) {
+            super.start(ctx);
+        }
+
+        @Override
+        public void stop() {
+            stopped = true;
+        }
+
+        @Override
+        public List<Statement> statements() {
+            HeaderClassifier cls =
+                    new HeaderClassifier("cls").rule(Match.of().tcpDst(port)).rule(Match.of());
+            return List.of(new Statement(
+                    Location.obi(DPID),
+                    new GraphBuilder()
+                            .connect(new FromDevice("in", "eth0"), cls)
+                            .connect(cls, 0, new Discard("drop"))
+                            .connect(cls, 1, new ToDevice("out", "eth1"))
+                            .build()));
         }
     }
 
-    @Autowired AppLifecycle lifecycle;
-    @Autowired AppCatalog catalog;
+    @Autowired
+    AppLifecycle lifecycle;
+
+    @Autowired
+    AppCatalog catalog;
 
     @AfterEach
     void clear() {
@@ -68,8 +93,10 @@ class ReloadTest extends ControllerTestBase {
 
     /** The port as the merged graph spells it (decimal or hex). */
     private static boolean has(String text, int port) {
-        return text.contains(":" + port) || text.contains("\"0x" + Integer.toHexString(port) + "\"")
-                || text.contains("=" + port) || text.contains("0x" + Integer.toHexString(port));
+        return text.contains(":" + port)
+                || text.contains("\"0x" + Integer.toHexString(port) + "\"")
+                || text.contains("=" + port)
+                || text.contains("0x" + Integer.toHexString(port));
     }
 
     private static String lastGraph(TestObi obi) {
@@ -84,30 +111,43 @@ class ReloadTest extends ControllerTestBase {
             lifecycle.register(new PortBlocker(), "jar:test");
         }
         lifecycle.start("portblocker");
-        PortBlocker first = (PortBlocker) catalog.get("portblocker").orElseThrow().app();
+        PortBlocker first =
+                (PortBlocker) catalog.get("portblocker").orElseThrow().app();
         TestObi obi = connected(DPID);
         await().atMost(WAIT).until(() -> has(lastGraph(obi), 7001));
 
         System.setProperty(PORT, "7002");
         given().post("/api/apps/portblocker/reload").then().statusCode(200);
-        PortBlocker second = (PortBlocker) catalog.get("portblocker").orElseThrow().app();
+        PortBlocker second =
+                (PortBlocker) catalog.get("portblocker").orElseThrow().app();
         assertThat(second).isNotSameAs(first);
         assertThat(first.stopped).isTrue();
-        assertThat(second.context).isNotNull();   // started
-        assertThat(has(lastGraph(obi), 7002) && !has(lastGraph(obi), 7001)).as(lastGraph(obi)).isTrue();
+        assertThat(second.context).isNotNull(); // started
+        assertThat(has(lastGraph(obi), 7002) && !has(lastGraph(obi), 7001))
+                .as(lastGraph(obi))
+                .isTrue();
 
         // the OBI refuses the next one: 422, the second instance and its graph stay
         obi.refuseWhen(m -> m instanceof SetProcessingGraphRequest r && has(r.toString(), 7003)
-                ? Optional.of(new ErrorMessage(r.xid(), ErrorType.BAD_REQUEST, ErrorSubtype.BAD_BLOCK,
-                        "block 'portblocker.cls' (HeaderClassifier): refused", null))
+                ? Optional.of(new ErrorMessage(
+                        r.xid(),
+                        ErrorType.BAD_REQUEST,
+                        ErrorSubtype.BAD_BLOCK,
+                        "block 'portblocker.cls' (HeaderClassifier): refused",
+                        null))
                 : Optional.empty());
         System.setProperty(PORT, "7003");
-        given().post("/api/apps/portblocker/reload").then().statusCode(422)
+        given().post("/api/apps/portblocker/reload")
+                .then()
+                .statusCode(422)
                 .body("message", org.hamcrest.Matchers.containsString("refused"));
         assertThat(catalog.get("portblocker").orElseThrow().app()).isSameAs(second);
         assertThat(second.stopped).isFalse();
-        assertThat(has(given().get("/api/obis/" + DPID + "/graph").asString(), 7002)).isTrue();
-        given().get("/api/apps").then().body("find { it.name == 'portblocker' }.state", org.hamcrest.Matchers.equalTo("RUNNING"));
+        assertThat(has(given().get("/api/obis/" + DPID + "/graph").asString(), 7002))
+                .isTrue();
+        given().get("/api/apps")
+                .then()
+                .body("find { it.name == 'portblocker' }.state", org.hamcrest.Matchers.equalTo("RUNNING"));
 
         given().post("/api/apps/nosuch/reload").then().statusCode(404);
 
@@ -117,18 +157,21 @@ class ReloadTest extends ControllerTestBase {
             lifecycle.register(new PortBlocker(), "jar:test", "portblocker-b");
         }
         assertThat(lifecycle.start("portblocker-b").ok()).isTrue();
-        PortBlocker firstB = (PortBlocker) catalog.get("portblocker-b").orElseThrow().app();
+        PortBlocker firstB =
+                (PortBlocker) catalog.get("portblocker-b").orElseThrow().app();
         await().atMost(WAIT).until(() -> has(lastGraph(obi), 7101) && has(lastGraph(obi), 7002));
         System.setProperty(PORT, "7102");
         given().post("/api/apps/portblocker-b/reload").then().statusCode(200);
-        PortBlocker secondB = (PortBlocker) catalog.get("portblocker-b").orElseThrow().app();
+        PortBlocker secondB =
+                (PortBlocker) catalog.get("portblocker-b").orElseThrow().app();
         assertThat(secondB).isNotSameAs(firstB);
         assertThat(firstB.stopped).isTrue();
         assertThat(secondB.context).isNotNull();
         assertThat(catalog.get("portblocker").orElseThrow().app()).isSameAs(second);
-        await().atMost(WAIT).until(() -> has(lastGraph(obi), 7102) && !has(lastGraph(obi), 7101)
-                && has(lastGraph(obi), 7002));
-        given().get("/api/apps").then().body("find { it.name == 'portblocker-b' }.state",
-                org.hamcrest.Matchers.equalTo("RUNNING"));
+        await().atMost(WAIT)
+                .until(() -> has(lastGraph(obi), 7102) && !has(lastGraph(obi), 7101) && has(lastGraph(obi), 7002));
+        given().get("/api/apps")
+                .then()
+                .body("find { it.name == 'portblocker-b' }.state", org.hamcrest.Matchers.equalTo("RUNNING"));
     }
 }

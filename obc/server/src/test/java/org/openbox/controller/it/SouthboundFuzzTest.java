@@ -52,6 +52,7 @@ class SouthboundFuzzTest extends ControllerTestBase {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** Stands for a deeply nested value until the message is written out. */
     private static final String DEEP = "@@deeply-nested@@";
+
     private final ObjectMapper json = new ObjectMapper();
 
     @Test
@@ -65,16 +66,21 @@ class SouthboundFuzzTest extends ControllerTestBase {
         TestObi genuine = connected(GENUINE);
         int graphsBefore = genuine.received(SetProcessingGraphRequest.class).size();
 
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         Map<Integer, Integer> statuses = new TreeMap<>();
         for (int i = 0; i < iterations; i++) {
             Vector v = vectors.get(random.nextInt(vectors.size()));
-            String type = random.nextInt(10) == 0 ? vectors.get(random.nextInt(vectors.size())).type() : v.type();
+            String type = random.nextInt(10) == 0
+                    ? vectors.get(random.nextInt(vectors.size())).type()
+                    : v.type();
             byte[] body = mutate(v, vectors, random);
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(controllerUrl() + "/message/" + type))
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(controllerUrl() + "/message/" + type))
                             .timeout(Duration.ofSeconds(30))
                             .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             statuses.merge(r.statusCode(), 1, Integer::sum);
             String replay = "seed " + seed + ", iteration " + i + ", POST /message/" + type + " "
@@ -88,7 +94,9 @@ class SouthboundFuzzTest extends ControllerTestBase {
             }
         }
         System.out.printf("southbound fuzz: seed %d, %d messages, HTTP statuses %s%n", seed, iterations, statuses);
-        assertThat(statuses.keySet()).as("some mutations are still valid, most are refused").contains(400);
+        assertThat(statuses.keySet())
+                .as("some mutations are still valid, most are refused")
+                .contains(400);
 
         // nothing running was disturbed: the genuine OBI is UP and got no other graph
         given().get("/api/obis/" + GENUINE).then().body("obi.state", equalTo("UP"));
@@ -100,13 +108,17 @@ class SouthboundFuzzTest extends ControllerTestBase {
     private record Vector(String type, String text, JsonNode tree) {}
 
     private List<Vector> vectors() throws IOException {
-        Path dir = Path.of(System.getProperty("user.dir")).resolve("../../protocol/vectors/messages").normalize();
+        Path dir = Path.of(System.getProperty("user.dir"))
+                .resolve("../../protocol/vectors/messages")
+                .normalize();
         List<Vector> out = new ArrayList<>();
         try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                 JsonNode doc = json.readTree(f.toFile());
                 JsonNode message = doc.has("message") ? doc.get("message") : doc;
-                String type = message.path("type").asText(f.getParent().getFileName().toString());
+                String type =
+                        message.path("type").asText(f.getParent().getFileName().toString());
                 if (type.isBlank() || !type.chars().allMatch(Character::isLetterOrDigit)) {
                     type = f.getParent().getFileName().toString();
                 }

@@ -42,25 +42,30 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * answer or are long gone. Each attack is refused with a protocol Error and leaves the
  * genuine OBI's session as it was. Small limits here keep the test fast.
  */
-@SpringBootTest(classes = ControllerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = ControllerApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
-                "openbox.keepalive-interval=1s",
-                "openbox.keepalive-timeout=2s",
-                "openbox.deadline-check-interval=50ms",
-                "openbox.request-timeout=2s",
-                "openbox.state-dir=target/test-state/${random.uuid}",
-                "openbox.insecure=true",
-                "openbox.limits.max-body=1MB",
-                "openbox.limits.max-obis=40",
-                "openbox.limits.setup-timeout=8s",
-                "openbox.limits.down-expiry=3s"})
+            "openbox.keepalive-interval=1s",
+            "openbox.keepalive-timeout=2s",
+            "openbox.deadline-check-interval=50ms",
+            "openbox.request-timeout=2s",
+            "openbox.state-dir=target/test-state/${random.uuid}",
+            "openbox.insecure=true",
+            "openbox.limits.max-body=1MB",
+            "openbox.limits.max-obis=40",
+            "openbox.limits.setup-timeout=8s",
+            "openbox.limits.down-expiry=3s"
+        })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SouthboundLimitsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @LocalServerPort int port;
+    @LocalServerPort
+    int port;
+
     private final List<TestObi> obis = new ArrayList<>();
     private final ScheduledExecutorService keepAlives = Executors.newSingleThreadScheduledExecutor();
 
@@ -80,13 +85,17 @@ class SouthboundLimitsTest {
         TestObi o = new TestObi(dpid, "http://127.0.0.1:" + port);
         obis.add(o);
         assertThat(o.hello().statusCode()).isEqualTo(200);
-        keepAlives.scheduleAtFixedRate(() -> {
-            try {
-                o.keepAlive();
-            } catch (RuntimeException ignored) {
-                // the controller is going away at the end of a test
-            }
-        }, 200, 200, TimeUnit.MILLISECONDS);
+        keepAlives.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        o.keepAlive();
+                    } catch (RuntimeException ignored) {
+                        // the controller is going away at the end of a test
+                    }
+                },
+                200,
+                200,
+                TimeUnit.MILLISECONDS);
         o.await(SetParametersRequest.class, 1, WAIT);
         return o;
     }
@@ -131,7 +140,8 @@ class SouthboundLimitsTest {
             head.write(c);
             String h = head.toString(StandardCharsets.US_ASCII);
             if (h.endsWith("\r\n\r\n")) {
-                var m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(h);
+                var m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)")
+                        .matcher(h);
                 byte[] body = in.readNBytes(m.find() ? Integer.parseInt(m.group(1)) : 0);
                 return h + new String(body, StandardCharsets.UTF_8);
             }
@@ -173,11 +183,16 @@ class SouthboundLimitsTest {
         assertThat(err.path("error_type").asText()).isEqualTo("FORBIDDEN");
         assertThat(err.path("error_subtype").asText()).isEqualTo("NOT_PERMITTED");
         // the same endpoint claimed from another address is refused too
-        assertError(rawPost("127.0.0.2", "/message/Hello", hello(7101, genuine.port())), "403", "FORBIDDEN",
+        assertError(
+                rawPost("127.0.0.2", "/message/Hello", hello(7101, genuine.port())),
+                "403",
+                "FORBIDDEN",
                 "NOT_PERMITTED");
 
         Thread.sleep(500);
-        assertThat(forger.received()).as("the forger got nothing from the controller").isEmpty();
+        assertThat(forger.received())
+                .as("the forger got nothing from the controller")
+                .isEmpty();
         assertThat(obi(7101).path("obi").path("endpoint").asText()).isEqualTo(endpoint);
         assertThat(obi(7101).path("obi").path("state").asText()).isEqualTo("UP");
         // the genuine OBI's own Hello (a restart at the same endpoint) is still accepted
@@ -201,8 +216,9 @@ class SouthboundLimitsTest {
     void aNewEndpointIsTakenOnceTheOldSessionIsDown() throws Exception {
         TestObi first = new TestObi(7102, "http://127.0.0.1:" + port);
         obis.add(first);
-        assertThat(first.hello().statusCode()).isEqualTo(200);   // no KeepAlive: it goes DOWN after 2 s
-        await().atMost(WAIT).until(() -> obi(7102).path("obi").path("state").asText().equals("DOWN"));
+        assertThat(first.hello().statusCode()).isEqualTo(200); // no KeepAlive: it goes DOWN after 2 s
+        await().atMost(WAIT)
+                .until(() -> obi(7102).path("obi").path("state").asText().equals("DOWN"));
         TestObi second = new TestObi(7102, "http://127.0.0.1:" + port);
         obis.add(second);
         assertThat(second.hello().statusCode()).isEqualTo(200);
@@ -232,7 +248,8 @@ class SouthboundLimitsTest {
         TestObi o = new TestObi(7105, "http://127.0.0.1:" + port);
         obis.add(o);
         assertThat(o.hello().statusCode()).isEqualTo(200);
-        int before = given().get("/api/alerts?limit=10000").jsonPath().getList("$").size();
+        int before =
+                given().get("/api/alerts?limit=10000").jsonPath().getList("$").size();
         String alert = "{\"type\":\"Alert\",\"xid\":3,\"origin_dpid\":%d,\"messages\":[{\"id\":1,"
                 + "\"timestamp\":1700000000.25,\"message\":\"forged\",\"severity\":4,\"origin_block\":\"x\"}]}";
         String log = "{\"type\":\"Log\",\"xid\":4,\"origin_dpid\":7105,\"messages\":[{\"id\":1,"
@@ -240,7 +257,8 @@ class SouthboundLimitsTest {
         // a live dpid from another address
         assertError(rawPost("127.0.0.2", "/message/Alert", alert.formatted(7105)), "403", "FORBIDDEN", "NOT_PERMITTED");
         assertError(rawPost("127.0.0.2", "/message/Log", log), "403", "FORBIDDEN", "NOT_PERMITTED");
-        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$")).hasSize(before);
+        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$"))
+                .hasSize(before);
         // the OBI's own alert is taken
         assertThat(o.alert("x", "genuine").statusCode()).isEqualTo(200);
     }
@@ -252,15 +270,28 @@ class SouthboundLimitsTest {
         assertThat(o.hello().statusCode()).isEqualTo(200);
         String alert = "{\"type\":\"Alert\",\"xid\":41,\"origin_dpid\":7106,\"messages\":[{\"id\":1,"
                 + "\"timestamp\":1700000000.25,\"message\":\"retried\",\"severity\":4,\"origin_block\":\"x\"}]}";
-        int before = given().get("/api/alerts?limit=10000").jsonPath().getList("$").size();
-        for (int i = 0; i < 3; i++) {   // the OBI's retries of one message: each answered as taken
-            given().contentType("application/json").body(alert).when().post("/message/Alert").then().statusCode(200);
+        int before =
+                given().get("/api/alerts?limit=10000").jsonPath().getList("$").size();
+        for (int i = 0; i < 3; i++) { // the OBI's retries of one message: each answered as taken
+            given().contentType("application/json")
+                    .body(alert)
+                    .when()
+                    .post("/message/Alert")
+                    .then()
+                    .statusCode(200);
         }
-        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$")).hasSize(before + 1);
+        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$"))
+                .hasSize(before + 1);
         // a new OBI process (Hello) starts its xids again: the same xid is a new alert
         assertThat(o.hello().statusCode()).isEqualTo(200);
-        given().contentType("application/json").body(alert).when().post("/message/Alert").then().statusCode(200);
-        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$")).hasSize(before + 2);
+        given().contentType("application/json")
+                .body(alert)
+                .when()
+                .post("/message/Alert")
+                .then()
+                .statusCode(200);
+        assertThat(given().get("/api/alerts?limit=10000").jsonPath().getList("$"))
+                .hasSize(before + 2);
     }
 
     @Test
@@ -269,10 +300,18 @@ class SouthboundLimitsTest {
         String body = "{\"type\":\"SetProcessingGraphResponse\",\"xid\":5,\"blocks\":[{\"type\":\"HeaderClassifier\","
                 + "\"name\":\"hc\",\"config\":{\"match\":[{\"eth_type\":\"0x0800\",\"ip_proto\":6,\"tcp_dst\":\"" + deep
                 + "\"}]}}],\"connectors\":[]}";
-        String msg = given().contentType("application/json").body(body).when().post("/message/SetProcessingGraphResponse")
-                .then().statusCode(400).body("type", equalTo("Error")).body("error_type", equalTo("BAD_REQUEST"))
-                .body("error_subtype", equalTo("BAD_HEADER_MATCH")).body("xid", equalTo(5))
-                .extract().path("message");
+        String msg = given().contentType("application/json")
+                .body(body)
+                .when()
+                .post("/message/SetProcessingGraphResponse")
+                .then()
+                .statusCode(400)
+                .body("type", equalTo("Error"))
+                .body("error_type", equalTo("BAD_REQUEST"))
+                .body("error_subtype", equalTo("BAD_HEADER_MATCH"))
+                .body("xid", equalTo(5))
+                .extract()
+                .path("message");
         assertThat(msg).contains("nested deeper than 32").hasSizeLessThan(500);
     }
 
@@ -286,12 +325,21 @@ class SouthboundLimitsTest {
         deep.append('1').append("}".repeat(100_000));
         String hello = "{\"type\":\"Hello\",\"xid\":1,\"dpid\":7104,\"version\":\"1.1.0\",\"capabilities\":{\"x\":"
                 + deep + "}}";
-        given().contentType("application/json").body(hello).when().post("/message/Hello")
-                .then().statusCode(400).body("error_subtype", equalTo("ILLEGAL_ARGUMENT"));
+        given().contentType("application/json")
+                .body(hello)
+                .when()
+                .post("/message/Hello")
+                .then()
+                .statusCode(400)
+                .body("error_subtype", equalTo("ILLEGAL_ARGUMENT"));
         String nested65 = "[".repeat(65) + "]".repeat(65);
-        given().contentType("application/json").body("{\"type\":\"KeepAlive\",\"xid\":1,\"dpid\":7104,\"x\":"
-                + nested65 + "}").when().post("/message/KeepAlive")
-                .then().statusCode(400).body("error_subtype", equalTo("ILLEGAL_ARGUMENT"));
+        given().contentType("application/json")
+                .body("{\"type\":\"KeepAlive\",\"xid\":1,\"dpid\":7104,\"x\":" + nested65 + "}")
+                .when()
+                .post("/message/KeepAlive")
+                .then()
+                .statusCode(400)
+                .body("error_subtype", equalTo("ILLEGAL_ARGUMENT"));
         assertThat(obi(7104).path("obi").path("endpoint").asText()).endsWith(":" + genuine.port());
         assertThat(obi(7104).path("obi").path("state").asText()).isEqualTo("UP");
     }
@@ -312,10 +360,11 @@ class SouthboundLimitsTest {
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
             out.write(("POST /message/KeepAlive HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "Transfer-Encoding: chunked\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             byte[] chunk = ("10000\r\n" + " ".repeat(0x10000) + "\r\n").getBytes(StandardCharsets.US_ASCII);
             try {
-                for (int i = 0; i < 20; i++) {   // 1.25 MiB
+                for (int i = 0; i < 20; i++) { // 1.25 MiB
                     out.write(chunk);
                 }
                 out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -328,15 +377,17 @@ class SouthboundLimitsTest {
     }
 
     @Test
-    @Order(Integer.MAX_VALUE)   // last: its sessions fill the cap for a while
+    @Order(Integer.MAX_VALUE) // last: its sessions fill the cap for a while
     void sessionsOfObisThatNeverAnswerExpireAndAreCapped() throws Exception {
         TestObi genuine = live(7105);
-        int unreachable = freePort();   // nothing listens there: the set-up never gets an answer
+        int unreachable = freePort(); // nothing listens there: the set-up never gets an answer
         int accepted = 0;
         int refused = 0;
         for (long dpid = 900_000; dpid < 900_060; dpid++) {
-            var answer = given().contentType("application/json").body(hello(dpid, unreachable))
-                    .when().post("/message/Hello");
+            var answer = given().contentType("application/json")
+                    .body(hello(dpid, unreachable))
+                    .when()
+                    .post("/message/Hello");
             if (answer.statusCode() == 200) {
                 accepted++;
             } else {
@@ -348,14 +399,22 @@ class SouthboundLimitsTest {
         assertThat(refused).as("accepted %d", accepted).isGreaterThan(0);
         assertThat(given().get("/api/obis").jsonPath().getList("$").size()).isLessThanOrEqualTo(40);
         // they expire after setup-timeout (8 s); the genuine OBI answered and stays
-        await().atMost(WAIT).until(() -> given().get("/api/obis").jsonPath()
-                .getList("findAll { it.dpid >= 900000 }").isEmpty());
+        await().atMost(WAIT).until(() -> given().get("/api/obis")
+                .jsonPath()
+                .getList("findAll { it.dpid >= 900000 }")
+                .isEmpty());
         assertThat(obi(7105).path("obi").path("state").asText()).isEqualTo("UP");
-        given().contentType("application/json").body(hello(900_100, unreachable)).when().post("/message/Hello")
-                .then().statusCode(200);
+        given().contentType("application/json")
+                .body(hello(900_100, unreachable))
+                .when()
+                .post("/message/Hello")
+                .then()
+                .statusCode(200);
         // an OBI DOWN for longer than down-expiry (3 s) is dropped
         keepAlives.shutdownNow();
         await().atMost(WAIT).until(() -> given().get("/api/obis/7105").statusCode() == 404);
-        assertThat(genuine.keepAlive().statusCode()).as("it has to say Hello again").isEqualTo(400);
+        assertThat(genuine.keepAlive().statusCode())
+                .as("it has to say Hello again")
+                .isEqualTo(400);
     }
 }

@@ -25,15 +25,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openbox.controller.ControllerApplication;
-import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiQueries;
+import org.openbox.controller.obi.ObiRegistry;
 import org.openbox.controller.obi.ObiSession;
 import org.openbox.controller.obi.ObiState;
 import org.openbox.controller.testobi.TestObi;
@@ -60,16 +59,19 @@ import org.springframework.util.FileSystemUtils;
  * touching the OBI they name; an OBI whose server certificate is another dpid's is sent
  * nothing and reported.
  */
-@SpringBootTest(classes = ControllerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = ControllerApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
-                "openbox.keepalive-interval=1s",
-                "openbox.keepalive-timeout=2s",
-                "openbox.deadline-check-interval=50ms",
-                "openbox.request-timeout=3s",
-                "openbox.state-dir=target/test-state/${random.uuid}",
-                "openbox.modules.signing-key=" + ControllerTestBase.TEST_SIGNING_KEY,   // TestApps' module user
-                // TestApps holds a deliberately broken application, refused while the others run
-                "openbox.allow-failed-apps=true"})
+            "openbox.keepalive-interval=1s",
+            "openbox.keepalive-timeout=2s",
+            "openbox.deadline-check-interval=50ms",
+            "openbox.request-timeout=3s",
+            "openbox.state-dir=target/test-state/${random.uuid}",
+            "openbox.modules.signing-key=" + ControllerTestBase.TEST_SIGNING_KEY, // TestApps' module user
+            // TestApps holds a deliberately broken application, refused while the others run
+            "openbox.allow-failed-apps=true"
+        })
 @Import(TestApps.class)
 @ExtendWith(OutputCaptureExtension.class)
 class SouthboundTlsTest {
@@ -100,10 +102,17 @@ class SouthboundTlsTest {
         FileSystemUtils.deleteRecursively(DIR);
     }
 
-    @LocalServerPort int port;
-    @Autowired ObiRegistry manager;
-    @Autowired ObiQueries queries;
-    @Autowired MeterRegistry registry;
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ObiRegistry manager;
+
+    @Autowired
+    ObiQueries queries;
+
+    @Autowired
+    MeterRegistry registry;
 
     private final List<TestObi> obis = new ArrayList<>();
     private final ScheduledExecutorService keepAlives = Executors.newSingleThreadScheduledExecutor();
@@ -128,13 +137,17 @@ class SouthboundTlsTest {
     private TestObi connected(long dpid) throws Exception {
         TestObi o = obi(dpid, PKI.obi(dpid), PKI.obi(dpid));
         assertThat(o.hello().statusCode()).isEqualTo(200);
-        keepAlives.scheduleAtFixedRate(() -> {
-            try {
-                o.keepAlive();
-            } catch (RuntimeException ignored) {
-                // the test is over
-            }
-        }, 200, 200, TimeUnit.MILLISECONDS);
+        keepAlives.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        o.keepAlive();
+                    } catch (RuntimeException ignored) {
+                        // the test is over
+                    }
+                },
+                200,
+                200,
+                TimeUnit.MILLISECONDS);
         o.await(BarrierRequest.class, 1, WAIT);
         o.await(SetProcessingGraphRequest.class, 1, WAIT);
         return o;
@@ -142,7 +155,10 @@ class SouthboundTlsTest {
 
     /** openbox_tls_refused_total{reason}. */
     private double refused(String reason) {
-        return registry.get("openbox.tls.refused").tag("reason", reason).counter().count();
+        return registry.get("openbox.tls.refused")
+                .tag("reason", reason)
+                .counter()
+                .count();
     }
 
     private ObiSession session(long dpid) {
@@ -176,14 +192,20 @@ class SouthboundTlsTest {
         double before = refused("no_client_certificate");
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
-        trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
-                .generateCertificate(Files.newInputStream(PKI.caCert())));
-        given().config(RestAssuredConfig.config().sslConfig(SSLConfig.sslConfig().trustStore(trust)))
-                .baseUri("https://127.0.0.1").port(port)
+        trust.setCertificateEntry(
+                "ca",
+                java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificate(Files.newInputStream(PKI.caCert())));
+        given().config(RestAssuredConfig.config()
+                        .sslConfig(SSLConfig.sslConfig().trustStore(trust)))
+                .baseUri("https://127.0.0.1")
+                .port(port)
                 .contentType("application/json")
                 .body("{\"type\": \"Hello\", \"xid\": 4, \"dpid\": 8102, \"version\": \"1.1.0\", \"capabilities\": {}}")
-                .when().post("/message/Hello")
-                .then().statusCode(403)
+                .when()
+                .post("/message/Hello")
+                .then()
+                .statusCode(403)
                 .body("type", equalTo("Error"))
                 .body("error_type", equalTo("FORBIDDEN"))
                 .body("error_subtype", equalTo("NOT_PERMITTED"))
@@ -208,13 +230,16 @@ class SouthboundTlsTest {
         TestObi forger = obi(8105, PKI.obi(8106), PKI.obi(8106));
         HttpResponse<String> hello = forger.hello();
         assertThat(hello.statusCode()).isEqualTo(403);
-        assertThat(hello.body()).contains("\"error_type\":\"FORBIDDEN\"").contains("\"error_subtype\":\"NOT_PERMITTED\"")
+        assertThat(hello.body())
+                .contains("\"error_type\":\"FORBIDDEN\"")
+                .contains("\"error_subtype\":\"NOT_PERMITTED\"")
                 .contains("certificate is for dpid 8106");
         assertThat(forger.keepAlive().statusCode()).isEqualTo(403);
         assertThat(forger.alert("fw_classifier", "forged").statusCode()).isEqualTo(403);
         assertThat(refused("dpid_conflict")).isEqualTo(before + 3);
-        assertThat(output.getOut()).containsPattern(
-                "identity conflict: Hello for dpid 8105 from 127\\.0\\.0\\.1 carries the certificate of dpid 8106");
+        assertThat(output.getOut())
+                .containsPattern(
+                        "identity conflict: Hello for dpid 8105 from 127\\.0\\.0\\.1 carries the certificate of dpid 8106");
 
         // the genuine OBI keeps its session, endpoint and graph; the forger is sent nothing
         Thread.sleep(1500);
@@ -237,8 +262,9 @@ class SouthboundTlsTest {
         HttpResponse<String> forged = other.post(new GlobalStatsResponse(xid, body));
         assertThat(forged.statusCode()).isEqualTo(403);
         assertThat(forged.body()).contains("certificate is for dpid 8114, not for dpid 8113");
-        assertThat(output.getOut()).contains("identity conflict: GlobalStatsResponse for dpid 8113 from 127.0.0.1"
-                + " carries the certificate of dpid 8114");
+        assertThat(output.getOut())
+                .contains("identity conflict: GlobalStatsResponse for dpid 8113 from 127.0.0.1"
+                        + " carries the certificate of dpid 8114");
         assertThat(stats).isNotDone();
 
         assertThat(asked.post(new GlobalStatsResponse(xid, body)).statusCode()).isEqualTo(200);
@@ -275,7 +301,10 @@ class SouthboundTlsTest {
         assertThat(o.hello().statusCode()).isEqualTo(200);
         ObiSession s = session(8109);
         await().atMost(WAIT).until(() -> "identity error".equals(s.graphStatus()));
-        assertThat(s.lastError()).contains("identity error").contains("dpid 8110").contains("OBI 8109");
+        assertThat(s.lastError())
+                .contains("identity error")
+                .contains("dpid 8110")
+                .contains("OBI 8109");
         assertThat(output.getOut()).contains("identity conflict: OBI 8109 at https://127.0.0.1:" + o.port());
         // the handshake failed before any message: nothing reached it, no graph in particular
         assertThat(o.received()).isEmpty();

@@ -24,7 +24,8 @@ class MetricsPropertiesTest {
 
     @Test
     void badValuesAreRefusedNamingTheProperty() {
-        assertThatThrownBy(() -> with("soon")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> with("soon"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("openbox.metrics.interval 'soon' is not a duration (e.g. 10s, 500ms) nor 0/off");
         assertThatThrownBy(() -> with("-1s")).hasMessageContaining("must not be negative");
         assertThatThrownBy(() -> new MetricsProperties("10s", Duration.ZERO, 32, 256, true))

@@ -1,6 +1,5 @@
 package org.openbox.controller.obi;
 
-import org.openbox.merge.Origin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.openbox.controller.aggregate.DeployedGraph;
+import org.openbox.merge.Origin;
 import org.openbox.merge.Provenance;
 import org.openbox.protocol.graph.Block;
 import org.openbox.protocol.graph.Connector;
@@ -27,9 +27,11 @@ class BlockSupportTest {
                 "out", List.of(new Origin("fw", "out"), new Origin("web", "out")));
         Provenance.Builder o = new Provenance.Builder();
         origins.forEach(o::block);
-        Graph g = new Graph(List.of(new Block("FromDevice", "in", JSON.createObjectNode().put("devname", "eth0")),
-                new Block("HtmlNormalizer", "norm", JSON.createObjectNode()),
-                new Block("ToDevice", "out", JSON.createObjectNode().put("devname", "eth1"))),
+        Graph g = new Graph(
+                List.of(
+                        new Block("FromDevice", "in", JSON.createObjectNode().put("devname", "eth0")),
+                        new Block("HtmlNormalizer", "norm", JSON.createObjectNode()),
+                        new Block("ToDevice", "out", JSON.createObjectNode().put("devname", "eth1"))),
                 List.of(new Connector("in", 0, "norm", 0), new Connector("norm", 0, "out", 0)));
         return new DeployedGraph(7, g, o.build(), List.of("fw", "web"), "test");
     }
@@ -45,17 +47,19 @@ class BlockSupportTest {
         assertThat(none.missing(graph(), Set.of())).isEmpty();
         assertThat(BlockSupport.of(null).missing(graph(), Set.of())).isEmpty();
         // not a map: no declaration either
-        assertThat(BlockSupport.of(hello("{\"processing_blocks\": [\"FromDevice\"]}")).restricted()).isFalse();
+        assertThat(BlockSupport.of(hello("{\"processing_blocks\": [\"FromDevice\"]}"))
+                        .restricted())
+                .isFalse();
     }
 
     @Test
     void aTypeMissingFromTheHelloIsReportedWithItsApplicationBlocks() throws Exception {
-        BlockSupport s = BlockSupport.of(hello(
-                "{\"processing_blocks\": {\"FromDevice\": [\"FromDevice\"], \"ToDevice\": [\"ToDevice\"]}}"));
+        BlockSupport s = BlockSupport.of(
+                hello("{\"processing_blocks\": {\"FromDevice\": [\"FromDevice\"], \"ToDevice\": [\"ToDevice\"]}}"));
         assertThat(s.restricted()).isTrue();
         List<BlockSupport.Missing> missing = s.missing(graph(), Set.of());
-        assertThat(missing).containsExactly(new BlockSupport.Missing("norm", "HtmlNormalizer",
-                List.of(new Origin("web", "n"))));
+        assertThat(missing)
+                .containsExactly(new BlockSupport.Missing("norm", "HtmlNormalizer", List.of(new Origin("web", "n"))));
         assertThat(BlockSupport.apps(missing)).containsExactly("web");
         // a custom module installed since the Hello brings the type
         assertThat(s.missing(graph(), Set.of("HtmlNormalizer"))).isEmpty();

@@ -24,21 +24,24 @@ class SecurityPropertiesTest {
 
     @Test
     void aPasswordMustNameItsEncoding() {
-        assertThatThrownBy(() -> new SecurityProperties(true,
-                Map.of("alice", new SecurityProperties.User("secret", List.of(Role.OPERATOR))), null))
+        assertThatThrownBy(() -> new SecurityProperties(
+                        true, Map.of("alice", new SecurityProperties.User("secret", List.of(Role.OPERATOR))), null))
                 .hasMessageStartingWith("openbox.security.users.alice.password must name its encoding");
-        assertThat(new SecurityProperties(true,
-                Map.of("alice", new SecurityProperties.User("{noop}secret", List.of(Role.OPERATOR))), null)
-                .hasPrincipals()).isTrue();
+        assertThat(new SecurityProperties(
+                                true,
+                                Map.of("alice", new SecurityProperties.User("{noop}secret", List.of(Role.OPERATOR))),
+                                null)
+                        .hasPrincipals())
+                .isTrue();
     }
 
     @Test
     void rolesAndTokenHashesAreRequired() {
-        assertThatThrownBy(() -> new SecurityProperties(true,
-                Map.of("bob", new SecurityProperties.User("{noop}x", List.of())), null))
+        assertThatThrownBy(() -> new SecurityProperties(
+                        true, Map.of("bob", new SecurityProperties.User("{noop}x", List.of())), null))
                 .hasMessage("openbox.security.users.bob.roles is not set (VIEWER or OPERATOR)");
-        assertThatThrownBy(() -> new SecurityProperties(true, null,
-                Map.of("ci", new SecurityProperties.Token("abc", List.of(Role.VIEWER)))))
+        assertThatThrownBy(() -> new SecurityProperties(
+                        true, null, Map.of("ci", new SecurityProperties.Token("abc", List.of(Role.VIEWER)))))
                 .hasMessageStartingWith("openbox.security.tokens.ci.token-sha256 must be the SHA-256 of the token");
         assertThat(new SecurityProperties(true, null, null).hasPrincipals()).isFalse();
     }

@@ -95,13 +95,20 @@ public final class TestObi implements AutoCloseable {
     private final List<String> peers = new ArrayList<>();
     private final AtomicLong xids = new AtomicLong(1_000_000);
     private final List<Message> received = new ArrayList<>();
-    private volatile BiFunction<String, String, JsonNode> reads = (block, handle) -> codec.mapper().getNodeFactory().numberNode(0);
+    private volatile BiFunction<String, String, JsonNode> reads =
+            (block, handle) -> codec.mapper().getNodeFactory().numberNode(0);
     private volatile long keepaliveInterval = 10;
     private volatile java.util.function.Supplier<ObjectNode> stats =
             () -> codec.mapper().createObjectNode().put("uptime", 1).put("cpus", 1);
-    private static final java.util.Set<String> SPEC_PARAMETERS = java.util.Set.of("keepalive_interval",
-            "log_server_address", "log_server_port", "storage_server_address", "storage_server_port",
-            "log_messages_buffer_size", "log_messages_buffer_timeout", "alert_messages_buffer_size",
+    private static final java.util.Set<String> SPEC_PARAMETERS = java.util.Set.of(
+            "keepalive_interval",
+            "log_server_address",
+            "log_server_port",
+            "storage_server_address",
+            "storage_server_port",
+            "log_messages_buffer_size",
+            "log_messages_buffer_timeout",
+            "alert_messages_buffer_size",
             "alert_messages_buffer_timeout");
     private volatile Function<Message, Optional<ErrorMessage>> refuse = m -> Optional.empty();
     private volatile Predicate<Message> silent = m -> false;
@@ -143,20 +150,33 @@ public final class TestObi implements AutoCloseable {
         server.start();
     }
 
-    public long dpid() { return dpid; }
-    public int port() { return server.getAddress().getPort(); }
+    public long dpid() {
+        return dpid;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
 
     /** What ReadRequests are answered with, by merged block and handle. */
-    public void onRead(BiFunction<String, String, JsonNode> answer) { this.reads = answer; }
+    public void onRead(BiFunction<String, String, JsonNode> answer) {
+        this.reads = answer;
+    }
 
     /** What it answers to GlobalStatsRequest (uptime and cpus unless set). */
-    public void onGlobalStats(java.util.function.Supplier<ObjectNode> answer) { this.stats = answer; }
+    public void onGlobalStats(java.util.function.Supplier<ObjectNode> answer) {
+        this.stats = answer;
+    }
 
     /** Takes matching requests (HTTP 200) but never sends their answer message, like an OBI that hangs or dies. */
-    public void neverAnswer(Predicate<Message> rule) { this.silent = rule; }
+    public void neverAnswer(Predicate<Message> rule) {
+        this.silent = rule;
+    }
 
     /** Answers matching requests with an Error message instead of the normal answer. */
-    public void refuseWhen(Function<Message, Optional<ErrorMessage>> rule) { this.refuse = rule; }
+    public void refuseWhen(Function<Message, Optional<ErrorMessage>> rule) {
+        this.refuse = rule;
+    }
 
     // ------------------------------------------------------------------ up messages
 
@@ -187,8 +207,10 @@ public final class TestObi implements AutoCloseable {
     public HttpResponse<String> postRaw(String type, String body) {
         try {
             HttpRequest r = HttpRequest.newBuilder(controller.resolve("/message/" + type))
-                    .header("Content-Type", "application/json").timeout(Duration.ofSeconds(5))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(5))
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build();
             return http.send(r, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -234,7 +256,10 @@ public final class TestObi implements AutoCloseable {
     /** Whether a certificate subject's common name is the controller's, as the OBI checks it. */
     static boolean isController(String subject) {
         try {
-            List<Rdn> cns = new LdapName(subject).getRdns().stream().filter(r -> r.getType().equalsIgnoreCase("CN")).toList();
+            List<Rdn> cns = new LdapName(subject)
+                    .getRdns().stream()
+                            .filter(r -> r.getType().equalsIgnoreCase("CN"))
+                            .toList();
             return cns.size() == 1 && "openbox-controller".equals(cns.get(0).getValue());
         } catch (InvalidNameException e) {
             return false;
@@ -246,7 +271,8 @@ public final class TestObi implements AutoCloseable {
             String subject;
             try {
                 subject = ((X509Certificate) https.getSSLSession().getPeerCertificates()[0])
-                        .getSubjectX500Principal().getName();
+                        .getSubjectX500Principal()
+                        .getName();
             } catch (SSLPeerUnverifiedException e) {
                 subject = "";
             }
@@ -254,8 +280,15 @@ public final class TestObi implements AutoCloseable {
                 peers.add(subject);
             }
             if (!isController(subject)) {
-                respond(ex, 403, codec.encode(new ErrorMessage(0, ErrorType.FORBIDDEN, ErrorSubtype.NOT_PERMITTED,
-                        "not the controller: " + subject, null)));
+                respond(
+                        ex,
+                        403,
+                        codec.encode(new ErrorMessage(
+                                0,
+                                ErrorType.FORBIDDEN,
+                                ErrorSubtype.NOT_PERMITTED,
+                                "not the controller: " + subject,
+                                null)));
                 return;
             }
         }
@@ -286,8 +319,12 @@ public final class TestObi implements AutoCloseable {
             for (var it = r.parameters().fieldNames(); it.hasNext(); ) {
                 String name = it.next();
                 if (!SPEC_PARAMETERS.contains(name)) {
-                    return Optional.of(new ErrorMessage(r.xid(), ErrorType.BAD_REQUEST, ErrorSubtype.ILLEGAL_ARGUMENT,
-                            "parameter " + name + " is unknown", null));
+                    return Optional.of(new ErrorMessage(
+                            r.xid(),
+                            ErrorType.BAD_REQUEST,
+                            ErrorSubtype.ILLEGAL_ARGUMENT,
+                            "parameter " + name + " is unknown",
+                            null));
                 }
             }
             if (r.parameters().has("keepalive_interval")) {
@@ -297,7 +334,8 @@ public final class TestObi implements AutoCloseable {
         } else if (m instanceof SetProcessingGraphRequest r) {
             return Optional.of(new SetProcessingGraphResponse(r.xid(), null, null));
         } else if (m instanceof ReadRequest r) {
-            return Optional.of(new ReadResponse(r.xid(), r.blockId(), r.readHandle(), reads.apply(r.blockId(), r.readHandle())));
+            return Optional.of(
+                    new ReadResponse(r.xid(), r.blockId(), r.readHandle(), reads.apply(r.blockId(), r.readHandle())));
         } else if (m instanceof WriteRequest r) {
             return Optional.of(new WriteResponse(r.xid(), r.blockId(), r.writeHandle()));
         } else if (m instanceof GlobalStatsRequest r) {
@@ -311,7 +349,8 @@ public final class TestObi implements AutoCloseable {
         } else if (m instanceof RemoveCustomModuleRequest r) {
             return Optional.of(new RemoveCustomModuleResponse(r.xid()));
         } else if (m instanceof ListCapabilitiesRequest r) {
-            return Optional.of(new ListCapabilitiesResponse(r.xid(), codec.mapper().createObjectNode()));
+            return Optional.of(
+                    new ListCapabilitiesResponse(r.xid(), codec.mapper().createObjectNode()));
         }
         return Optional.empty();
     }

@@ -46,9 +46,17 @@ public final class TestPki {
         return pki;
     }
 
-    public Path dir() { return dir; }
-    public Path caCert() { return dir.resolve("ca.crt"); }
-    public Identity controller() { return identity("controller"); }
+    public Path dir() {
+        return dir;
+    }
+
+    public Path caCert() {
+        return dir.resolve("ca.crt");
+    }
+
+    public Identity controller() {
+        return identity("controller");
+    }
 
     /** {@code obi-N} from the CA. */
     public Identity obi(long dpid) {
@@ -75,9 +83,11 @@ public final class TestPki {
      * on OpenSSL, it presents its certificate whichever CAs the server names.
      */
     public SSLContext context(Identity id) {
-        PemSslStoreDetails keys = id == null ? null
+        PemSslStoreDetails keys = id == null
+                ? null
                 : PemSslStoreDetails.forCertificate(location(id.cert())).withPrivateKey(location(id.key()));
-        SslBundle bundle = SslBundle.of(new PemSslStoreBundle(keys, PemSslStoreDetails.forCertificate(location(caCert()))));
+        SslBundle bundle =
+                SslBundle.of(new PemSslStoreBundle(keys, PemSslStoreDetails.forCertificate(location(caCert()))));
         try {
             SSLContext ctx = SSLContext.getInstance("TLS");
             KeyManager[] km = bundle.getManagers().getKeyManagers();
@@ -145,8 +155,11 @@ public final class TestPki {
 
     /** The Spring properties of the controller's SSL bundle {@code openbox}. */
     public List<String> controllerBundle() {
-        return List.of("spring.ssl.bundle.pem.openbox.keystore.certificate=" + location(controller().cert()),
-                "spring.ssl.bundle.pem.openbox.keystore.private-key=" + location(controller().key()),
+        return List.of(
+                "spring.ssl.bundle.pem.openbox.keystore.certificate="
+                        + location(controller().cert()),
+                "spring.ssl.bundle.pem.openbox.keystore.private-key="
+                        + location(controller().key()),
                 "spring.ssl.bundle.pem.openbox.truststore.certificate=" + location(caCert()));
     }
 
@@ -171,15 +184,34 @@ public final class TestPki {
     }
 
     private void ca(String name, String cn) {
-        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", name + ".key", "-out", name + ".crt", "-days", "3650", "-subj", "/CN=" + cn,
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
+        openssl(
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-keyout",
+                name + ".key",
+                "-out",
+                name + ".crt",
+                "-days",
+                "3650",
+                "-subj",
+                "/CN=" + cn,
+                "-addext",
+                "basicConstraints=critical,CA:TRUE",
+                "-addext",
+                "keyUsage=critical,keyCertSign,cRLSign");
     }
 
     private void sign(String name, String cn, String san, String ca, int days) {
         try {
-            List<String> ext = new ArrayList<>(List.of("basicConstraints=CA:FALSE",
-                    "keyUsage=critical,digitalSignature", "extendedKeyUsage=serverAuth,clientAuth"));
+            List<String> ext = new ArrayList<>(List.of(
+                    "basicConstraints=CA:FALSE",
+                    "keyUsage=critical,digitalSignature",
+                    "extendedKeyUsage=serverAuth,clientAuth"));
             if (san != null) {
                 ext.add("subjectAltName=" + san);
             }
@@ -187,10 +219,36 @@ public final class TestPki {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        openssl("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=" + cn);
-        openssl("x509", "-req", "-in", name + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key", "-CAcreateserial",
-                "-days", String.valueOf(days), "-extfile", name + ".ext", "-out", name + ".crt");
+        openssl(
+                "req",
+                "-new",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-keyout",
+                name + ".key",
+                "-out",
+                name + ".csr",
+                "-subj",
+                "/CN=" + cn);
+        openssl(
+                "x509",
+                "-req",
+                "-in",
+                name + ".csr",
+                "-CA",
+                ca + ".crt",
+                "-CAkey",
+                ca + ".key",
+                "-CAcreateserial",
+                "-days",
+                String.valueOf(days),
+                "-extfile",
+                name + ".ext",
+                "-out",
+                name + ".crt");
     }
 
     private void openssl(String... args) {
@@ -198,7 +256,10 @@ public final class TestPki {
         cmd.add("openssl");
         cmd.addAll(List.of(args));
         try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", cmd) + " failed:\n" + out);

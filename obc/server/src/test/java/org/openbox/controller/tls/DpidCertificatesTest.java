@@ -16,7 +16,9 @@ import org.openbox.controller.testobi.TestPki;
 /** The dpid of an OBI certificate: SAN URI urn:openbox:dpid:N first, else CN obi-N. */
 class DpidCertificatesTest {
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static TestPki pki;
 
     @BeforeAll
@@ -39,7 +41,8 @@ class DpidCertificatesTest {
         assertThat(DpidCertificates.dpidOf(cert(pki.obi(42).cert()))).hasValue(42);
         // the SAN wins over the CN
         assertThat(dpid("san-wins", "obi-7", "URI:urn:openbox:dpid:9")).hasValue(9);
-        assertThat(dpid("largest", "x", "URI:urn:openbox:dpid:9223372036854775807")).hasValue(Long.MAX_VALUE);
+        assertThat(dpid("largest", "x", "URI:urn:openbox:dpid:9223372036854775807"))
+                .hasValue(Long.MAX_VALUE);
     }
 
     @Test
@@ -51,10 +54,12 @@ class DpidCertificatesTest {
     @Test
     void otherNamesNameNoDpid() throws Exception {
         assertThat(DpidCertificates.dpidOf(cert(pki.controller().cert()))).isEmpty();
-        assertThat(dpid("two-dpids", "obi-3", "URI:urn:openbox:dpid:3,URI:urn:openbox:dpid:4")).isEmpty();
+        assertThat(dpid("two-dpids", "obi-3", "URI:urn:openbox:dpid:3,URI:urn:openbox:dpid:4"))
+                .isEmpty();
         assertThat(dpid("leading-zero", "obi-012", "URI:urn:openbox:dpid:012")).isEmpty();
         assertThat(dpid("negative", "obi--1", "URI:urn:openbox:dpid:-1")).isEmpty();
-        assertThat(dpid("too-large", "obi-9223372036854775808", "URI:urn:openbox:dpid:9223372036854775808")).isEmpty();
+        assertThat(dpid("too-large", "obi-9223372036854775808", "URI:urn:openbox:dpid:9223372036854775808"))
+                .isEmpty();
         assertThat(dpid("suffix", "obi-5x", "URI:urn:openbox:dpid:5/x")).isEmpty();
     }
 }
