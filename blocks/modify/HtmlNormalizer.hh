@@ -17,53 +17,24 @@
 // loses its Content-Length line and the IP length and IPv4/TCP checksums are recomputed.
 //
 // Ports:   1 input, 1 output.
-// Config:  decode_entities, remove_comments, lowercase_tags, collapse_whitespace (bools,
-//          default true).
-// Handles: read count (bodies normalised).  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/HtmlNormalizer.json.
 // Example: {"name": "html", "type": "HtmlNormalizer", "config": {"remove_comments": false}}
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
-#include <string_view>
 
-#include "engine/element.hh"
-#include "lib/counts.hh"
-#include "lib/http_segment.hh"
+#include "lib/body_normalizer.hh"
 
 namespace obi {
 
-// The HTTP body handling both normalizers share.
-namespace http_text {
-
-// True when p holds an HTTP message head whose Content-Type contains one of `types`
-// (lower case), without Content-Encoding, not chunked, with body bytes in the segment.
-bool find_body(Packet& p, blocks::HttpSegment& s, std::initializer_list<std::string_view> types);
-
-// The body (s.payload + s.body(), s.payload_len - s.body() bytes) was rewritten in place
-// to its first n bytes: when it shrank, drops Content-Length from the head, moves the
-// body behind the head and sets the IP length and checksums.
-void finish_body(Packet& p, const blocks::HttpSegment& s, uint32_t n);
-
-// Appends UTF-8 of code point cp (U+FFFD for an invalid one) at out; returns the bytes.
-uint32_t put_utf8(char* out, uint32_t cp);
-
-}  // namespace http_text
-
-class HtmlNormalizerElement final : public Element {
+class HtmlNormalizerElement final : public blocks::BodyNormalizer {
  public:
   explicit HtmlNormalizerElement(const ElementArgs& args);
 
-  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
-  nlohmann::json read(std::string_view handle) const override;
-  void write(std::string_view handle, const nlohmann::json& value) override;
-
-  // Normalises `n` bytes at `text` in place; returns the new length (<= n).
-  uint32_t normalize(char* text, uint32_t n) const;
+  uint32_t normalize(char* text, uint32_t n) const override;
 
  private:
   bool entities_ = true, comments_ = true, lowercase_ = true, whitespace_ = true;
-  blocks::Counts<1> counts_;
 };
 
 }  // namespace obi

@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "HtmlNormalizer.hh"
 #include "lib/block_spec.hh"
 #include "lib/config.hh"
 
@@ -69,7 +68,7 @@ uint32_t escape(const char* t, uint32_t n, uint32_t& cp, bool& byte) {
 
 }  // namespace
 
-JsNormalizerElement::JsNormalizerElement(const ElementArgs& args) : counts_(args.workers) {
+JsNormalizerElement::JsNormalizerElement(const ElementArgs& args) : BodyNormalizer(args, {"javascript", "ecmascript"}) {
   ConfigReader c(args);
   unescape_ = c.boolean("unescape", true);
   comments_ = c.boolean("remove_comments", true);
@@ -132,30 +131,6 @@ uint32_t JsNormalizerElement::normalize(char* t, uint32_t n) const {
     ++r;
   }
   return w;
-}
-
-void JsNormalizerElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out) {
-  uint64_t done = 0;
-  for (uint32_t i = 0; i < batch.n; ++i) {
-    Packet& p = *batch.pkts[i];
-    HttpSegment s;
-    if (!http_text::find_body(p, s, {"javascript", "ecmascript"})) continue;
-    const uint32_t n = normalize(s.payload + s.body(), s.payload_len - s.body());
-    http_text::finish_body(p, s, n);
-    ++done;
-  }
-  counts_.add(ctx.worker, 0, done);
-  out.emit(0, batch, ctx);
-}
-
-nlohmann::json JsNormalizerElement::read(std::string_view h) const {
-  if (h == "count") return counts_.get(0);
-  return Element::read(h);
-}
-
-void JsNormalizerElement::write(std::string_view h, const nlohmann::json& v) {
-  if (h == "reset_counts") counts_.reset();
-  else Element::write(h, v);
 }
 
 OBI_REGISTER_BLOCK(JsNormalizer, JsNormalizerElement);

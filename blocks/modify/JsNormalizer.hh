@@ -18,32 +18,24 @@
 // checksums are recomputed.
 //
 // Ports:   1 input, 1 output.
-// Config:  unescape, remove_comments, collapse_whitespace (bools, default true).
-// Handles: read count (bodies normalised).  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/JsNormalizer.json.
 // Example: {"name": "js", "type": "JsNormalizer", "config": {"collapse_whitespace": false}}
 #pragma once
 
 #include <cstdint>
 
-#include "engine/element.hh"
-#include "lib/counts.hh"
+#include "lib/body_normalizer.hh"
 
 namespace obi {
 
-class JsNormalizerElement final : public Element {
+class JsNormalizerElement final : public blocks::BodyNormalizer {
  public:
   explicit JsNormalizerElement(const ElementArgs& args);
 
-  void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
-  nlohmann::json read(std::string_view handle) const override;
-  void write(std::string_view handle, const nlohmann::json& value) override;
-
-  // Normalises `n` bytes at `text` in place; returns the new length (<= n).
-  uint32_t normalize(char* text, uint32_t n) const;
+  uint32_t normalize(char* text, uint32_t n) const override;
 
  private:
   bool unescape_ = true, comments_ = true, whitespace_ = true;
-  blocks::Counts<1> counts_;
 };
 
 }  // namespace obi

@@ -9,10 +9,7 @@
 // the packets of a test or a replay carry a known timestamp.
 //
 // Ports:   1 input, 1 output.
-// Config:  timestamp (string, optional): seconds since the Unix epoch with up to 9
-//          decimals ("1700000000.25"); absent: the current time (the worker's clock,
-//          read once per batch).
-// Handles: read count (packets stamped).  Write reset_counts.
+// Config keys, handles and port counts: blocks/catalogue/SetTimestamp.json.
 // Example: {"name": "t0", "type": "SetTimestamp", "config": {}}
 //          ... -> {"name": "lat", "type": "SetTimestampDelta", "config": {"range": "NOW"}}
 #pragma once

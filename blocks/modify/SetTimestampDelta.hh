@@ -14,10 +14,7 @@
 // metadata value for ReadMetadata (e.g. a rule on slow packets) or EncapsulateMetadata.
 //
 // Ports:   1 input, 1 output.
-// Config:  range (string, optional, RANGE | NOW | FIRST); metadata_key (string, optional,
-//          1..15 bytes).
-// Handles: read first, count, avg_ns, min_ns, max_ns, full (no room for metadata_key).
-//          Write reset (clears the RANGE reference and the statistics).
+// Config keys, handles and port counts: blocks/catalogue/SetTimestampDelta.json.
 // Example: {"name": "lat", "type": "SetTimestampDelta",
 //           "config": {"range": "NOW", "metadata_key": "latency"}}
 #pragma once

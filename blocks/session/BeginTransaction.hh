@@ -18,8 +18,7 @@
 // untouched packet when a later check rejects the result.
 //
 // Ports:   1 input, 1 output.
-// Config:  name (string, required): the transaction, matched by name at Commit/Rollback.
-// Handles: read count (packets that started the transaction), dropped.  Write reset.
+// Config keys, handles and port counts: blocks/catalogue/BeginTransaction.json.
 // Example: {"name": "try", "type": "BeginTransaction", "config": {"name": "nat"}}
 //          try -> rewrite -> check[0] -> {CommitTransaction name nat}
 //                            check[1] -> {RollbackTransaction name nat}

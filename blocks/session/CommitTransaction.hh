@@ -10,8 +10,7 @@
 // Why: the success path of a transaction; output 1 sees the packet as it was at Begin.
 //
 // Ports:   1 input, 2 outputs.
-// Config:  name (string, required).
-// Handles: read count_success, count_failure.  Write reset.
+// Config keys, handles and port counts: blocks/catalogue/CommitTransaction.json.
 // Example: {"name": "done", "type": "CommitTransaction", "config": {"name": "nat"}}
 #pragma once
 

@@ -16,9 +16,7 @@
 // packet of it carried.
 //
 // Ports:   1 input, 2 outputs.
-// Config:  key (string, required); offset (integer >= 0) or protocol ("eth", "ip",
-//          "tcp", "udp", "l4" or "payload"): exactly one of them.
-// Handles: read count (packets restored), bytes (bytes restored).  Write reset.
+// Config keys, handles and port counts: blocks/catalogue/Restore.json.
 // Example: {"name": "back", "type": "Restore", "config": {"key": "req", "protocol": "payload"}}
 #pragma once
 

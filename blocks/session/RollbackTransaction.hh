@@ -7,8 +7,7 @@
 // Why: the failure path of a transaction, e.g. after a check rejected the rewritten packet.
 //
 // Ports:   1 input, 1 output.
-// Config:  name (string, required).
-// Handles: read count (packets rolled back).  Write reset.
+// Config keys, handles and port counts: blocks/catalogue/RollbackTransaction.json.
 // Example: {"name": "undo", "type": "RollbackTransaction", "config": {"name": "nat"}}
 #pragma once
 

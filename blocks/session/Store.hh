@@ -20,10 +20,7 @@
 // packet of the same session: answer with it, compare with it, or undo a rewrite.
 //
 // Ports:   1 input, 1 output.
-// Config:  key (string, required); soft_timeout (number >= 0, required); hard_timeout
-//          (number > 0, required); packet_size (integer, default 64, negative: whole
-//          packet); buffer_size, buffer_timeout (integers, no effect, see above).
-// Handles: read count (packets stored), bytes (bytes stored).  Write reset.
+// Config keys, handles and port counts: blocks/catalogue/Store.json.
 // Example: {"name": "keep", "type": "Store", "config": {"key": "req", "soft_timeout": 0,
 //           "hard_timeout": 30, "packet_size": -1}}
 #pragma once
