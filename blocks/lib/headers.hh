@@ -116,6 +116,7 @@ struct Ipv6T : View<Byte> {
   Byte* src() const { return p + kSrc; }  // 16 bytes
   Byte* dst() const { return p + kDst; }
   void set_hop_limit(uint8_t v) const requires View<Byte>::kMutable { p[kHopLimit] = v; }
+  void set_payload_len(uint16_t v) const requires View<Byte>::kMutable { store_be16(p + kPayloadLen, v); }
 };
 
 template <typename Byte>
@@ -154,6 +155,7 @@ struct UdpT : View<Byte> {
   Byte* checksum_bytes() const { return p + kChecksum; }
   void set_src_port(uint16_t v) const requires View<Byte>::kMutable { store_be16(p + kSrcPort, v); }
   void set_dst_port(uint16_t v) const requires View<Byte>::kMutable { store_be16(p + kDstPort, v); }
+  void set_length(uint16_t v) const requires View<Byte>::kMutable { store_be16(p + kLength, v); }
   void set_checksum(uint16_t v) const requires View<Byte>::kMutable { store_be16(p + kChecksum, v); }
 };
 

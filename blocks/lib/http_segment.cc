@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "lib/bytes.hh"
-#include "lib/checksum.hh"
+#include "lib/ip_fixup.hh"
 
 namespace obi::blocks {
 
@@ -30,7 +30,7 @@ bool find_http_segment(Packet& p, HttpSegment& s) {
   if (h.ip_proto != kIpProtoTcp || h.fragment || h.payload == kNoOffset || h.l3 == kNoOffset) return false;
   const bool v4 = h.eth_type == kEthIpv4;
   if (!v4 && h.eth_type != kEthIpv6) return false;
-  const uint32_t ip_end = v4 ? h.l3 + load_be16(p.data + h.l3 + 2) : h.l3 + 40u + load_be16(p.data + h.l3 + 4);
+  const uint32_t ip_end = ip_packet_end(p, h);
   if (ip_end > p.len || ip_end <= h.payload) return false;
   s = HttpSegment{};
   s.payload = reinterpret_cast<char*>(p.data + h.payload);
@@ -83,22 +83,7 @@ uint32_t copy_head(const HttpSegment& s, std::initializer_list<std::string_view>
 void finish_segment(Packet& p, uint32_t new_len) {
   const Headers h = p.headers();
   p.len = new_len;
-  uint8_t* ip = p.data + h.l3;
-  uint8_t* tcp = p.data + h.l4;
-  const uint32_t l4_len = new_len - h.l4;
-  uint32_t s;
-  if (h.eth_type == kEthIpv4) {
-    store_be16(ip + 2, static_cast<uint16_t>(new_len - h.l3));
-    store_be16(ip + 10, 0);
-    store_be16(ip + 10, folded(sum_words(0, ip, (ip[0] & 0x0fu) * 4)));
-    s = sum_words(0, ip + 12, 8);
-  } else {
-    store_be16(ip + 4, static_cast<uint16_t>(new_len - h.l3 - 40));
-    s = sum_words(0, ip + 8, 32);
-  }
-  s += kIpProtoTcp + l4_len;
-  store_be16(tcp + 16, 0);
-  store_be16(tcp + 16, folded(sum_words(s, tcp, l4_len)));
+  fix_lengths_and_checksums(p, h);
   p.invalidate_headers();
 }
 

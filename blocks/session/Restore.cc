@@ -3,53 +3,12 @@
 #include <cstring>
 
 #include "lib/bytes.hh"
-#include "lib/checksum.hh"
 #include "lib/config.hh"
+#include "lib/ip_fixup.hh"
 
 namespace obi {
 
 using namespace blocks;
-
-namespace {
-
-// The IP length fields and the IPv4, TCP and UDP checksums of p as its bytes now are.
-void fix_lengths_and_checksums(Packet& p) {
-  const Headers h = p.headers();
-  if (h.l3 == kNoOffset) return;
-  uint8_t* ip = p.data + h.l3;
-  uint32_t s = 0;
-  if (h.eth_type == kEthIpv4) {
-    const uint32_t ihl = (ip[0] & 0x0fu) * 4;
-    if (h.l3 + ihl > p.len) return;
-    store_be16(ip + 2, static_cast<uint16_t>(p.len - h.l3));
-    store_be16(ip + 10, 0);
-    store_be16(ip + 10, folded(sum_words(0, ip, ihl)));
-    s = sum_words(0, ip + 12, 8);
-  } else if (h.eth_type == kEthIpv6) {
-    if (h.l3 + 40u > p.len) return;
-    store_be16(ip + 4, static_cast<uint16_t>(p.len - h.l3 - 40));
-    s = sum_words(0, ip + 8, 32);
-  } else {
-    return;
-  }
-  if (h.l4 == kNoOffset || h.fragment || h.l4 > p.len) return;
-  uint8_t* l4 = p.data + h.l4;
-  const uint32_t l4_len = p.len - h.l4;
-  if (h.ip_proto == kIpProtoTcp && l4_len >= 20) {
-    store_be16(l4 + 16, 0);
-    store_be16(l4 + 16, folded(sum_words(s + kIpProtoTcp + l4_len, l4, l4_len)));
-  } else if (h.ip_proto == 17 && l4_len >= 8) {
-    store_be16(l4 + 4, static_cast<uint16_t>(l4_len));
-    const bool had = load_be16(l4 + 6) != 0 || h.eth_type != kEthIpv4;  // IPv4 UDP may go without
-    store_be16(l4 + 6, 0);
-    if (had) {
-      const uint16_t c = folded(sum_words(s + 17 + l4_len, l4, l4_len));
-      store_be16(l4 + 6, c == 0 ? 0xffff : c);
-    }
-  }
-}
-
-}  // namespace
 
 RestoreElement::RestoreElement(const ElementArgs& args) : counts_(args.workers) {
   ConfigReader c(args);
@@ -113,7 +72,7 @@ int64_t RestoreElement::restore(Packet& p, Context& ctx) {
   p.len = at + n;
   p.invalidate_headers();
   for (unsigned i = 0; i < r->values.n; ++i) p.values.set(r->values.entries[i].name(), r->values.entries[i].value);
-  if (inside_ip) fix_lengths_and_checksums(p);
+  if (inside_ip) fix_lengths_and_checksums(p, p.headers());
   return n;
 }
 

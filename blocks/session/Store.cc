@@ -11,6 +11,7 @@
 #include "lib/block_spec.hh"
 #include "lib/bytes.hh"
 #include "lib/config.hh"
+#include "lib/ip_fixup.hh"
 
 namespace obi {
 
@@ -105,9 +106,7 @@ void StoreElement::push(uint16_t, Batch& batch, Context& ctx, const Outputs& out
     if (!blocks::flow_key(p, flow, reversed)) continue;
     const Headers& h = p.headers();
     // Up to the end of the IP packet: Ethernet padding is not part of what is stored.
-    uint32_t end = p.len;
-    if (h.eth_type == kEthIpv4) end = std::min<uint32_t>(end, h.l3 + load_be16(p.data + h.l3 + 2));
-    else end = std::min<uint32_t>(end, h.l3 + 40u + load_be16(p.data + h.l3 + 4));
+    const uint32_t end = std::min(p.len, blocks::ip_packet_end(p, h));
     const uint32_t n = std::min(end, packet_size_);
     PacketStore::Record& r = *store_->slot(ctx.worker, flow, ctx.now_ns);
     std::memcpy(store_->bytes(ctx.worker, r), p.data, n);
