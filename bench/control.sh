@@ -43,7 +43,8 @@
 # does; --metrics-path request: they refuse it, as an OBI that does not know it, and answer
 # the controller's GlobalStats and Read requests instead. The window reports the collection
 # requests the simulated OBIs received and their KeepAlives with metrics
-# ("collection_requests_window", "keepalives_with_metrics_window"). --metrics-interval D runs
+# ("collection_requests_window", "keepalives_with_metrics_window"), and the KeepAlive p50/p99
+# of those with figures and of the rest ("keepalive_p99_ms_with_metrics", "..._without_metrics"). --metrics-interval D runs
 # it with D (off: no collection); --metrics runs the controller side three times on the same
 # machine: without collection, every 10 s on KeepAlives, every 10 s by request, each line
 # marked "metrics_interval" and "metrics_path".

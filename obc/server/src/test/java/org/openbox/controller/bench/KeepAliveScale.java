@@ -80,6 +80,9 @@ final class KeepAliveScale {
     private final AtomicLong collectionRequests = new AtomicLong(); // GlobalStats, Read, metrics_subscription
     private final AtomicLong keepAlivesWithMetrics = new AtomicLong();
     private final ConcurrentLinkedQueue<Long> keepAliveNanos = new ConcurrentLinkedQueue<>();
+    /** The latencies of the KeepAlives that carried metrics (also in keepAliveNanos). */
+    private final ConcurrentLinkedQueue<Long> metricsKeepAliveNanos = new ConcurrentLinkedQueue<>();
+
     private volatile List<Obi> obis = List.of();
     private ScheduledExecutorService ticker;
     private SimulatedObiClient poster;
@@ -138,6 +141,7 @@ final class KeepAliveScale {
             Thread.sleep(warmupSeconds * 1000L);
             long missedBefore = missed();
             keepAliveNanos.clear();
+            metricsKeepAliveNanos.clear();
             long refusedBefore = refused.get();
             double load0 = ControlBench.loadAverage();
             long hellosBefore = hellosAgain.get();
@@ -152,6 +156,10 @@ final class KeepAliveScale {
             double wall = (System.nanoTime() - t0) / 1e9;
             long[] window =
                     keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            long[] withMetrics = metricsKeepAliveNanos.stream()
+                    .mapToLong(Long::longValue)
+                    .sorted()
+                    .toArray();
             long refusedInWindow = refused.get() - refusedBefore;
             long hellosInWindow = hellosAgain.get() - hellosBefore;
             long requestsInWindow = collectionRequests.get() - requestsBefore;
@@ -175,18 +183,45 @@ final class KeepAliveScale {
                     load0,
                     load1);
             threadReport(threads0, threads1, wall);
+            long[] withoutMetrics = without(window, withMetrics);
             System.out.printf(
                     Locale.ROOT,
                     "{\"simulated_obis_subscribe\": %s, \"collection_requests_window\": %d, "
-                            + "\"keepalives_with_metrics_window\": %d}%n",
+                            + "\"keepalives_with_metrics_window\": %d, "
+                            + "\"keepalive_p50_ms_with_metrics\": %.3f, \"keepalive_p99_ms_with_metrics\": %.3f, "
+                            + "\"keepalive_p50_ms_without_metrics\": %.3f, \"keepalive_p99_ms_without_metrics\": %.3f}%n",
                     metricsOnKeepAlive,
                     requestsInWindow,
-                    attachedInWindow);
+                    attachedInWindow,
+                    percentileMs(withMetrics, 0.50),
+                    percentileMs(withMetrics, 0.99),
+                    percentileMs(withoutMetrics, 0.50),
+                    percentileMs(withoutMetrics, 0.99));
         } finally {
             ticker.shutdownNow();
             poster.close();
             handshakes.shutdownNow();
         }
+    }
+
+    /** The q-quantile of sorted latencies in ms, -1 when there are none. */
+    private static double percentileMs(long[] sorted, double q) {
+        return sorted.length == 0 ? -1 : sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))] / 1e6;
+    }
+
+    /** The sorted latencies of {@code all} less one occurrence of each of {@code part} (both sorted). */
+    private static long[] without(long[] all, long[] part) {
+        long[] out = new long[all.length];
+        int n = 0, j = 0;
+        for (long v : all) {
+            while (j < part.length && part[j] < v) j++;
+            if (j < part.length && part[j] == v) {
+                j++;
+                continue;
+            }
+            out[n++] = v;
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
     private static String address(int i) {
@@ -438,9 +473,13 @@ final class KeepAliveScale {
                 inFlight = true;
                 next = null;
             }
-            post(new KeepAlive(xids.getAndIncrement(), dpid, metrics()), (status, nanos) -> {
+            var figures = metrics();
+            post(new KeepAlive(xids.getAndIncrement(), dpid, figures), (status, nanos) -> {
                 if (status == 200) {
                     keepAliveNanos.add(nanos);
+                    if (figures != null) {
+                        metricsKeepAliveNanos.add(nanos);
+                    }
                 } else if (status > 0) {
                     refused.incrementAndGet();
                 }
