@@ -44,6 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Outcome one = run([&] { return openbox::parse_json_body(body); });
   const Outcome two = run([&] {
     openbox::check_json_depth(body);
+    if (body.find('\0') != std::string_view::npos)  // nlohmann would stop reading there
+      throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
     json t = json::parse(body.begin(), body.end(), nullptr, false);
     if (t.is_discarded())
       throw openbox::ProtocolError(openbox::ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");

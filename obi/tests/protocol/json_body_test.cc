@@ -30,6 +30,8 @@ Outcome reference(const std::string& body) {
   Outcome o;
   try {
     check_json_depth(body);
+    if (body.find('\0') != std::string::npos)  // nlohmann would stop reading there
+      throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
     o.tree = json::parse(body, nullptr, false);
     if (o.tree.is_discarded()) throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
     o.ok = true;
@@ -105,6 +107,29 @@ TEST(json_body, AnswersInvalidJsonAsTheTwoStepsDid) {
     SCOPED_TRACE(body.substr(0, 80));
     expect_same(body);
     EXPECT_THROW(parse_json_body(body), ProtocolError);
+  }
+}
+
+TEST(json_body, RefusesANulByteThatWouldEndTheInput) {
+  // nlohmann's lexer ends the input at a NUL outside a string: these would parse as 1 and {}
+  using namespace std::string_literals;
+  for (const std::string& body : {"1\0\0\0[[[[[]]]]]"s, "{}\0garbage"s, "{\"type\": \"Hello\"}\0"s, "\0"s}) {
+    SCOPED_TRACE(json(body).dump());
+    try {
+      parse_json_body(body);
+      ADD_FAILURE() << "accepted";
+    } catch (const ProtocolError& e) {
+      EXPECT_EQ(e.subtype(), ErrorSubtype::ILLEGAL_ARGUMENT);
+      EXPECT_STREQ(e.what(), "body is not valid JSON");
+    }
+    expect_same(body);
+  }
+  // nested too deep behind the NUL: the depth answer, as for any invalid body
+  try {
+    parse_json_body("1\0"s + nest(kMaxJsonDepth + 1));
+    ADD_FAILURE() << "accepted";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("deeper than"), std::string::npos) << e.what();
   }
 }
 

@@ -110,11 +110,16 @@ class BoundedTreeBuilder {
 }  // namespace
 
 json parse_json_body(std::string_view body, std::size_t max_depth) {
-  json root;
-  BoundedTreeBuilder builder(root, max_depth);
-  if (json::sax_parse(body.data(), body.data() + body.size(), &builder)) return root;
-  // A partial tree is at most max_depth deep: freeing it does not recurse further.
-  if (builder.too_deep()) too_deep(max_depth);
+  // nlohmann's lexer takes a NUL byte outside a string for the end of the input, so
+  // "{}\0{[..." would parse as {} and the bytes behind it would go unread. JSON has no
+  // place for a raw NUL (in a string it must be escaped), so such a body is invalid JSON.
+  if (body.find('\0') == std::string_view::npos) {
+    json root;
+    BoundedTreeBuilder builder(root, max_depth);
+    if (json::sax_parse(body.data(), body.data() + body.size(), &builder)) return root;
+    // A partial tree is at most max_depth deep: freeing it does not recurse further.
+    if (builder.too_deep()) too_deep(max_depth);
+  }
   // Invalid JSON: a body that also nests too deep past the error gets the depth answer,
   // as when the depth was checked before parsing.
   if (json_depth(body, max_depth) > max_depth) too_deep(max_depth);

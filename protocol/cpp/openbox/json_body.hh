@@ -11,7 +11,9 @@
 // Errors (ILLEGAL_ARGUMENT), the same answers as check_json_depth followed by parse:
 //   "body nests arrays/objects deeper than 64 levels"   nesting over max_depth (checked first,
 //                                                        also when the body is invalid JSON)
-//   "body is not valid JSON"                             anything nlohmann's parser refuses
+//   "body is not valid JSON"                             anything nlohmann's parser refuses,
+//                                                        and a body holding a NUL byte (which
+//                                                        nlohmann's lexer would take for the end)
 #pragma once
 
 #include <cstddef>
