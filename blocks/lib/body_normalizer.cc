@@ -72,10 +72,6 @@ uint32_t put_utf8(char* out, uint32_t cp) {
   return 4;
 }
 
-bool find_body(Packet& p, HttpSegment& s, std::initializer_list<std::string_view> types) {
-  return find_body(p, s, std::vector<std::string_view>(types));
-}
-
 }  // namespace http_text
 
 BodyNormalizer::BodyNormalizer(const ElementArgs& args, std::initializer_list<std::string_view> types)

@@ -19,7 +19,6 @@ namespace http_text {
 
 // True when p holds an HTTP message head whose Content-Type contains one of `types`
 // (lower case), without Content-Encoding, not chunked, with body bytes in the segment.
-bool find_body(Packet& p, HttpSegment& s, std::initializer_list<std::string_view> types);
 bool find_body(Packet& p, HttpSegment& s, const std::vector<std::string_view>& types);
 
 // The body (s.payload + s.body(), s.payload_len - s.body() bytes) was rewritten in place

@@ -80,8 +80,10 @@ final class KeepAliveScale {
     private final AtomicLong collectionRequests = new AtomicLong(); // GlobalStats, Read, metrics_subscription
     private final AtomicLong keepAlivesWithMetrics = new AtomicLong();
     private final ConcurrentLinkedQueue<Long> keepAliveNanos = new ConcurrentLinkedQueue<>();
-    /** The latencies of the KeepAlives that carried metrics (also in keepAliveNanos). */
+    /** The latencies of keepAliveNanos again, split by whether the KeepAlive carried metrics. */
     private final ConcurrentLinkedQueue<Long> metricsKeepAliveNanos = new ConcurrentLinkedQueue<>();
+
+    private final ConcurrentLinkedQueue<Long> plainKeepAliveNanos = new ConcurrentLinkedQueue<>();
 
     private volatile List<Obi> obis = List.of();
     private ScheduledExecutorService ticker;
@@ -142,6 +144,7 @@ final class KeepAliveScale {
             long missedBefore = missed();
             keepAliveNanos.clear();
             metricsKeepAliveNanos.clear();
+            plainKeepAliveNanos.clear();
             long refusedBefore = refused.get();
             double load0 = ControlBench.loadAverage();
             long hellosBefore = hellosAgain.get();
@@ -154,12 +157,9 @@ final class KeepAliveScale {
             double cpu1 = ControlBench.cpuSeconds(pid);
             var threads1 = ControlBench.cpuSecondsByThread(pid);
             double wall = (System.nanoTime() - t0) / 1e9;
-            long[] window =
-                    keepAliveNanos.stream().mapToLong(Long::longValue).sorted().toArray();
-            long[] withMetrics = metricsKeepAliveNanos.stream()
-                    .mapToLong(Long::longValue)
-                    .sorted()
-                    .toArray();
+            long[] window = sorted(keepAliveNanos);
+            long[] withMetrics = sorted(metricsKeepAliveNanos);
+            long[] withoutMetrics = sorted(plainKeepAliveNanos);
             long refusedInWindow = refused.get() - refusedBefore;
             long hellosInWindow = hellosAgain.get() - hellosBefore;
             long requestsInWindow = collectionRequests.get() - requestsBefore;
@@ -183,7 +183,6 @@ final class KeepAliveScale {
                     load0,
                     load1);
             threadReport(threads0, threads1, wall);
-            long[] withoutMetrics = without(window, withMetrics);
             System.out.printf(
                     Locale.ROOT,
                     "{\"simulated_obis_subscribe\": %s, \"collection_requests_window\": %d, "
@@ -209,19 +208,8 @@ final class KeepAliveScale {
         return sorted.length == 0 ? -1 : sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))] / 1e6;
     }
 
-    /** The sorted latencies of {@code all} less one occurrence of each of {@code part} (both sorted). */
-    private static long[] without(long[] all, long[] part) {
-        long[] out = new long[all.length];
-        int n = 0, j = 0;
-        for (long v : all) {
-            while (j < part.length && part[j] < v) j++;
-            if (j < part.length && part[j] == v) {
-                j++;
-                continue;
-            }
-            out[n++] = v;
-        }
-        return java.util.Arrays.copyOf(out, n);
+    private static long[] sorted(ConcurrentLinkedQueue<Long> nanos) {
+        return nanos.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
     private static String address(int i) {
@@ -288,8 +276,8 @@ final class KeepAliveScale {
         JsonNode heap =
                 ControlBench.getJson(http, json, controller.resolve("/actuator/metrics/jvm.memory.used?tag=area:heap"));
         double heapMb = heap.path("measurements").path(0).path("value").asDouble() / (1024 * 1024);
-        double p50 = lat.length == 0 ? -1 : lat[lat.length / 2] / 1e6;
-        double p99 = lat.length == 0 ? -1 : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))] / 1e6;
+        double p50 = percentileMs(lat, 0.50);
+        double p99 = percentileMs(lat, 0.99);
         double max = lat.length == 0 ? -1 : lat[lat.length - 1] / 1e6;
         double cpuPct = cpuKnown ? 100 * cpu / wall : -1;
         System.out.printf(
@@ -477,9 +465,7 @@ final class KeepAliveScale {
             post(new KeepAlive(xids.getAndIncrement(), dpid, figures), (status, nanos) -> {
                 if (status == 200) {
                     keepAliveNanos.add(nanos);
-                    if (figures != null) {
-                        metricsKeepAliveNanos.add(nanos);
-                    }
+                    (figures != null ? metricsKeepAliveNanos : plainKeepAliveNanos).add(nanos);
                 } else if (status > 0) {
                     refused.incrementAndGet();
                 }
