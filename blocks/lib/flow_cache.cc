@@ -12,10 +12,10 @@ FlowCache::FlowCache(unsigned key_stride, unsigned results, uint32_t entries)
     : stride_(key_stride), results_(results ? results : 1) {
   if (entries > kMaxEntries) entries = kMaxEntries;
   uint32_t buckets = 1;
-  while (buckets * 2 < entries) buckets <<= 1;
+  while (buckets * kWays < entries) buckets <<= 1;
   mask_ = buckets - 1;
   entry_bytes_ = (stride_ + 8 + results_ * 4 + 31) & ~31u;
-  bucket_bytes_ = 2 * entry_bytes_;
+  bucket_bytes_ = kWays * entry_bytes_;
   const size_t bytes = static_cast<size_t>(buckets) * bucket_bytes_;
   void* p = std::aligned_alloc(64, (bytes + 63) & ~size_t(63));
   if (!p) throw std::bad_alloc();

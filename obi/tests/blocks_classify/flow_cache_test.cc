@@ -1,4 +1,4 @@
-// FlowCache: two ways per bucket with the older entry evicted, exact keys (every key byte
+// FlowCache: four ways per bucket with the oldest entry evicted, exact keys (every key byte
 // and the layer tag), several results per entry, the adaptive bypass and its counters;
 // and HeaderClassifier's flow_cache read handle over the fw-4560 trace on two workers.
 #include <gtest/gtest.h>
@@ -33,35 +33,43 @@ std::string data_dir() {
 
 }  // namespace
 
-TEST(FlowCache, SizeIsAPowerOfTwoOfTwoWayBuckets) {
+TEST(FlowCache, SizeIsAPowerOfTwoOfFourWayBuckets) {
   EXPECT_EQ(FlowCache(16, 1, 1000).entries(), 1024u);
   EXPECT_EQ(FlowCache(16, 1, 8192).entries(), 8192u);
-  EXPECT_EQ(FlowCache(16, 1, 0).entries(), 2u);
+  EXPECT_EQ(FlowCache(16, 1, 0).entries(), 4u);
   EXPECT_EQ(FlowCache(16, 1, 3).entries(), 4u);
+  EXPECT_EQ(FlowCache(16, 1, 5).entries(), 8u);
 }
 
 TEST(FlowCache, CollidingFlowsShareABucketAndTheOldestLeaves) {
   FlowCache c(16, 1, 64);
   const uint32_t h = 0x1234;  // one bucket, full hash equal: only the key tells them apart
-  Key k1(1), k2(2), k3(3);
-  const int32_t r1 = 10, r2 = 20, r3 = 30;
+  ASSERT_EQ(FlowCache::kWays, 4u);
+  Key k1(1), k2(2), k3(3), k4(4), k5(5);
+  const int32_t r1 = 10, r2 = 20, r3 = 30, r4 = 40, r5 = 50;
   EXPECT_EQ(c.find(h, k1.b, 0), nullptr);
   c.insert(h, k1.b, 0, &r1);
   c.insert(h, k2.b, 0, &r2);
-  ASSERT_NE(c.find(h, k1.b, 0), nullptr);
-  ASSERT_NE(c.find(h, k2.b, 0), nullptr);
-  EXPECT_EQ(*c.find(h, k1.b, 0), 10);
-  EXPECT_EQ(*c.find(h, k2.b, 0), 20);
-  c.insert(h, k3.b, 0, &r3);  // k1 was inserted first: it leaves
+  c.insert(h, k4.b, 0, &r4);
+  c.insert(h, k5.b, 0, &r5);
+  for (auto [k, r] : {std::pair{&k1, 10}, {&k2, 20}, {&k4, 40}, {&k5, 50}}) {
+    ASSERT_NE(c.find(h, k->b, 0), nullptr);
+    EXPECT_EQ(*c.find(h, k->b, 0), r);
+  }
+  c.insert(h, k3.b, 0, &r3);  // k1 was inserted first: it leaves, the others stay
   EXPECT_EQ(c.find(h, k1.b, 0), nullptr);
   EXPECT_EQ(*c.find(h, k2.b, 0), 20);
+  EXPECT_EQ(*c.find(h, k4.b, 0), 40);
+  EXPECT_EQ(*c.find(h, k5.b, 0), 50);
   EXPECT_EQ(*c.find(h, k3.b, 0), 30);
   // hashes that share the bucket index but differ elsewhere: no hit on the other's entry
   const uint32_t h2 = h + (1u << 20);
   EXPECT_EQ(c.find(h2, k3.b, 0), nullptr);
-  // the same key inserted again (two packets of one new flow in a batch) keeps the other way
+  // the same key inserted again (two packets of one new flow in a batch) keeps the other ways
   c.insert(h, k3.b, 0, &r3);
   EXPECT_EQ(*c.find(h, k2.b, 0), 20);
+  EXPECT_EQ(*c.find(h, k4.b, 0), 40);
+  EXPECT_EQ(*c.find(h, k5.b, 0), 50);
   EXPECT_EQ(*c.find(h, k3.b, 0), 30);
 }
 
