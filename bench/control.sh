@@ -8,7 +8,7 @@
 #
 #   bench/control.sh [--json] [--n N] [--obis N] [--seconds S] [--swaps N] [--obi-only]
 #                    [--controller-only] [--tls] [--start-seconds S] [--warmup-seconds W]
-#                    [--metrics | --metrics-interval D] [--metrics-path keepalive|request]
+#                    [--metrics | --metrics-interval D] [--metrics-path keepalive|request] [--pin]
 #
 # Prints one JSON object per line: {"message": TYPE, "transport": T, "p50_ms": X, "p99_ms": X,
 # "n": N} per message type, then the keep-alive scale figures (OBIs up, missed deadlines,
@@ -48,10 +48,14 @@
 # it with D (off: no collection); --metrics runs the controller side three times on the same
 # machine: without collection, every 10 s on KeepAlives, every 10 s by request, each line
 # marked "metrics_interval" and "metrics_path".
+# --pin runs the controller on CPU 0 and the simulated OBIs on CPU 1 (taskset), so that the
+# controller's KeepAlive latency is not the fleet's scheduling: on a 2-core machine the
+# process playing 1000 OBIs otherwise competes with the controller for both cores (a real
+# controller does not share its cores with its OBIs).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 WARMUP_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL="" METRICS_PATH=keepalive
+N=2000 OBIS=1000 SECONDS_RUN=20 START_SECONDS=2 WARMUP_SECONDS=2 SWAPS=20 OBI_ONLY=0 CONTROLLER_ONLY=0 TLS=0 METRICS=0 METRICS_INTERVAL="" METRICS_PATH=keepalive PIN=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) shift ;;
@@ -67,6 +71,7 @@ while [ $# -gt 0 ]; do
     --metrics) METRICS=1; shift ;;
     --metrics-interval) METRICS_INTERVAL=$2; shift 2 ;;
     --metrics-path) METRICS_PATH=$2; shift 2 ;;
+    --pin) PIN=1; shift ;;
     -h|--help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0 ;;
     *) echo "control.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -80,10 +85,15 @@ if [ "$METRICS" = 1 ]; then
   for leg in off/keepalive 10s/keepalive 10s/request; do
     mi=${leg%/*} mp=${leg#*/}
     "$0" --controller-only --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" --metrics-interval "$mi" \
-      --metrics-path "$mp" $([ "$TLS" = 1 ] && echo --tls) \
+      --metrics-path "$mp" $([ "$TLS" = 1 ] && echo --tls) $([ "$PIN" = 1 ] && echo --pin) \
       | sed "s/^{/{\"metrics_interval\": \"$mi\", \"metrics_path\": \"$([ "$mi" = off ] && echo none || echo "$mp")\", /" || status=1
   done
   exit "$status"
+fi
+CTRL_CPU=() BENCH_CPU=()
+if [ "$PIN" = 1 ]; then
+  [ "$(nproc)" -ge 2 ] || { echo "control.sh: --pin needs two CPUs" >&2; exit 2; }
+  CTRL_CPU=(taskset -c 0) BENCH_CPU=(taskset -c 1)
 fi
 PKI="$ROOT/build/bench-pki"
 FIRST_SIM_DPID=100000   # KeepAliveScale.FIRST_DPID
@@ -190,7 +200,7 @@ controller_side() {
              "$b.truststore.certificate=file:$PKI/ca.crt" --server.ssl.bundle=openbox --server.ssl.client-auth=want)
   fi
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  java -Xmx512m ${CONTROLLER_JAVA_OPTS:-} -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
+  "${CTRL_CPU[@]}" java -Xmx512m ${CONTROLLER_JAVA_OPTS:-} -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
     "${ctl_tls[@]}" "--spring.config.additional-location=file:$CREDS" \
     ${METRICS_INTERVAL:+"--openbox.metrics.interval=$METRICS_INTERVAL"} --logging.level.org.openbox=WARN >"$LOG.$1" 2>&1 &
   CTRL=$!
@@ -205,7 +215,7 @@ controller_side() {
     kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true; CTRL=
     return 1
   fi
-  OPENBOX_API_TOKEN="$API_TOKEN" java -cp "$OWN:$(cat "$CP_FILE")" \
+  OPENBOX_API_TOKEN="$API_TOKEN" "${BENCH_CPU[@]}" java -cp "$OWN:$(cat "$CP_FILE")" \
     org.openbox.controller.bench.ControlBench --controller "$scheme://127.0.0.1:$port" --pid "$CTRL" \
     --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" --metrics-path "$METRICS_PATH" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
   kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
