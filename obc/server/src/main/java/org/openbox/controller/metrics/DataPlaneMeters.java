@@ -5,11 +5,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.stereotype.Component;
@@ -64,11 +66,12 @@ public class DataPlaneMeters {
      */
     public synchronized void update(long dpid, Collection<Sample> samples, boolean complete) {
         Map<Key, Registered> old = byObi.getOrDefault(dpid, Map.of());
-        if (sameMeters(old, samples)) {
-            // the usual case, the same figures again: values only, nothing allocated that
-            // outlives the collection (the controller's pause times grow with what survives)
+        List<Registered> same = sameMeters(old, samples);
+        if (same != null) {
+            // the usual case, the same figures again: values only, no new map of the OBI's meters
+            Iterator<Registered> r = same.iterator();
             for (Sample s : samples) {
-                old.get(s.key()).value().v = s.value();
+                r.next().value().v = s.value();
             }
             return;
         }
@@ -98,19 +101,24 @@ public class DataPlaneMeters {
         byObi.put(dpid, now);
     }
 
-    /** Whether {@code samples} name exactly the meters in {@code old}, each once. */
-    private static boolean sameMeters(Map<Key, Registered> old, Collection<Sample> samples) {
+    /**
+     * The meters of {@code samples} in their order when they name exactly the meters in
+     * {@code old}, each once; otherwise null.
+     */
+    private static List<Registered> sameMeters(Map<Key, Registered> old, Collection<Sample> samples) {
         if (old.size() != samples.size()) {
-            return false;
+            return null;
         }
+        List<Registered> found = new ArrayList<>(samples.size());
         Set<Registered> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Sample s : samples) {
             Registered r = old.get(s.key());
             if (r == null || !seen.add(r)) {
-                return false;
+                return null;
             }
+            found.add(r);
         }
-        return true;
+        return found;
     }
 
     /** Removes the meters of every OBI not in {@code dpids}. */

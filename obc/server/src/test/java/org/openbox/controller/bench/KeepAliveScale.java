@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 import javax.net.ssl.SSLContext;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ErrorType;
@@ -79,8 +81,7 @@ final class KeepAliveScale {
     private final boolean metricsOnKeepAlive;
     private final AtomicLong collectionRequests = new AtomicLong(); // GlobalStats, Read, metrics_subscription
     private final AtomicLong keepAlivesWithMetrics = new AtomicLong();
-    private final ConcurrentLinkedQueue<Long> keepAliveNanos = new ConcurrentLinkedQueue<>();
-    /** The latencies of keepAliveNanos again, split by whether the KeepAlive carried metrics. */
+    /** KeepAlive latencies in the window, of those that carried metrics and of the rest. */
     private final ConcurrentLinkedQueue<Long> metricsKeepAliveNanos = new ConcurrentLinkedQueue<>();
 
     private final ConcurrentLinkedQueue<Long> plainKeepAliveNanos = new ConcurrentLinkedQueue<>();
@@ -142,7 +143,6 @@ final class KeepAliveScale {
             double registration = (System.nanoTime() - started) / 1e9;
             Thread.sleep(warmupSeconds * 1000L);
             long missedBefore = missed();
-            keepAliveNanos.clear();
             metricsKeepAliveNanos.clear();
             plainKeepAliveNanos.clear();
             long refusedBefore = refused.get();
@@ -157,9 +157,11 @@ final class KeepAliveScale {
             double cpu1 = ControlBench.cpuSeconds(pid);
             var threads1 = ControlBench.cpuSecondsByThread(pid);
             double wall = (System.nanoTime() - t0) / 1e9;
-            long[] window = sorted(keepAliveNanos);
             long[] withMetrics = sorted(metricsKeepAliveNanos);
             long[] withoutMetrics = sorted(plainKeepAliveNanos);
+            long[] window = LongStream.concat(Arrays.stream(withMetrics), Arrays.stream(withoutMetrics))
+                    .sorted()
+                    .toArray();
             long refusedInWindow = refused.get() - refusedBefore;
             long hellosInWindow = hellosAgain.get() - hellosBefore;
             long requestsInWindow = collectionRequests.get() - requestsBefore;
@@ -464,7 +466,6 @@ final class KeepAliveScale {
             var figures = metrics();
             post(new KeepAlive(xids.getAndIncrement(), dpid, figures), (status, nanos) -> {
                 if (status == 200) {
-                    keepAliveNanos.add(nanos);
                     (figures != null ? metricsKeepAliveNanos : plainKeepAliveNanos).add(nanos);
                 } else if (status > 0) {
                     refused.incrementAndGet();
