@@ -16,6 +16,9 @@
 # accepted for symmetry with the other suites (the output is always JSON lines). The OBI side
 # needs root (it runs in a private network namespace with a veth pair). OBI and CONTROL_BENCH
 # name other executables than build/obi/{obi,control_bench}.
+# The controller runs with a fixed 512 MB heap and the simulated fleet with a fixed 1 GB one
+# (-Xms = -Xmx: a heap G1 resizes settles differently from run to run);
+# CONTROLLER_JAVA_OPTS and BENCH_JAVA_OPTS add JVM options to either (GC logs, JFR).
 #
 # Without --tls both sides run plain HTTP (the controller with openbox.insecure). With --tls
 # the controller side runs twice, each time against a fresh controller: plain HTTP, then
@@ -200,7 +203,9 @@ controller_side() {
              "$b.truststore.certificate=file:$PKI/ca.crt" --server.ssl.bundle=openbox --server.ssl.client-auth=want)
   fi
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  "${CTRL_CPU[@]}" java -Xmx512m ${CONTROLLER_JAVA_OPTS:-} -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
+  # A fixed heap (-Xms = -Xmx), as the controller's image runs: a heap G1 may resize settles
+  # differently from run to run (one run shrank it to 89 MB and collected ten times a second).
+  "${CTRL_CPU[@]}" java -Xms512m -Xmx512m ${CONTROLLER_JAVA_OPTS:-} -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
     "${ctl_tls[@]}" "--spring.config.additional-location=file:$CREDS" \
     ${METRICS_INTERVAL:+"--openbox.metrics.interval=$METRICS_INTERVAL"} --logging.level.org.openbox=WARN >"$LOG.$1" 2>&1 &
   CTRL=$!
@@ -215,7 +220,7 @@ controller_side() {
     kill $CTRL 2>/dev/null || true; wait $CTRL 2>/dev/null || true; CTRL=
     return 1
   fi
-  OPENBOX_API_TOKEN="$API_TOKEN" "${BENCH_CPU[@]}" java -cp "$OWN:$(cat "$CP_FILE")" \
+  OPENBOX_API_TOKEN="$API_TOKEN" "${BENCH_CPU[@]}" java -Xms1g -Xmx1g ${BENCH_JAVA_OPTS:-} -cp "$OWN:$(cat "$CP_FILE")" \
     org.openbox.controller.bench.ControlBench --controller "$scheme://127.0.0.1:$port" --pid "$CTRL" \
     --n "$N" --obis "$OBIS" --seconds "$SECONDS_RUN" --start-seconds "$START_SECONDS" --warmup-seconds "$WARMUP_SECONDS" --metrics-path "$METRICS_PATH" ${bench_tls[@]+"${bench_tls[@]}"} || status=$?
   kill $CTRL 2>/dev/null || true   # the controller's threads would only add noise from here
