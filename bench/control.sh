@@ -203,8 +203,6 @@ controller_side() {
              "$b.truststore.certificate=file:$PKI/ca.crt" --server.ssl.bundle=openbox --server.ssl.client-auth=want)
   fi
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  # A fixed heap (-Xms = -Xmx), as the controller's image runs: a heap G1 may resize settles
-  # differently from run to run (one run shrank it to 89 MB and collected ten times a second).
   "${CTRL_CPU[@]}" java -Xms512m -Xmx512m ${CONTROLLER_JAVA_OPTS:-} -jar "$JAR" --port "$port" --server.address=127.0.0.1 --openbox.keepalive-interval=1s \
     "${ctl_tls[@]}" "--spring.config.additional-location=file:$CREDS" \
     ${METRICS_INTERVAL:+"--openbox.metrics.interval=$METRICS_INTERVAL"} --logging.level.org.openbox=WARN >"$LOG.$1" 2>&1 &
