@@ -2,9 +2,12 @@
 // `obi` process driven by a real controller-side HTTP endpoint (ControllerEndpoint).
 //
 //   control_bench --obi build/obi/obi --firewall DIR/firewall.json [--module sample_module.so]
-//                 [--pcap P] [--swaps 20] [--n 200] [--pps 20000] [--workers 1]
+//                 [--pcap P] [--swaps 20] [--swap-gap-ms 40] [--n 200] [--pps 20000] [--workers 1]
 //                 [--no-netns] [--reopen-source] [--pki DIR]
-//   (--no-netns: stay in the current namespace, where the veth pair obb0/obb1 must exist;
+//   (--swap-gap-ms G: the pause after each swap's response, plus 0-28 ms varying the swap's
+//    moment; at the default 40 ms the next graph arrives while the OBI still builds the
+//    previous one's rte_acl structure in the background, at 2000 it finds the OBI settled;
+//    --no-netns: stay in the current namespace, where the veth pair obb0/obb1 must exist;
 //    --reopen-source: the second graph also sets FromDevice promisc, so every swap replaces
 //    the source and its socket: a check that the loss accounting does see what that costs;
 //    --pki DIR: mutual TLS both ways, as deployed: the endpoint serves DIR/controller.crt and
@@ -90,6 +93,7 @@ struct Options {
   std::string module;
   std::string pcap = std::string(OPENBOX_ROOT) + "/../shared/data/fw-4560.trace.pcap";
   int swaps = 20;
+  int swap_gap_ms = 40;
   int n = 200;
   int module_n = 40;
   int pps = 20000;
@@ -502,7 +506,7 @@ class Bench {
     // The first install opens the devices; it is not one of the measured swaps.
     const double first = timed("SetProcessingGraphRequest", a, "SetProcessingGraphResponse");
     // Room for the whole run: warm-up, swaps with their gaps, drain.
-    const size_t capacity = static_cast<size_t>(opt_.pps) * (8 + opt_.swaps) + 100000;
+    const size_t capacity = static_cast<size_t>(opt_.pps * (8 + opt_.swaps * (1 + opt_.swap_gap_ms / 1000.0))) + 100000;
     Traffic traffic(opt_.pcap, opt_.pps, capacity);
     traffic.start();
     std::this_thread::sleep_for(500ms);
@@ -513,7 +517,7 @@ class Bench {
       if (auto timing = last_answer_.find("timing"); timing != last_answer_.end() && timing->is_object())
         for (const auto& [k, v] : timing->items())
           if (v.is_number() && k != "live_at") parts[k].push_back(v.get<double>());
-      std::this_thread::sleep_for(std::chrono::milliseconds(40 + 7 * (i % 5)));  // vary the swap's moment
+      std::this_thread::sleep_for(std::chrono::milliseconds(opt_.swap_gap_ms + 7 * (i % 5)));  // vary the swap's moment
     }
     std::this_thread::sleep_for(200ms);
     traffic.stop_tx();
@@ -640,6 +644,7 @@ int main(int argc, char** argv) {
     else if (a == "--module") o.module = value();
     else if (a == "--pcap") o.pcap = value();
     else if (a == "--swaps") o.swaps = std::stoi(value());
+    else if (a == "--swap-gap-ms") o.swap_gap_ms = std::stoi(value());
     else if (a == "--n") o.n = std::stoi(value());
     else if (a == "--pps") o.pps = std::stoi(value());
     else if (a == "--workers") o.workers = static_cast<unsigned>(std::stoul(value()));
@@ -649,13 +654,14 @@ int main(int argc, char** argv) {
     else if (a == "-h" || a == "--help") {
       std::printf(
           "usage: control_bench --obi OBI --firewall firewall.json [--module M.so] [--pcap P] [--swaps N] "
-          "[--n N] [--pps R] [--workers N] [--no-netns] [--reopen-source] [--pki DIR]\n");
+          "[--swap-gap-ms G] [--n N] [--pps R] [--workers N] [--no-netns] [--reopen-source] [--pki DIR]\n");
       return 0;
     } else die("unknown argument " + a);
   }
   if (o.firewall.empty()) die("--firewall is required (obi/bench/make_graphs.py writes firewall.json)");
   if (!fs::exists(o.obi)) die("no OBI executable at " + o.obi);
   if (o.pps <= 0 || o.swaps <= 0 || o.n <= 0) die("--pps, --swaps and --n must be positive");
+  if (o.swap_gap_ms < 0) die("--swap-gap-ms must not be negative");
   if (!o.pki.empty()) g_transport = "tls";
   ::signal(SIGPIPE, SIG_IGN);
   if (o.netns) enter_netns();  // before any thread: unshare applies to the calling thread

@@ -4,7 +4,6 @@
 #include "openbox/header_match.hh"
 
 #include <array>
-#include <cctype>
 #include <optional>
 
 namespace openbox {
@@ -424,8 +423,10 @@ bool parse_field_name(std::string_view name, MatchField& out) {
   // Case-insensitive (ASCII) comparison with the table, without a copy of the name.
   auto same = [name](std::string_view field) {
     if (field.size() != name.size()) return false;
-    for (size_t i = 0; i < name.size(); ++i)
-      if (std::toupper(static_cast<unsigned char>(name[i])) != field[i]) return false;
+    for (size_t i = 0; i < name.size(); ++i) {
+      const char c = name[i];
+      if ((c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c) != field[i]) return false;
+    }
     return true;
   };
   if (same("IPV4_PROTO")) {

@@ -10,10 +10,7 @@ import java.util.regex.Pattern;
  * addresses. Parsers return null on malformed text; the caller names the field in its error.
  */
 final class Scalars {
-    private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
-    private static final Pattern HEX = Pattern.compile("0[xX][0-9a-fA-F]+");
     private static final Pattern MAC = Pattern.compile("[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\\1[0-9a-fA-F]{2}){4}");
-    private static final Pattern OCTET = Pattern.compile("0|[1-9][0-9]{0,2}");
     private static final Pattern HEXTET = Pattern.compile("[0-9a-fA-F]{1,4}");
     private static final Pattern PREFIX_LEN = Pattern.compile("[0-9]{1,3}");
 
@@ -30,13 +27,29 @@ final class Scalars {
     }
 
     static BigInteger parseInteger(String t) {
-        if (DECIMAL.matcher(t).matches()) {
-            return new BigInteger(t);
+        // Scanned by hand rather than by regular expression: rule sets hold thousands of these
+        // and every application build, check and merge reads them again.
+        int n = t.length();
+        if (n > 2 && t.charAt(0) == '0' && (t.charAt(1) == 'x' || t.charAt(1) == 'X')) {
+            for (int i = 2; i < n; i++) {
+                if (hexDigit(t.charAt(i)) < 0) return null;
+            }
+            return n - 2 <= 15 ? BigInteger.valueOf(Long.parseLong(t, 2, n, 16)) : new BigInteger(t.substring(2), 16);
         }
-        if (HEX.matcher(t).matches()) {
-            return new BigInteger(t.substring(2), 16);
+        if (n == 0) return null;
+        for (int i = 0; i < n; i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') return null;
         }
-        return null;
+        return n <= 18 ? BigInteger.valueOf(Long.parseLong(t)) : new BigInteger(t);
+    }
+
+    /** The value of an ASCII hexadecimal digit, or -1. */
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
     }
 
     static BigInteger parseMac(String t) {
@@ -46,23 +59,26 @@ final class Scalars {
         return new BigInteger(t.replace(":", "").replace("-", ""), 16);
     }
 
+    /** A dotted quad: four decimal octets of at most 255, without leading zeros. */
     static BigInteger parseIpv4(String t) {
-        String[] parts = t.split("\\.", -1);
-        if (parts.length != 4) {
-            return null;
-        }
+        int n = t.length();
+        int i = 0;
         long v = 0;
-        for (String p : parts) {
-            if (!OCTET.matcher(p).matches()) {
-                return null;
+        for (int octet = 0; octet < 4; octet++) {
+            if (octet > 0) {
+                if (i >= n || t.charAt(i) != '.') return null;
+                i++;
             }
-            int o = Integer.parseInt(p);
-            if (o > 255) {
-                return null;
+            int start = i;
+            int o = 0;
+            while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9' && i - start < 3) {
+                o = o * 10 + (t.charAt(i++) - '0');
             }
+            int digits = i - start;
+            if (digits == 0 || (digits > 1 && t.charAt(start) == '0') || o > 255) return null;
             v = (v << 8) | o;
         }
-        return BigInteger.valueOf(v);
+        return i == n ? BigInteger.valueOf(v) : null;
     }
 
     static BigInteger parseIpv6(String t) {
