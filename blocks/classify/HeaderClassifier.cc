@@ -45,8 +45,10 @@ HeaderClassifierElement::HeaderClassifierElement(const ElementArgs& args)
       slot_of_output_(rules_.size(), -1),
       stats_(static_cast<uint32_t>(rules_.size()), args.workers),
       no_match_(args.workers ? args.workers : 1) {
-  if (fuse_names_.empty()) mc_.compile({rules_});
+  if (fuse_names_.empty()) mc_.compile({rules_}, MultiClassifier::Build::kOnStart);
 }
+
+void HeaderClassifierElement::activate() { mc_.start_build(); }
 
 std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const { return {rules_}; }
 
@@ -75,7 +77,7 @@ void HeaderClassifierElement::fuse(const FusionPlan& plan) {
     }
     slot_of_output[o] = slot_of_target[t];
   }
-  mc_.compile(std::move(sets));
+  mc_.compile(std::move(sets), MultiClassifier::Build::kOnStart);
   slots_ = std::move(slots);
   slot_of_output_ = std::move(slot_of_output);
   plan_ = plan;

@@ -23,8 +23,10 @@
 // The rules are set 0 of a MultiClassifier (blocks/lib/multi_classifier.hh); fused
 // targets add their sets after it. A block with `fuse` compiles once, when the graph
 // compiler hands it its plan (fuse()), not before: the set-0-only structure (and its
-// rte_acl build) would be thrown away at once. As a fusion target the block takes its
-// result from the packet when the packet brings one and classifies the others itself.
+// rte_acl build) would be thrown away at once. The rte_acl build starts in activate(),
+// when the block's graph goes live, not while the rest of the graph still compiles. As
+// a fusion target the block takes its result from the packet when the packet brings one
+// and classifies the others itself.
 #pragma once
 
 #include <memory>
@@ -47,6 +49,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
   std::string settle(std::chrono::milliseconds timeout) const override;
+  void activate() override;
   void write(std::string_view handle, const nlohmann::json& value) override;
 
   HeaderLookups* header_lookups() override { return this; }

@@ -203,6 +203,8 @@ struct MultiClassifier::Impl {
   std::shared_ptr<MultiClassifierState> st = std::make_shared<MultiClassifierState>();
   double compile_ms = 0;
   unsigned workers = 1;
+  bool build_pending = false;  // compile(..., kOnStart) left the ACL build to start_build()
+  Mode mode = Mode::kAuto;
 
   void retire() {
     // A build still running finds the flag and drops its result; the state (and an ACL
@@ -219,9 +221,10 @@ MultiClassifier::MultiClassifier(unsigned workers) : impl_(std::make_unique<Impl
 
 MultiClassifier::~MultiClassifier() { impl_->retire(); }
 
-void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> sets) {
+void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> sets, Build build) {
   auto t0 = std::chrono::steady_clock::now();
   impl_->retire();
+  impl_->build_pending = false;
   auto st = std::make_shared<MultiClassifierState>();
   st->workers = impl_->workers;
   const CacheConfig cc = cache_config_from_env();
@@ -268,7 +271,25 @@ void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> set
     st->reason = total ? "too many sets" : "no rules";
     return;
   }
-  Builder::get().submit([st, mode] { build_acl(st, mode); });
+  impl_->mode = mode;
+  impl_->build_pending = true;
+  if (build == Build::kNow) {
+    start_build();
+  } else {
+    std::lock_guard<std::mutex> lock(st->mu);
+    st->reason = "not started";
+  }
+}
+
+void MultiClassifier::start_build() {
+  if (!impl_->build_pending) return;
+  impl_->build_pending = false;
+  std::shared_ptr<MultiClassifierState> st = impl_->st;
+  {
+    std::lock_guard<std::mutex> lock(st->mu);
+    st->reason = "building";
+  }
+  Builder::get().submit([st, mode = impl_->mode] { build_acl(st, mode); });
 }
 
 unsigned MultiClassifier::set_count() const { return static_cast<unsigned>(impl_->st->bv.size()); }

@@ -46,9 +46,18 @@ class MultiClassifier {
   MultiClassifier(const MultiClassifier&) = delete;
   MultiClassifier& operator=(const MultiClassifier&) = delete;
 
+  // When the background rte_acl build of a compile() starts: at once, or when start_build()
+  // is called. A block starts it when its graph goes live (Element::activate), so that the
+  // build does not compete with the rest of that graph's compile, and a graph that is
+  // refused or only checked (obi check) builds nothing.
+  enum class Build { kNow, kOnStart };
+
   // Replace the rule sets (control thread). Rule i of a set has priority i (0 first).
   // At most kMaxSets sets.
-  void compile(std::vector<std::vector<openbox::HeaderMatch>> sets);
+  void compile(std::vector<std::vector<openbox::HeaderMatch>> sets, Build build = Build::kNow);
+  // Queues the background build that compile(..., kOnStart) left pending (control thread;
+  // nothing when none is pending).
+  void start_build();
 
   unsigned set_count() const;
   uint32_t rule_count(unsigned set) const;
@@ -64,8 +73,9 @@ class MultiClassifier {
   // "acl" or "bitvector".
   const char* engine() const;
 
-  // Why the ACL structure is not (yet) answering: "building", "disabled (OBI_CLASSIFIER)",
-  // the build failure, or "" when it answers.
+  // Why the ACL structure is not (yet) answering: "building", "not started" (kOnStart,
+  // before start_build()), "disabled (OBI_CLASSIFIER)", the build failure, or "" when it
+  // answers.
   std::string engine_reason() const;
 
   // Waits until the ACL structure answers (true) or its build ended otherwise or the

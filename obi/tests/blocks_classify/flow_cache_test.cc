@@ -131,6 +131,7 @@ TEST(FlowCache, HeaderClassifierHandleOverTheFw4560Trace) {
   ElementHarness h("HeaderClassifier",
                    json{{"match", obi::classbench::classbench_rules(data_dir() + "/fw-4560.classbench")}}, "fw", 2,
                    1024);
+  h.element().activate();  // the rte_acl build starts when the block's graph goes live
   ASSERT_EQ(h.element().settle(std::chrono::seconds(60)), "acl");
   json c0 = h.read("flow_cache");
   EXPECT_EQ(c0["entries"], FlowCache::kDefaultEntries);
@@ -164,6 +165,7 @@ TEST(FlowCache, EnvironmentTurnsTheCacheOff) {
   setenv("OBI_FLOW_CACHE", "off", 1);
   ElementHarness h("HeaderClassifier", json{{"match", json::array({json{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}})}});
   unsetenv("OBI_FLOW_CACHE");
+  h.element().activate();
   ASSERT_EQ(h.element().settle(std::chrono::seconds(60)), "acl");
   Result r = h.push({tcp4("10.0.0.1", "10.0.0.2", 1, 80), tcp4("10.0.0.1", "10.0.0.2", 1, 80)});
   EXPECT_EQ(r.out[0].size(), 2u);

@@ -399,3 +399,15 @@ TEST(HeaderClassifierClassBench, ElementCountsMatchTheReference) {
   }
   EXPECT_EQ(r.dropped, 0u);
 }
+
+TEST(HeaderClassifier, TheRteAclBuildStartsWhenTheBlockGoesLive) {
+  // Built but not activated (a graph still compiling, refused, or only checked): the bit
+  // vectors answer and no background build runs.
+  ElementHarness h("HeaderClassifier", json{{"match", json::array({json{{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}}})}});
+  EXPECT_EQ(h.element().settle(std::chrono::milliseconds(300)), "bitvector");
+  h.element().activate();
+  EXPECT_EQ(h.element().settle(std::chrono::seconds(60)), "acl");
+  Result r = h.push({tcp4("10.0.0.1", "10.0.0.2", 1, 80), udp4("10.0.0.1", "10.0.0.2", 1, 53)});
+  EXPECT_EQ(r.out[0].size(), 1u);
+  EXPECT_EQ(r.dropped, 1u);
+}

@@ -498,6 +498,21 @@ TEST(MultiClassifier, UnexpressibleSetStaysOnBitVectorWithAReason) {
   EXPECT_EQ(out[2], -1);
 }
 
+TEST(MultiClassifier, ABuildLeftForLaterStartsOnlyWhenStarted) {
+  MultiClassifier mc;
+  mc.compile({{openbox::parse_header_match({{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}})}},
+             MultiClassifier::Build::kOnStart);
+  EXPECT_FALSE(mc.wait_ready(std::chrono::milliseconds(200)));  // far longer than this build takes
+  EXPECT_STREQ(mc.engine(), "bitvector");
+  EXPECT_EQ(mc.engine_reason(), "not started");
+  mc.start_build();
+  ASSERT_TRUE(mc.wait_ready(kWait)) << mc.engine_reason();
+  EXPECT_STREQ(mc.engine(), "acl");
+  mc.start_build();  // nothing pending any more: no second build
+  EXPECT_STREQ(mc.engine(), "acl");
+  EXPECT_EQ(mc.engine_reason(), "");
+}
+
 TEST(MultiClassifier, EnvironmentTurnsTheAclOff) {
   setenv("OBI_CLASSIFIER", "bitvector", 1);
   MultiClassifier mc;
