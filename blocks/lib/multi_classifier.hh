@@ -11,9 +11,10 @@
 // number at once, without locks or allocation.
 //
 // Two structures answer: right after compile() a bit-vector classifier per set
-// (RuleClassifier, compiled in milliseconds); meanwhile a shared background thread
-// builds one rte_acl context over all sets (AclClassifier, one category per set), and
-// when it is ready lookups switch to it through an atomic pointer read once per batch.
+// (RuleClassifier, compiled in milliseconds); then a shared background thread builds
+// one rte_acl context over all sets (AclClassifier, one category per set), queued by
+// compile() or later by start_build(), and when it is ready lookups switch to it
+// through an atomic pointer read once per batch.
 // Both give the same answers. Environment: OBI_CLASSIFIER=bitvector keeps the
 // bit-vector structure only (no DPDK), =acl reports every ACL failure on stderr,
 // =auto (default) notes only the first one.
