@@ -6,7 +6,11 @@
 //   obi export-click --graph G.json
 //   obi check --graph G.json [--json]
 //   obi verify-module --module-trust FILE|DIR --sig MODULE.sig [--name N] [--version V] MODULE.so
-#include <malloc.h>
+
+#ifdef OBI_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -72,12 +76,16 @@ const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef OBI_MIMALLOC
   // A graph is parsed and built as many small allocations (the JSON tree, the blocks, the
   // rule tables) and freed when the next one replaces it. Freed memory stays in the
   // process, so the next graph does not fault in fresh pages from the kernel while the
-  // workers run; what one swap needed at its peak is kept, nothing more.
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  // workers run; what one swap needed at its peak is kept, nothing more. (mimalloc would
+  // hand freed pages back after a fraction of a second: a settled swap of a 9,000-block
+  // graph then compiled in 66 ms instead of 48-54.)
+  mi_option_disable(mi_option_allow_decommit);
+  mi_option_disable(mi_option_page_reset);
+#endif
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string cmd = args.empty() || args[0].rfind("--", 0) == 0 ? "" : args[0];
   if (!cmd.empty()) args.erase(args.begin());
