@@ -32,7 +32,7 @@ final class Scalars {
         int n = t.length();
         if (n > 2 && t.charAt(0) == '0' && (t.charAt(1) == 'x' || t.charAt(1) == 'X')) {
             for (int i = 2; i < n; i++) {
-                if (hexDigit(t.charAt(i)) < 0) return null;
+                if (!isHexDigit(t.charAt(i))) return null;
             }
             return n - 2 <= 15 ? BigInteger.valueOf(Long.parseLong(t, 2, n, 16)) : new BigInteger(t.substring(2), 16);
         }
@@ -44,12 +44,9 @@ final class Scalars {
         return n <= 18 ? BigInteger.valueOf(Long.parseLong(t)) : new BigInteger(t);
     }
 
-    /** The value of an ASCII hexadecimal digit, or -1. */
-    private static int hexDigit(char c) {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
+    /** An ASCII hexadecimal digit (Character.digit would also take other scripts' digits). */
+    private static boolean isHexDigit(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
     static BigInteger parseMac(String t) {
