@@ -17,9 +17,12 @@ FW): "two-sets" (default) gives the first the whole of FILE and the second the f
 many rules of fw1-10000.classbench (as chains.sh's fw_fw), "split" gives the first the
 first half of FILE and the second the other half (chains.sh's fw_fw_split). The derived
 rule files are written under build/live/. Before every reload of the firewall its rule
-file is rewritten, without its last rule and with it in turn (an operator removing and
-restoring a rule), so every reload sends the OBI a graph whose firewall classifier is new
-(its rules are rebuilt; the Alert blocks of the other rules are unchanged and carried over).
+file is rewritten without one of its rules, a different one each time (reload k leaves out
+the k-th rule and puts back the one left out before: an operator removing a rule and
+restoring another; rules near the top, as one further down may be covered by those above
+it and the merge would leave it out anyway), so every reload gives the controller a firewall graph it has
+not merged before, and sends the OBI a graph whose firewall classifier is new (its rules
+are rebuilt; the Alert blocks of the other rules are unchanged and carried over).
 
 Per reload, one JSON line on stdout: "live_ms" (POST reload -> the OBI's workers run the
 new graph: the OBI's "live at" wall-clock time, same host), "reload_ms" (POST -> the
@@ -123,11 +126,11 @@ def main():
                      "--openbox.app.firewall2.config=" + os.path.join(work, "firewall2.properties")]
         apps = [a for a in apps if a != "firewall2"]   # an instance of the firewall's jar, not a jar of its own
 
-    def write_rules(without_last):
+    def write_rules(without=None):
         with open(rule_file, "w") as f:
-            f.writelines(rules[:-1] if without_last else rules)
+            f.writelines(r for k, r in enumerate(rules) if k != without)
 
-    write_rules(False)
+    write_rules()
     firewall_properties(os.path.join(work, "firewall.properties"), rule_file)
     if "ips" in apps:
         with open(os.path.join(work, "ips.properties"), "w") as f:
@@ -163,7 +166,7 @@ def main():
         for i in range(args.warmup + args.reloads):
             idle0, tidle0 = cpu_seconds(procs[0].pid), time.time()
             time.sleep(1.0)
-            write_rules(i % 2 == 0)
+            write_rules(i)
             seen = len(live_lines(obi_log))
             cpu0 = cpu_seconds(procs[0].pid)
             t0 = time.time()

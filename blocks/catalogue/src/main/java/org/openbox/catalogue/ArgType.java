@@ -1,6 +1,8 @@
 package org.openbox.catalogue;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The type of an argument or handle: a base kind, possibly an array of it ({@code T[]}).
@@ -22,20 +24,33 @@ public record ArgType(Kind kind, boolean array) {
         SESSION_MATCH,
         FIELD_MAP;
 
+        private final String wireName = name().toLowerCase(Locale.ROOT);
+
         public String wireName() {
-            return name().toLowerCase(Locale.ROOT);
+            return wireName;
         }
     }
 
-    public static ArgType parse(String text) {
-        boolean array = text.endsWith("[]");
-        String base = array ? text.substring(0, text.length() - 2) : text;
+    // Every type's text: each config check asks for its arguments' types, per block.
+    private static final Map<String, ArgType> BY_TEXT = byText();
+
+    private static Map<String, ArgType> byText() {
+        Map<String, ArgType> m = new HashMap<>();
         for (Kind k : Kind.values()) {
-            if (k.wireName().equals(base)) {
-                return new ArgType(k, array);
+            for (boolean array : new boolean[] {false, true}) {
+                ArgType t = new ArgType(k, array);
+                m.put(t.toString(), t);
             }
         }
-        throw new IllegalArgumentException("unknown type '" + text + "'");
+        return Map.copyOf(m);
+    }
+
+    public static ArgType parse(String text) {
+        ArgType t = BY_TEXT.get(text);
+        if (t == null) {
+            throw new IllegalArgumentException("unknown type '" + text + "'");
+        }
+        return t;
     }
 
     @Override

@@ -40,7 +40,12 @@ public record BlockDescriptor(
     }
 
     public Optional<ArgDescriptor> arg(String argName) {
-        return config.stream().filter(a -> a.name().equals(argName)).findFirst();
+        for (ArgDescriptor a : config) { // a loop: config checks ask this for every block's arguments
+            if (a.name().equals(argName)) {
+                return Optional.of(a);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Whether {@code handle} is a read handle; {@code count_3} resolves against {@code count_i}. */

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.openbox.protocol.ErrorSubtype;
 import org.openbox.protocol.ProtocolException;
 import org.openbox.protocol.graph.Block;
@@ -16,20 +18,25 @@ import org.openbox.protocol.match.MatchField;
  */
 final class ConfigValidator {
 
+    // Header matches already found valid, by value: a graph is checked when an application
+    // builds it, again when the merge reads it, and every reload brings mostly the same
+    // rules, so each distinct match is parsed once. Bounded: emptied when it fills.
+    private static final int VALID_MATCHES_MAX = 1 << 16;
+    private final Map<JsonNode, Boolean> validMatches = new ConcurrentHashMap<>();
+
     void validate(Catalogue catalogue, Block b) {
         BlockDescriptor d = catalogue
                 .find(b.type())
                 .orElseThrow(() -> new ProtocolException(
                         ErrorSubtype.UNSUPPORTED_BLOCK,
                         "block '" + b.name() + "': unsupported block type '" + b.type() + "'"));
-        String where = "block '" + b.name() + "' (" + d.name() + ")";
         ObjectNode config = b.config();
         if (config != null) {
             Iterator<String> names = config.fieldNames();
             while (names.hasNext()) {
                 String n = names.next();
                 if (d.arg(n).isEmpty()) {
-                    throw bad(where + ": unknown config argument '" + n + "'");
+                    throw bad(blockWhere(b, d) + ": unknown config argument '" + n + "'");
                 }
             }
         }
@@ -37,28 +44,40 @@ final class ConfigValidator {
             JsonNode v = config == null ? null : config.get(a.name());
             if (v == null) {
                 if (a.required()) {
-                    throw bad(where + ": missing required config argument '" + a.name() + "'");
+                    throw bad(blockWhere(b, d) + ": missing required config argument '" + a.name() + "'");
                 }
                 continue;
             }
-            checkValue(where + ": config argument " + a.name(), a.argType(), v);
+            checkValue(new Where(b, d, a.name()), a.argType(), v);
         }
     }
 
-    private static void checkValue(String where, ArgType type, JsonNode v) {
+    private static String blockWhere(Block b, BlockDescriptor d) {
+        return "block '" + b.name() + "' (" + d.name() + ")";
+    }
+
+    /** Where a value sits, spelt out only for an error message (valid graphs never need it). */
+    private record Where(Block block, BlockDescriptor descriptor, String arg) {
+        String at(int index) {
+            String w = blockWhere(block, descriptor) + ": config argument " + arg;
+            return index < 0 ? w : w + "[" + index + "]";
+        }
+    }
+
+    private void checkValue(Where where, ArgType type, JsonNode v) {
         if (type.array()) {
             if (!v.isArray()) {
-                throw bad(where + " must be an array of " + type.kind().wireName() + ", got " + describe(v));
+                throw bad(where.at(-1) + " must be an array of " + type.kind().wireName() + ", got " + describe(v));
             }
             for (int i = 0; i < v.size(); i++) {
-                checkScalar(where + "[" + i + "]", type.kind(), v.get(i));
+                checkScalar(where, i, type.kind(), v.get(i));
             }
         } else {
-            checkScalar(where, type.kind(), v);
+            checkScalar(where, -1, type.kind(), v);
         }
     }
 
-    private static void checkScalar(String where, ArgType.Kind kind, JsonNode v) {
+    private void checkScalar(Where where, int index, ArgType.Kind kind, JsonNode v) {
         boolean ok =
                 switch (kind) {
                     case STRING -> v.isTextual();
@@ -70,27 +89,34 @@ final class ConfigValidator {
                     case OBJECT, HEADER_MATCH, HEADER_PAYLOAD_MATCH, ALERT, SESSION_MATCH, FIELD_MAP -> v.isObject();
                 };
         if (!ok) {
-            throw bad(where + " must be " + article(kind) + ", got " + describe(v));
+            throw bad(where.at(index) + " must be " + article(kind) + ", got " + describe(v));
         }
         switch (kind) {
-            case HEADER_MATCH -> headerMatch(where, v);
-            case HEADER_PAYLOAD_MATCH -> headerPayloadMatch(where, v);
-            case ALERT -> alert(where, v);
-            case SESSION_MATCH -> sessionMatch(where, v);
-            case FIELD_MAP -> fieldMap(where, v);
+            case HEADER_MATCH -> headerMatch(() -> where.at(index), v);
+            case HEADER_PAYLOAD_MATCH -> headerPayloadMatch(where.at(index), v);
+            case ALERT -> alert(where, index, v);
+            case SESSION_MATCH -> sessionMatch(where.at(index), v);
+            case FIELD_MAP -> fieldMap(where.at(index), v);
             default -> {}
         }
     }
 
-    private static void headerMatch(String where, JsonNode v) {
+    private void headerMatch(Supplier<String> where, JsonNode v) {
+        if (validMatches.containsKey(v)) {
+            return;
+        }
         try {
             HeaderMatchParser.parse(v);
         } catch (ProtocolException e) {
-            throw new ProtocolException(ErrorSubtype.BAD_HEADER_MATCH, where + ": " + e.getMessage());
+            throw new ProtocolException(ErrorSubtype.BAD_HEADER_MATCH, where.get() + ": " + e.getMessage());
         }
+        if (validMatches.size() >= VALID_MATCHES_MAX) {
+            validMatches.clear();
+        }
+        validMatches.put(v.deepCopy(), Boolean.TRUE); // a copy: the graph's own node may change later
     }
 
-    private static void headerPayloadMatch(String where, JsonNode v) {
+    private void headerPayloadMatch(String where, JsonNode v) {
         allowOnly(where, v, "type", "header_match", "payload_match");
         JsonNode t = v.get("type");
         if (t != null && !"HeaderPayloadMatch".equals(t.asText(null))) {
@@ -101,7 +127,7 @@ final class ConfigValidator {
             if (!hm.isObject()) {
                 throw new ProtocolException(ErrorSubtype.BAD_HEADER_MATCH, where + ": header_match must be an object");
             }
-            headerMatch(where + ".header_match", hm);
+            headerMatch(() -> where + ".header_match", hm);
         }
         JsonNode pm = v.get("payload_match");
         if (pm == null) {
@@ -135,17 +161,20 @@ final class ConfigValidator {
         }
     }
 
-    private static void alert(String where, JsonNode v) {
-        allowOnly(where, v, "message", "severity", "app_id");
+    private static void alert(Where where, int index, JsonNode v) {
+        String unknown = unknownField(v, "message", "severity", "app_id");
+        if (unknown != null) {
+            throw bad(where.at(index) + ": unknown field '" + unknown + "'");
+        }
         if (!v.path("message").isTextual()) {
-            throw bad(where + ": message must be a string");
+            throw bad(where.at(index) + ": message must be a string");
         }
         JsonNode s = v.get("severity");
         if (s != null && !(s.isIntegralNumber() && s.asInt() >= 1 && s.asInt() <= 5)) {
-            throw bad(where + ": severity must be an integer 1..5");
+            throw bad(where.at(index) + ": severity must be an integer 1..5");
         }
         if (v.has("app_id") && !v.get("app_id").isTextual()) {
-            throw bad(where + ": app_id must be a string");
+            throw bad(where.at(index) + ": app_id must be a string");
         }
     }
 
@@ -194,6 +223,14 @@ final class ConfigValidator {
     }
 
     private static void allowOnly(String where, JsonNode v, String... names) {
+        String unknown = unknownField(v, names);
+        if (unknown != null) {
+            throw bad(where + ": unknown field '" + unknown + "'");
+        }
+    }
+
+    /** The first field of {@code v} not among {@code names}, or null. */
+    private static String unknownField(JsonNode v, String... names) {
         for (Iterator<String> it = v.fieldNames(); it.hasNext(); ) {
             String n = it.next();
             boolean known = false;
@@ -201,9 +238,10 @@ final class ConfigValidator {
                 known |= a.equals(n);
             }
             if (!known) {
-                throw bad(where + ": unknown field '" + n + "'");
+                return n;
             }
         }
+        return null;
     }
 
     private static String article(ArgType.Kind kind) {

@@ -192,6 +192,27 @@ class CatalogueTest {
                 "from");
     }
 
+    @Test
+    void aMatchFoundValidOnceIsStillCheckedByValue() throws IOException {
+        Catalogue c = Catalogue.load();
+        Block ok = block("HeaderClassifier", "{\"match\":[{\"eth_type\":2048,\"ipv4_src\":\"10.0.0.0/8\"}]}");
+        c.validate(ok);
+        // the same block's match edited in place after it passed: the check sees the new value
+        ((ObjectNode) ok.config().get("match").get(0)).put("ipv4_src", "10.0.0.300");
+        ProtocolException e = assertThrows(ProtocolException.class, () -> c.validate(ok));
+        assertBad(e, ErrorSubtype.BAD_HEADER_MATCH, "match[0]");
+        // an equal match in another block passes; a part of it alone (no ETH_TYPE) does not
+        c.validate(block("HeaderClassifier", "{\"match\":[{\"eth_type\":2048,\"ipv4_src\":\"10.0.0.0/8\"}]}"));
+        assertBad(
+                assertThrows(
+                        ProtocolException.class,
+                        () -> c.validate(block(
+                                "HeaderPayloadClassifier",
+                                "{\"match\":[{\"header_match\":{\"ipv4_src\":\"10.0.0.0/8\"}}]}"))),
+                ErrorSubtype.BAD_HEADER_MATCH,
+                "header_match");
+    }
+
     private static void assertBad(ProtocolException e, ErrorSubtype subtype, String mention) {
         assertEquals(subtype, e.subtype(), e.getMessage());
         assertTrue(e.getMessage().contains(mention), "message should name " + mention + ": " + e.getMessage());

@@ -75,9 +75,8 @@ public final class HeaderMatchParser {
             return;
         }
         FieldMatch need = fields.get(p.field());
-        String wanted = p.values().isEmpty() ? "" : " with " + describe(p);
         if (need == null) {
-            throw error(field, "prerequisite not met: needs " + p.field() + wanted);
+            throw error(field, "prerequisite not met: needs " + p.field() + wanted(p));
         }
         for (Term t : need.terms()) {
             boolean ok = p.values().isEmpty()
@@ -86,15 +85,19 @@ public final class HeaderMatchParser {
                             && m.value().bitLength() < 32
                             && p.values().contains(m.value().intValue()));
             if (!ok) {
-                throw error(field, "prerequisite not met: " + p.field() + " must admit only exact values" + wanted);
+                throw error(field, "prerequisite not met: " + p.field() + " must admit only exact values" + wanted(p));
             }
         }
     }
 
-    private static String describe(MatchField.Prerequisite p) {
+    // Built only for the error message: valid matches (nearly all) never pay for it.
+    private static String wanted(MatchField.Prerequisite p) {
+        if (p.values().isEmpty()) {
+            return "";
+        }
         List<String> vals = new ArrayList<>();
         p.values().stream().sorted().forEach(v -> vals.add("0x" + Integer.toHexString(v)));
-        return String.join(" or ", vals);
+        return " with " + String.join(" or ", vals);
     }
 
     private static void checkWidth(MatchField field, BigInteger v, String text) {

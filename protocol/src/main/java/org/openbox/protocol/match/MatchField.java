@@ -1,7 +1,9 @@
 package org.openbox.protocol.match;
 
 import java.math.BigInteger;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -85,16 +87,20 @@ public enum MatchField {
         if (name == null) {
             return Optional.empty();
         }
-        String upper = name.toUpperCase(Locale.ROOT);
-        if (upper.equals("IPV4_PROTO")) {
-            return Optional.of(IP_PROTO);
-        }
+        Optional<MatchField> f = BY_NAME.get(name); // names are nearly always written in capitals
+        return f != null ? f : BY_NAME.getOrDefault(name.toUpperCase(Locale.ROOT), Optional.empty());
+    }
+
+    // Upper-case name (and the alias IPV4_PROTO) -> field: every field value parsed looks one up.
+    private static final Map<String, Optional<MatchField>> BY_NAME = byName();
+
+    private static Map<String, Optional<MatchField>> byName() {
+        Map<String, Optional<MatchField>> m = new HashMap<>();
         for (MatchField f : values()) {
-            if (f.name().equals(upper)) {
-                return Optional.of(f);
-            }
+            m.put(f.name(), Optional.of(f));
         }
-        return Optional.empty();
+        m.put("IPV4_PROTO", Optional.of(IP_PROTO));
+        return Map.copyOf(m);
     }
 
     /**

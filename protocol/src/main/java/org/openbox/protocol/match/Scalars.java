@@ -12,7 +12,6 @@ import java.util.regex.Pattern;
 final class Scalars {
     private static final Pattern MAC = Pattern.compile("[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\\1[0-9a-fA-F]{2}){4}");
     private static final Pattern HEXTET = Pattern.compile("[0-9a-fA-F]{1,4}");
-    private static final Pattern PREFIX_LEN = Pattern.compile("[0-9]{1,3}");
 
     private Scalars() {}
 
@@ -138,10 +137,17 @@ final class Scalars {
 
     /** A prefix length in [0, width], or -1. */
     static int parsePrefixLength(String t, int width) {
-        if (!PREFIX_LEN.matcher(t).matches()) {
+        if (t.isEmpty() || t.length() > 3) {
             return -1;
         }
-        int n = Integer.parseInt(t);
+        int n = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
         return n <= width ? n : -1;
     }
 

@@ -2,6 +2,8 @@ package org.openbox.controller.aggregate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,14 +60,41 @@ public class GraphAggregator {
     private final ConcurrentHashMap<Long, Set<String>> excluded = new ConcurrentHashMap<>();
     // applications an OBI refused: dpid -> application -> the OBI's reason
     private final ConcurrentHashMap<Long, Map<String, String>> refusedOn = new ConcurrentHashMap<>();
-    // OBIs with the same applications get the same merge: computed once (bounded, newest kept)
-    private final Map<List<AppPart>, Composed> memo = new LinkedHashMap<>(16, 0.75f, true) {
+    // OBIs with the same application graphs get the same merge: computed once (bounded, newest
+    // kept; merges of replaced graphs dropped)
+    private final Map<List<MemoKey>, Composed> memo = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<List<AppPart>, Composed> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<List<MemoKey>, Composed> eldest) {
             return size() > MEMO_SIZE;
         }
     };
     private static final int MEMO_SIZE = 64;
+
+    /**
+     * A part as the memo knows it: its graph by identity. Every OBI an application's graph
+     * applies to is given that same Graph object, so identity finds the shared merge; hashing
+     * and comparing the graphs themselves would walk thousands of blocks per lookup (a new
+     * graph equal to an old one only costs a merge that yields the same result).
+     */
+    private record MemoKey(String app, int priority, GraphIdentity graph, ObjectNode trafficClass) {
+        static List<MemoKey> of(List<AppPart> parts) {
+            return parts.stream()
+                    .map(p -> new MemoKey(p.app(), p.priority(), new GraphIdentity(p.graph()), p.trafficClass()))
+                    .toList();
+        }
+    }
+
+    private record GraphIdentity(Graph graph) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof GraphIdentity g && g.graph == graph;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(graph);
+        }
+    }
 
     public GraphAggregator(
             AppCatalog catalog,
@@ -256,6 +285,21 @@ public class GraphAggregator {
         return plan;
     }
 
+    /**
+     * Drops the merges of graphs no application places any more (a reload replaced them):
+     * identity never finds them again, and each holds a merged graph of its own.
+     */
+    private void forgetReplacedGraphs() {
+        Set<Graph> current = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (AppEntry e : catalog.all()) {
+            for (PlacedGraph p : e.graphs()) {
+                current.add(p.graph());
+            }
+        }
+        memo.keySet().removeIf(k -> k.stream()
+                .anyMatch(p -> !current.contains(p.graph().graph())));
+    }
+
     private List<AppEntry> byPriority() {
         List<AppEntry> all = new ArrayList<>(catalog.all());
         all.sort(
@@ -283,10 +327,12 @@ public class GraphAggregator {
             }
         }
         if (!plan.parts.isEmpty()) {
-            Composed c = memo.get(plan.parts);
+            List<MemoKey> key = MemoKey.of(plan.parts);
+            Composed c = memo.get(key);
             if (c == null) {
                 c = composer.compose(plan.parts);
-                memo.put(plan.parts, c);
+                forgetReplacedGraphs();
+                memo.put(key, c);
             }
             String report = plan.fallbacks.isEmpty()
                     ? c.report()
