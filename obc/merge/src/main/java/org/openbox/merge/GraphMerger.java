@@ -30,17 +30,32 @@ import org.openbox.merge.core.Rule;
  * (an application whose first non-static block is not a classifier takes every packet that
  * reaches its turn); other input terminals stay as they are.
  *
- * <p>Thread-safe: a merge keeps no state in the merger.
+ * <p>Thread-safe: a merge keeps no state in the merger (a shared {@link CheckedGraphs} is
+ * thread-safe).
  */
 public final class GraphMerger {
     private final BlockInfo info;
+    private final CheckedGraphs checked;
 
     public GraphMerger(Catalogue catalogue) {
         this(new CatalogueBlockInfo(catalogue));
     }
 
     public GraphMerger(BlockInfo info) {
+        this(info, null);
+    }
+
+    /**
+     * A merger that takes the checks of graphs it was given before from {@code checked} (and
+     * keeps its new ones there); see {@link CheckedGraphs}. Null: every graph is checked.
+     */
+    public GraphMerger(Catalogue catalogue, CheckedGraphs checked) {
+        this(new CatalogueBlockInfo(catalogue), checked);
+    }
+
+    public GraphMerger(BlockInfo info, CheckedGraphs checked) {
         this.info = info;
+        this.checked = checked;
     }
 
     public MergeResult merge(List<AppGraph> graphs, Composition composition, MergeOptions options) {
@@ -74,7 +89,7 @@ public final class GraphMerger {
             if (!apps.add(g.app())) throw new MergeException("application name '" + g.app() + "' is used twice");
         }
         MergeReport.Log log = new MergeReport.Log();
-        TreeBuilder tb = new TreeBuilder(info);
+        TreeBuilder tb = new TreeBuilder(info, checked);
         int blocksBefore = 0, connectorsBefore = 0, rulesBefore = 0;
         List<List<Node>> forests = new ArrayList<>();
         for (AppGraph g : ordered) {

@@ -28,19 +28,31 @@ final class TreeBuilder {
 
     private final BlockInfo info;
     private final int maxCopies;
+    private final CheckedGraphs checked; // null: none kept
     private final HeaderMatchReader matches = new HeaderMatchReader();
 
     TreeBuilder(BlockInfo info) {
-        this(info, MAX_TREE_BLOCKS);
+        this(info, MAX_TREE_BLOCKS, null);
     }
 
-    /** @param maxCopies most block copies one application's trees may hold */
-    TreeBuilder(BlockInfo info, int maxCopies) {
+    TreeBuilder(BlockInfo info, CheckedGraphs checked) {
+        this(info, MAX_TREE_BLOCKS, checked);
+    }
+
+    /**
+     * @param maxCopies most block copies one application's trees may hold
+     * @param checked   checks kept from earlier merges, or null
+     */
+    TreeBuilder(BlockInfo info, int maxCopies, CheckedGraphs checked) {
         this.info = info;
         this.maxCopies = maxCopies;
+        this.checked = checked;
     }
 
-    /** The checked blocks of a graph: kinds, output counts, rules and the wiring. */
+    /**
+     * The checked blocks of a graph: kinds, output counts, rules and the wiring. Read only
+     * once made (the rule lists are unmodifiable): a check may serve several merges.
+     */
     record Checked(
             String app,
             Map<String, Block> blocks,
@@ -51,6 +63,14 @@ final class TreeBuilder {
             List<String> inputs) {}
 
     Checked check(AppGraph g) {
+        Checked known = checked == null ? null : checked.get(g);
+        if (known != null) return known;
+        Checked c = checkAnew(g);
+        if (checked != null) checked.put(g, c);
+        return c;
+    }
+
+    private Checked checkAnew(AppGraph g) {
         String app = g.app();
         Map<String, Block> blocks = new LinkedHashMap<>();
         Map<String, Kind> kinds = new HashMap<>();
@@ -67,7 +87,7 @@ final class TreeBuilder {
             kinds.put(b.name(), k);
             int n = info.outputs(b);
             if (r != null) {
-                rules.put(b.name(), r);
+                rules.put(b.name(), List.copyOf(r));
                 n = Math.max(n, r.size());
             }
             outputs.put(b.name(), n);

@@ -91,14 +91,14 @@ class DeepGraphTest {
         conns.add(new Connector(prev, 0, "out", 0));
         conns.add(new Connector(prev, 1, "out", 0));
         AppGraph g = new AppGraph("wide", 0, new Graph(blocks, conns));
-        TreeBuilder tb = new TreeBuilder(TestSupport.INFO, 4_000);
+        TreeBuilder tb = new TreeBuilder(TestSupport.INFO, 4_000, null);
         MergeException e = assertThrows(MergeException.class, () -> tb.trees(tb.check(g), new ArrayList<>()));
         assertEquals(
                 "wide: the graph unfolds into more than 4000 blocks (a block reached along several paths is copied"
                         + " once per path)",
                 e.getMessage());
         // within the bound it unfolds: 1 + 1 + 2 + 4 + ... + 2^11 classifiers and 2^12 terminals
-        TreeBuilder roomy = new TreeBuilder(TestSupport.INFO, 10_000);
+        TreeBuilder roomy = new TreeBuilder(TestSupport.INFO, 10_000, null);
         assertEquals(1, roomy.trees(roomy.check(g), new ArrayList<>()).size());
     }
 
