@@ -58,7 +58,12 @@ void expect_same(const std::string& body) {
   const Outcome a = reference(body), b = one_pass(body);
   ASSERT_EQ(a.ok, b.ok) << body.substr(0, 200);
   if (a.ok) {
-    EXPECT_EQ(a.tree, b.tree) << body.substr(0, 200);
+    EXPECT_TRUE(same_json(a.tree, b.tree)) << body.substr(0, 200);
+    EXPECT_TRUE(same_json(a.tree, parse_json_body_reference(body))) << body.substr(0, 200);
+    json fast;
+    if (parse_json_body_fast(body, kMaxJsonDepth, fast)) {
+      EXPECT_TRUE(same_json(a.tree, fast)) << body.substr(0, 200);
+    }
   } else {
     EXPECT_EQ(a.subtype, b.subtype) << body.substr(0, 200);
     EXPECT_EQ(a.message, b.message) << body.substr(0, 200);
@@ -76,6 +81,51 @@ TEST(json_body, BuildsTheTreeNlohmannBuilds) {
     expect_same(body);
   }
   EXPECT_EQ(parse_json_body(R"({"a":1,"a":2})"), json::parse(R"({"a":2})"));  // the last key wins, as in json::parse
+}
+
+TEST(json_body, TheFastPathReadsNumbersAndStringsAsNlohmannDoes) {
+  // number kinds: non-negative integers unsigned, negative ones signed, the rest floating
+  // point; -0 is a signed integer to nlohmann, so a body that may hold it takes the reference
+  for (const char* body : {"0",
+                           "7",
+                           "-7",
+                           "-0",
+                           "[-0]",
+                           "{\"a\": -0}",
+                           "[1,\n -0 ]",
+                           "-0.0",
+                           "-0e1",
+                           "0.0",
+                           "1E2",
+                           "1e-2",
+                           "18446744073709551615",
+                           "18446744073709551616",
+                           "-9223372036854775808",
+                           "-9223372036854775809",
+                           "[\"alert-0\", \"x:-0\", 3]",
+                           "\"-0\"",
+                           R"({"a\"b":"\u0000\n\\","c":"\ud83d\ude00"})",
+                           R"({"b":1,"a":2,"b":3})"}) {
+    SCOPED_TRACE(body);
+    expect_same(body);
+  }
+  json out;
+  EXPECT_FALSE(parse_json_body_fast("[-0]", kMaxJsonDepth, out));
+  EXPECT_FALSE(parse_json_body_fast("18446744073709551616", kMaxJsonDepth, out));  // beyond 64 bits
+  EXPECT_FALSE(parse_json_body_fast("{", kMaxJsonDepth, out));
+  EXPECT_FALSE(parse_json_body_fast(nest(kMaxJsonDepth + 1), kMaxJsonDepth, out));
+  EXPECT_FALSE(parse_json_body_fast(nest(4), 3, out));
+  EXPECT_TRUE(out.is_null());  // refused bodies leave it alone
+  // names such as "firewall.alert-0" do not keep a graph from the fast path
+  ASSERT_TRUE(parse_json_body_fast(R"({"blocks":[{"name":"fw.alert-0"}],"n":[-1, 0, 2.5]})", kMaxJsonDepth, out));
+  EXPECT_TRUE(same_json(out, json::parse(R"({"blocks":[{"name":"fw.alert-0"}],"n":[-1, 0, 2.5]})")));
+  EXPECT_TRUE(out["n"][1].is_number_unsigned());
+  EXPECT_TRUE(out["n"][0].is_number_integer() && !out["n"][0].is_number_unsigned());
+  EXPECT_TRUE(parse_json_body_fast(nest(3), 3, out));
+  // same_json tells number kinds apart where == does not
+  EXPECT_EQ(json(0u), json(0));
+  EXPECT_FALSE(same_json(json(0u), json(0)));
+  EXPECT_FALSE(same_json(json::parse(R"({"a":[1]})"), json::parse(R"({"a":[-0]})")));
 }
 
 TEST(json_body, RefusesNestingOverTheBoundWhileParsing) {
@@ -158,4 +208,6 @@ TEST(json_body, MessageVectorsParseAlike) {
   const std::string big =
       json{{"type", "SetProcessingGraphRequest"}, {"xid", 1}, {"blocks", blocks}, {"connectors", connectors}}.dump();
   expect_same(big);
+  json fast;
+  EXPECT_TRUE(parse_json_body_fast(big, kMaxJsonDepth, fast));  // a graph takes the fast path
 }

@@ -1,10 +1,13 @@
-// parse_json_body: nlohmann's SAX parser feeding a tree builder that refuses to open a
-// container deeper than the bound (see json_body.hh).
+// parse_json_body: simdjson's parse, or nlohmann's SAX parser, feeding a tree builder that
+// refuses to open a container deeper than the bound (see json_body.hh).
 #include "openbox/json_body.hh"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <simdjson.h>
 
 namespace openbox {
 namespace {
@@ -107,9 +110,97 @@ class BoundedTreeBuilder {
                       "body nests arrays/objects deeper than " + std::to_string(max_depth) + " levels");
 }
 
+// Feeds the builder the events of a document simdjson parsed, in document order, walking
+// it with an explicit stack (no recursion). Numbers take nlohmann's kinds: a negative
+// integer is number_integer, a non-negative one number_unsigned, anything with a fraction
+// or an exponent number_float (simdjson keeps that distinction in its types; "-0" is the
+// one integer whose sign only the text shows, and simdjson reads it as an int64 0, so the
+// text decides). False when the builder refuses (too deep).
+bool feed(simdjson::dom::element root, BoundedTreeBuilder& b) {
+  struct Frame {
+    bool object;
+    simdjson::dom::array::iterator ai, ae;
+    simdjson::dom::object::iterator oi, oe;
+  };
+  std::vector<Frame> stack;
+  auto value = [&](simdjson::dom::element e) -> bool {
+    switch (e.type()) {
+      case simdjson::dom::element_type::ARRAY: {
+        if (!b.start_array(0)) return false;
+        simdjson::dom::array a = e.get_array().value_unsafe();
+        stack.push_back({false, a.begin(), a.end(), {}, {}});
+        return true;
+      }
+      case simdjson::dom::element_type::OBJECT: {
+        if (!b.start_object(0)) return false;
+        simdjson::dom::object o = e.get_object().value_unsafe();
+        stack.push_back({true, {}, {}, o.begin(), o.end()});
+        return true;
+      }
+      case simdjson::dom::element_type::INT64: {
+        const int64_t v = e.get_int64().value_unsafe();
+        return v < 0 ? b.number_integer(v) : b.number_unsigned(static_cast<uint64_t>(v));
+      }
+      case simdjson::dom::element_type::UINT64: return b.number_unsigned(e.get_uint64().value_unsafe());
+      case simdjson::dom::element_type::DOUBLE: {
+        json::string_t unused;
+        return b.number_float(e.get_double().value_unsafe(), unused);
+      }
+      case simdjson::dom::element_type::STRING: {
+        json::string_t v(e.get_string().value_unsafe());
+        return b.string(v);
+      }
+      case simdjson::dom::element_type::BOOL: return b.boolean(e.get_bool().value_unsafe());
+      case simdjson::dom::element_type::NULL_VALUE: return b.null();
+    }
+    return false;
+  };
+  if (!value(root)) return false;
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.object) {
+      if (f.oi == f.oe) {
+        stack.pop_back();
+        b.end_object();
+        continue;
+      }
+      json::string_t k((*f.oi).key);
+      simdjson::dom::element v = (*f.oi).value;
+      ++f.oi;  // before value(): it may grow the stack and move f
+      if (!b.key(k) || !value(v)) return false;
+    } else {
+      if (f.ai == f.ae) {
+        stack.pop_back();
+        b.end_array();
+        continue;
+      }
+      simdjson::dom::element v = *f.ai;
+      ++f.ai;
+      if (!value(v)) return false;
+    }
+  }
+  return true;
+}
+
+// Whether the body may hold the number -0, the one integer simdjson and nlohmann read as
+// different kinds: a '-' where a value starts (after '[', ':', ',' or at the start, spaces
+// between) followed by a 0 that ends the number. A string that happens to look so only
+// sends the body to the reference parse.
+bool may_hold_negative_zero(std::string_view body) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  for (std::size_t i = body.find("-0"); i != std::string_view::npos; i = body.find("-0", i + 1)) {
+    const std::size_t after = i + 2;
+    if (after < body.size() && (body[after] == '.' || body[after] == 'e' || body[after] == 'E')) continue;
+    std::size_t j = i;
+    while (j > 0 && space(body[j - 1])) --j;
+    if (j == 0 || body[j - 1] == '[' || body[j - 1] == ':' || body[j - 1] == ',') return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-json parse_json_body(std::string_view body, std::size_t max_depth) {
+json parse_json_body_reference(std::string_view body, std::size_t max_depth) {
   // nlohmann's lexer takes a NUL byte outside a string for the end of the input, so
   // "{}\0{[..." would parse as {} and the bytes behind it would go unread. JSON has no
   // place for a raw NUL (in a string it must be escaped), so such a body is invalid JSON.
@@ -124,6 +215,44 @@ json parse_json_body(std::string_view body, std::size_t max_depth) {
   // as when the depth was checked before parsing.
   if (json_depth(body, max_depth) > max_depth) too_deep(max_depth);
   throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
+}
+
+bool parse_json_body_fast(std::string_view body, std::size_t max_depth, json& out) {
+  // A NUL or a "-0" is left to the reference (see may_hold_negative_zero); so is whatever
+  // simdjson refuses: invalid JSON, nesting past its bound, numbers beyond 64 bits.
+  if (body.find('\0') != std::string_view::npos || may_hold_negative_zero(body)) return false;
+  simdjson::dom::parser parser;
+  if (parser.allocate(body.size(), max_depth + 1) != simdjson::SUCCESS) return false;
+  simdjson::dom::element doc;
+  if (parser.parse(body.data(), body.size(), true).get(doc) != simdjson::SUCCESS) return false;
+  json root;
+  BoundedTreeBuilder builder(root, max_depth);
+  if (!feed(doc, builder)) return false;  // deeper than max_depth: the reference answers
+  out = std::move(root);
+  return true;
+}
+
+json parse_json_body(std::string_view body, std::size_t max_depth) {
+  json tree;
+  if (parse_json_body_fast(body, max_depth, tree)) return tree;
+  return parse_json_body_reference(body, max_depth);
+}
+
+bool same_json(const json& a, const json& b) {
+  if (a != b) return false;
+  // equal trees have the same shape: walk them side by side for the number kinds
+  std::vector<std::pair<const json*, const json*>> todo{{&a, &b}};
+  while (!todo.empty()) {
+    auto [x, y] = todo.back();
+    todo.pop_back();
+    if (x->type() != y->type()) return false;
+    if (x->is_array()) {
+      for (std::size_t i = 0; i < x->size(); ++i) todo.push_back({&(*x)[i], &(*y)[i]});
+    } else if (x->is_object()) {
+      for (auto it = x->begin(); it != x->end(); ++it) todo.push_back({&it.value(), &y->at(it.key())});
+    }
+  }
+  return true;
 }
 
 }  // namespace openbox

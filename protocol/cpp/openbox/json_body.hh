@@ -3,10 +3,14 @@
 //
 //   nlohmann::json body = openbox::parse_json_body(req.body);   // throws openbox::ProtocolError
 //
-// The tree is the one nlohmann::json::parse builds (same values, same duplicate-key rule:
-// the last wins). nlohmann's parser is iterative and the builder keeps its own stack of at
-// most `max_depth` containers, so no step recurses on the input; the tree it returns is
-// at most `max_depth` deep, so neither do its destructor and visitors.
+// The tree is the one nlohmann::json::parse builds (same values, same number kinds, same
+// duplicate-key rule: the last wins). simdjson (libsimdjson-dev) finds the structure and
+// the values, several times faster than nlohmann's lexer on a large graph; a tree builder
+// takes them in document order with its own stack of at most `max_depth` containers. Any
+// body simdjson refuses, or that it would read differently (a NUL byte, the number -0),
+// goes to the reference: nlohmann's SAX parser feeding the same builder. Neither parser
+// recurses on the input; the tree returned is at most `max_depth` deep, so neither do its
+// destructor and visitors.
 //
 // Errors (ILLEGAL_ARGUMENT), the same answers as check_json_depth followed by parse:
 //   "body nests arrays/objects deeper than 64 levels"   nesting over max_depth (checked first,
@@ -26,5 +30,14 @@
 namespace openbox {
 
 nlohmann::json parse_json_body(std::string_view body, std::size_t max_depth = kMaxJsonDepth);
+
+// The two paths of parse_json_body. The fast one returns false, leaving `out` alone, for
+// every body it does not answer; the reference gives every error. Tests and the fuzz
+// target hold the two to the same trees (same_json).
+bool parse_json_body_fast(std::string_view body, std::size_t max_depth, nlohmann::json& out);
+nlohmann::json parse_json_body_reference(std::string_view body, std::size_t max_depth = kMaxJsonDepth);
+
+// Equal trees whose numbers are also of the same kinds (nlohmann's == takes 0u == 0).
+bool same_json(const nlohmann::json& a, const nlohmann::json& b);
 
 }  // namespace openbox
