@@ -3,6 +3,8 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "cli/args.hh"
 #include "cli/commands.hh"
 #include "engine/runtime.hh"
+#include "openbox/json_body.hh"
 
 namespace obi::cli {
 namespace {
@@ -40,10 +43,19 @@ void print_events(Runtime& rt) {
 }  // namespace
 
 nlohmann::json load_graph_file(const std::string& path) {
-  std::ifstream f(path);
+  std::ifstream f(path, std::ios::binary);
   if (!f) throw UsageError("cannot read graph file " + path);
-  nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
-  if (j.is_discarded()) throw UsageError("graph file " + path + " is not valid JSON");
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (f.bad()) throw UsageError("cannot read graph file " + path);
+  // A graph file is as untrusted as a request body: the same depth-bounded parse, so a file
+  // nested thousands deep is refused instead of overflowing the stack of whatever walks it.
+  nlohmann::json j;
+  try {
+    j = openbox::parse_json_body(text);
+  } catch (const openbox::ProtocolError& e) {
+    const std::string why = e.what();  // "body is not valid JSON", "body nests ... deeper than 64 levels"
+    throw UsageError("graph file " + path + " " + (why.rfind("body ", 0) == 0 ? why.substr(5) : why));
+  }
   if (j.is_object()) {
     j.erase("type");
     j.erase("xid");

@@ -109,6 +109,30 @@ TEST(Check, UsageErrors) {
   EXPECT_EQ(obi("check").code, 2);
   EXPECT_EQ(obi("check --graph /nonexistent.json").code, 2);
   EXPECT_EQ(obi("check --graph x --bogus").code, 2);
+  // A graph file is read with the request body's bounded parse: invalid JSON and a file
+  // nested far too deep are usage errors (exit 2), not a crash of the commands that walk it.
+  const std::string bad = write_graph("bad.json", json::object());
+  std::ofstream(bad) << "{\"blocks\": [";
+  EXPECT_EQ(obi("check --graph " + bad).code, 2);
+  const std::string deep = write_graph("deep.json", json::object());
+  {
+    const std::size_t d = 200000;
+    std::ofstream(deep) << R"({"blocks":[{"type":"Alert","name":"a","config":{"alerts":)" << std::string(d, '[')
+                        << std::string(d, ']') << R"(}}],"connectors":[]})";
+  }
+  for (const char* cmd : {"check", "export-click", "run"}) {
+    SCOPED_TRACE(cmd);
+    EXPECT_EQ(obi(std::string(cmd) + " --graph " + deep).code, 2);
+  }
+  const std::string err = std::string(OBI_BINARY) + " check --graph " + deep + " 2>&1 >/dev/null";
+  FILE* p = popen(err.c_str(), "r");
+  std::array<char, 512> buf{};
+  const std::size_t n = fread(buf.data(), 1, buf.size() - 1, p);
+  pclose(p);
+  EXPECT_NE(std::string(buf.data(), n).find("nests arrays/objects deeper than 64 levels"), std::string::npos)
+      << std::string(buf.data(), n);
+  fs::remove(bad);
+  fs::remove(deep);
 }
 
 }  // namespace
