@@ -113,9 +113,9 @@ class BoundedTreeBuilder {
 // Feeds the builder the events of a document simdjson parsed, in document order, walking
 // it with an explicit stack (no recursion). Numbers take nlohmann's kinds: a negative
 // integer is number_integer, a non-negative one number_unsigned, anything with a fraction
-// or an exponent number_float (simdjson keeps that distinction in its types; "-0" is the
-// one integer whose sign only the text shows, and simdjson reads it as an int64 0, so the
-// text decides). False when the builder refuses (too deep).
+// or an exponent number_float (simdjson keeps that distinction in its types, except for
+// "-0", which it reads as an int64 0: bodies that may hold it never get here). False when
+// the builder refuses (too deep).
 bool feed(simdjson::dom::element root, BoundedTreeBuilder& b) {
   struct Frame {
     bool object;
