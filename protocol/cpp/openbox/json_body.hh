@@ -5,12 +5,12 @@
 //
 // The tree is the one nlohmann::json::parse builds (same values, same number kinds, same
 // duplicate-key rule: the last wins). simdjson (libsimdjson-dev) finds the structure and
-// the values, several times faster than nlohmann's lexer on a large graph; a tree builder
-// takes them in document order with its own stack of at most `max_depth` containers. Any
-// body simdjson refuses, or that it would read differently (a NUL byte, the number -0),
-// goes to the reference: nlohmann's SAX parser feeding the same builder. Neither parser
-// recurses on the input; the tree returned is at most `max_depth` deep, so neither do its
-// destructor and visitors.
+// the values (a 3.1 MB graph request is parsed and decoded in 0.8 of the time nlohmann's
+// parser alone takes); a tree builder takes them in document order with its own stack of
+// at most `max_depth` containers. Any body simdjson refuses, or that it would read
+// differently (a NUL byte, the number -0), goes to the reference: nlohmann's SAX parser
+// feeding the same builder. Neither parser recurses on the input; the tree returned is at
+// most `max_depth` deep, so neither do its destructor and visitors.
 //
 // Errors (ILLEGAL_ARGUMENT), the same answers as check_json_depth followed by parse:
 //   "body nests arrays/objects deeper than 64 levels"   nesting over max_depth (checked first,
