@@ -35,12 +35,18 @@ final class Scalars {
             }
             return n - 2 <= 15 ? BigInteger.valueOf(Long.parseLong(t, 2, n, 16)) : new BigInteger(t.substring(2), 16);
         }
-        if (n == 0) return null;
-        for (int i = 0; i < n; i++) {
-            char c = t.charAt(i);
-            if (c < '0' || c > '9') return null;
-        }
+        if (!isDecimal(t)) return null;
         return n <= 18 ? BigInteger.valueOf(Long.parseLong(t)) : new BigInteger(t);
+    }
+
+    /** One or more ASCII decimal digits (Character.isDigit would also take other scripts'). */
+    private static boolean isDecimal(String t) {
+        if (t.isEmpty()) return false;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') return false;
+        }
+        return true;
     }
 
     /** An ASCII hexadecimal digit (Character.digit would also take other scripts' digits). */
@@ -137,17 +143,10 @@ final class Scalars {
 
     /** A prefix length in [0, width], or -1. */
     static int parsePrefixLength(String t, int width) {
-        if (t.isEmpty() || t.length() > 3) {
+        if (t.length() > 3 || !isDecimal(t)) {
             return -1;
         }
-        int n = 0;
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            n = n * 10 + (c - '0');
-        }
+        int n = Integer.parseInt(t);
         return n <= width ? n : -1;
     }
 
