@@ -2,6 +2,7 @@
 // bad arguments throw UsageError.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,5 +19,8 @@ int verify_module(const std::vector<std::string>& args);  // obi verify-module
 
 // Reads and parses a graph file; throws UsageError naming the file on failure.
 nlohmann::json load_graph_file(const std::string& path);
+
+// The whole of a file; throws UsageError ("WHAT PATH: cannot be read" / ": too large").
+std::string read_file(const std::string& path, std::size_t limit, const char* what);
 
 }  // namespace obi::cli

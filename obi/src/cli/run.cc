@@ -1,9 +1,10 @@
 // obi run: one graph, no controller, until its sources end or SIGINT; then a summary.
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,11 +43,18 @@ void print_events(Runtime& rt) {
 
 }  // namespace
 
+std::string read_file(const std::string& path, std::size_t limit, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(std::string(what) + " " + path + ": cannot be read");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  if (s.size() > limit) throw UsageError(std::string(what) + " " + path + ": too large");
+  return s;
+}
+
 nlohmann::json load_graph_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot read graph file " + path);
-  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) throw UsageError("cannot read graph file " + path);
+  const std::string text = read_file(path, SIZE_MAX, "graph file");
   // A graph file is as untrusted as a request body: the same depth-bounded parse, so a file
   // nested thousands deep is refused instead of overflowing the stack of whatever walks it.
   nlohmann::json j;

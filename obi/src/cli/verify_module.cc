@@ -8,8 +8,6 @@
 // under another name or version than the file states (as the controller would send it).
 // Exit 0: accepted; 1: refused (the reason on stderr); 2: bad arguments or unreadable files.
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -26,16 +24,6 @@ namespace {
 
 constexpr std::size_t kMaxSigFileBytes = 64 * 1024;
 constexpr std::size_t kMaxModuleBytes = std::size_t{4096} << 20;
-
-std::string slurp(const std::string& path, std::size_t limit, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(std::string(what) + " " + path + ": cannot be read");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  if (s.size() > limit) throw UsageError(std::string(what) + " " + path + ": too large");
-  return s;
-}
 
 }  // namespace
 
@@ -56,7 +44,7 @@ int verify_module(const std::vector<std::string>& argv) {
   }
   nlohmann::json sig;
   try {
-    sig = nlohmann::json::parse(slurp(sig_path, kMaxSigFileBytes, "signature file"));
+    sig = nlohmann::json::parse(read_file(sig_path, kMaxSigFileBytes, "signature file"));
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(sig_path + ": not a JSON signature file: " + e.what());
   }
@@ -72,7 +60,7 @@ int verify_module(const std::vector<std::string>& argv) {
   control::ModuleSignature s{
       args.has("version") ? std::optional<std::string>(args.get("version")) : field("module_version"),
       field("signature"), field("key_id")};
-  const std::string so = slurp(module_path, kMaxModuleBytes, "module");
+  const std::string so = read_file(module_path, kMaxModuleBytes, "module");
   trust.verify(name, so, s);  // ProtocolError: main prints it, exit 1
   std::printf("%s: good signature by key %s for module \"%s\" version \"%s\"\n", module_path.c_str(), s.key_id->c_str(),
               name.c_str(), s.version.value_or("").c_str());
