@@ -3,6 +3,7 @@ package org.openbox.merge;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.openbox.protocol.graph.Graph;
 
 /**
@@ -13,7 +14,8 @@ import org.openbox.protocol.graph.Graph;
  * instead of being done again (for a 4560-rule firewall, reading and checking its 4561
  * header matches). A graph is found by identity together with its application's name, so
  * an equal but new graph is checked anew. Only graphs that passed are kept; holds the
- * {@code capacity} most recently used. Thread-safe.
+ * {@code capacity} most recently used, and its owner drops the graphs a reload replaced
+ * ({@link #retain}). Thread-safe.
  *
  * <p>The checks depend on the merger's {@link org.openbox.merge.core.BlockInfo}: share an
  * instance only among mergers over the same catalogue.
@@ -50,6 +52,14 @@ public final class CheckedGraphs {
             it.next();
             it.remove();
         }
+    }
+
+    /**
+     * Drops the checks of the graphs {@code inUse} refuses. A replaced graph is never found
+     * again (graphs are found by identity), and its check holds the graph and all its rules.
+     */
+    public synchronized void retain(Predicate<Graph> inUse) {
+        byGraph.keySet().removeIf(k -> !inUse.test(k.graph()));
     }
 
     /** How many graphs are kept. */

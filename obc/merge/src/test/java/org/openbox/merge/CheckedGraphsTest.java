@@ -62,6 +62,27 @@ class CheckedGraphsTest {
     }
 
     @Test
+    void retainDropsTheChecksOfReplacedGraphsAndKeepsTheOthers() {
+        CheckedGraphs kept = new CheckedGraphs(8);
+        GraphMerger shared = new GraphMerger(TestSupport.CATALOGUE, kept);
+        AppGraph lb = fw("lb", "{'eth_type':'0x800','ipv4_dst':'10.0.0.0/8'}", "{}");
+        AppGraph fw1 = fw("fw", "{'eth_type':'0x800','ip_proto':6,'tcp_dst':80}", "{}");
+        AppGraph fw2 = fw("fw", "{'eth_type':'0x800','ip_proto':17,'udp_dst':53}", "{}");
+        merge(shared, fw1, lb);
+        merge(shared, fw2, lb);
+        assertEquals(3, kept.size());
+
+        // fw2 replaced fw1: only the graphs still placed keep their checks
+        kept.retain(g -> g == fw2.graph() || g == lb.graph());
+        assertEquals(2, kept.size());
+        // and they are still found: merging the placed graphs again checks nothing new
+        merge(shared, fw2, lb);
+        assertEquals(2, kept.size());
+        kept.retain(g -> false);
+        assertEquals(0, kept.size());
+    }
+
+    @Test
     void keepsAtMostItsCapacity() {
         CheckedGraphs kept = new CheckedGraphs(2);
         GraphMerger shared = new GraphMerger(TestSupport.CATALOGUE, kept);

@@ -1,6 +1,8 @@
 package org.openbox.controller.aggregate;
 
 import java.util.List;
+import java.util.function.Predicate;
+import org.openbox.protocol.graph.Graph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,5 +33,11 @@ public final class FallbackComposer implements GraphComposer {
             Composed c = fallback.compose(parts);
             return new Composed(c.graph(), c.origins(), "merge failed (" + e + "); " + c.report(), c.composition());
         }
+    }
+
+    @Override
+    public void retain(Predicate<Graph> placed) {
+        primary.retain(placed);
+        fallback.retain(placed);
     }
 }

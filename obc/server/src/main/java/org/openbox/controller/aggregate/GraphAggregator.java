@@ -287,7 +287,8 @@ public class GraphAggregator {
 
     /**
      * Drops the merges of graphs no application places any more (a reload replaced them):
-     * identity never finds them again, and each holds a merged graph of its own.
+     * identity never finds them again, and each holds a merged graph of its own. The
+     * composer drops what it keeps for them too.
      */
     private void forgetReplacedGraphs() {
         Set<Graph> current = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -298,6 +299,7 @@ public class GraphAggregator {
         }
         memo.keySet().removeIf(k -> k.stream()
                 .anyMatch(p -> !current.contains(p.graph().graph())));
+        composer.retain(current::contains);
     }
 
     private List<AppEntry> byPriority() {

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.merge.AppGraph;
@@ -38,7 +39,10 @@ import org.slf4j.LoggerFactory;
 public final class MergingComposer implements GraphComposer {
 
     private static final Logger log = LoggerFactory.getLogger(MergingComposer.class);
-    /** Application graphs whose checks are kept between merges (those in use, and a few more). */
+    /**
+     * Application graphs whose checks are kept between merges: those placed (the others are
+     * dropped, {@link #retain}), up to this many.
+     */
     private static final int CHECKED_GRAPHS = 32;
 
     private final Supplier<Catalogue> catalogue;
@@ -83,6 +87,16 @@ public final class MergingComposer implements GraphComposer {
         String report = "composition: " + plan.describe() + System.lineSeparator()
                 + r.report().summary();
         return new Composed(r.merged(), r.provenance(), report, plan.describe());
+    }
+
+    @Override
+    public synchronized void retain(Predicate<Graph> placed) {
+        if (checked != null) checked.retain(placed);
+    }
+
+    /** How many application graphs have their checks kept. */
+    synchronized int keptChecks() {
+        return checked == null ? 0 : checked.size();
     }
 
     private synchronized GraphMerger merger() {

@@ -3,7 +3,9 @@ package org.openbox.controller.aggregate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.openbox.catalogue.Catalogue;
 import org.openbox.merge.Origin;
@@ -32,6 +34,30 @@ class FallbackComposerTest {
         assertThat(c.graph()).isEqualTo(G);
         assertThat(c.report()).contains("merge failed").contains("cannot merge");
         assertThat(c.origins().originsOf("in")).containsExactly(new Origin("a", "in"));
+    }
+
+    @Test
+    void bothComposersLearnWhichGraphsArePlaced() {
+        List<String> told = new ArrayList<>();
+        class Recording implements GraphComposer {
+            private final String name;
+
+            Recording(String name) {
+                this.name = name;
+            }
+
+            @Override
+            public Composed compose(List<AppPart> parts) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void retain(Predicate<Graph> placed) {
+                told.add(name + ":" + placed.test(G));
+            }
+        }
+        new FallbackComposer(new Recording("primary"), new Recording("fallback")).retain(g -> g == G);
+        assertThat(told).containsExactly("primary:true", "fallback:true");
     }
 
     @Test
