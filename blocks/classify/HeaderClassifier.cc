@@ -48,7 +48,16 @@ HeaderClassifierElement::HeaderClassifierElement(const ElementArgs& args)
   if (fuse_names_.empty()) mc_.compile({rules_}, MultiClassifier::Build::kOnStart);
 }
 
-void HeaderClassifierElement::activate() { mc_.start_build(); }
+void HeaderClassifierElement::activate() {
+  active_ = true;
+  if (!fed_by_fusion_) mc_.start_build();
+}
+
+void HeaderClassifierElement::set_fed_by_fusion(bool all) {
+  fed_by_fusion_ = all;
+  // carried into a graph that also reaches it otherwise: build what the lookups need now
+  if (!all && active_) mc_.start_build();
+}
 
 std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const { return {rules_}; }
 
@@ -140,7 +149,7 @@ nlohmann::json HeaderClassifierElement::read(std::string_view handle) const {
     no_match_.for_each([&](const Counter& c) { s += c.get(); });
     return s;
   }
-  if (handle == "engine") return mc_.engine();
+  if (handle == "engine") return fed_by_fusion_ ? "fused" : mc_.engine();
   if (handle == "flow_cache") {
     const MultiClassifier::CacheStats c = mc_.cache_stats();
     return {{"entries", c.entries}, {"hits", c.hits}, {"misses", c.misses}, {"bypassed", c.bypassed}};
@@ -171,6 +180,7 @@ void HeaderClassifierElement::write(std::string_view handle, const nlohmann::jso
 }
 
 std::string HeaderClassifierElement::settle(std::chrono::milliseconds timeout) const {
+  if (fed_by_fusion_) return "fused";
   mc_.wait_ready(timeout);
   return mc_.engine();
 }

@@ -26,7 +26,8 @@
 // rte_acl build) would be thrown away at once. The rte_acl build starts in activate(),
 // when the block's graph goes live, not while the rest of the graph still compiles. As
 // a fusion target the block takes its result from the packet when the packet brings one
-// and classifies the others itself.
+// and classifies the others itself; when every path into it is fused (set_fed_by_fusion),
+// it builds no rte_acl structure of its own and its `engine` handle reads "fused".
 #pragma once
 
 #include <memory>
@@ -55,6 +56,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   HeaderLookups* header_lookups() override { return this; }
   HeaderFuser* header_fuser() override { return this; }
   std::vector<std::vector<openbox::HeaderMatch>> header_sets() const override;
+  void set_fed_by_fusion(bool all) override;
   const std::vector<std::string>& fuse_names() const override { return fuse_names_; }
   void fuse(const FusionPlan& plan) override;
   const FusionPlan& fusion() const override { return plan_; }
@@ -77,6 +79,8 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   std::vector<int32_t> slot_of_output_;  // per output: index into slots_, -1 none
   OutputStats stats_;
   PerWorker<Counter> no_match_;
+  bool active_ = false;          // activate() was called (control thread)
+  bool fed_by_fusion_ = false;   // every packet brings its results: no rte_acl build
 };
 
 }  // namespace obi::blocks

@@ -30,6 +30,11 @@ class HeaderLookups {
   // Rule sets (each in priority order) whose first match the block needs per packet; at
   // most Precomputed::kSets. Control thread.
   virtual std::vector<std::vector<openbox::HeaderMatch>> header_sets() const = 0;
+  // Whether every packet that reaches the block brings its results: each path into it
+  // leaves a fusing block on an output fused for it. Such a block never looks up itself
+  // and need not build faster structures than the ones it starts with. Control thread,
+  // by compile_graph once the plans are in, also on a block carried from the running graph.
+  virtual void set_fed_by_fusion(bool all) { (void)all; }
 };
 
 struct FusedTarget {

@@ -137,6 +137,47 @@ Conn parse_connector(const nlohmann::json& c, std::size_t index) {
   return k;
 }
 
+// A block that passes every packet on unchanged to its one output (a static with one
+// output: it neither changes, holds nor drops packets).
+bool passes_on(const CompiledGraph& g, const Catalogue& cat, uint32_t k) {
+  const BlockDescriptor* d = cat.find(g.specs[k].type);
+  return d && d->block_class == BlockClass::kStatic && g.links[k].size() == 1;
+}
+
+// Where packets leaving on `l` are handled: the first block after the static blocks that
+// pass them on, or nullptr.
+const Node* past_statics(const CompiledGraph& g, const Catalogue& cat, const Link& l) {
+  const Node* at = l.node;
+  for (std::size_t steps = 0; at && steps <= g.nodes.size(); ++steps) {
+    const uint32_t k = static_cast<uint32_t>(at - g.nodes.data());
+    if (!passes_on(g, cat, k)) break;
+    at = g.links[k][0].node;
+  }
+  return at;
+}
+
+// Tells every block with fusable lookups whether each path into it leaves a fusing block
+// on an output fused for it (then every packet brings its results), once the plans are in.
+void mark_fed_by_fusion(CompiledGraph& g, const Catalogue& cat) {
+  const std::size_t n = g.specs.size();
+  std::vector<int8_t> fed(n, -1);  // -1: no path in, 1: fused paths only, 0: another path
+  for (std::size_t i = 0; i < n; ++i) {
+    if (passes_on(g, cat, static_cast<uint32_t>(i))) continue;  // part of the paths from others
+    HeaderFuser* fuser = g.elements[i]->header_fuser();
+    const FusionPlan* plan = fuser && !fuser->fuse_names().empty() ? &fuser->fusion() : nullptr;
+    for (std::size_t o = 0; o < g.links[i].size(); ++o) {
+      const Node* at = past_statics(g, cat, g.links[i][o]);
+      if (!at || !at->element->header_lookups()) continue;
+      const uint32_t k = static_cast<uint32_t>(at - g.nodes.data());
+      const int32_t t = plan && o < plan->leads.size() ? plan->leads[o] : -1;
+      const bool fused = t >= 0 && plan->targets[t].element == at->element;
+      fed[k] = static_cast<int8_t>(fed[k] != 0 && fused);
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k)
+    if (HeaderLookups* l = g.elements[k]->header_lookups()) l->set_fed_by_fusion(fed[k] == 1);
+}
+
 // Fusion (engine/fusion.hh): resolves the `fuse` names of every HeaderFuser, finds which
 // of its outputs lead to each target through static blocks only, and installs the plan.
 // A carried fuser whose plan changed (a target rebuilt, rewired or gone) is rebuilt: it
@@ -166,14 +207,7 @@ void plan_fusion(CompiledGraph& g, const Catalogue& cat, unsigned workers) {
     const std::size_t outs = g.links[i].size();
     plan.leads.assign(outs, -1);
     for (std::size_t o = 0; o < outs; ++o) {
-      const Node* at = g.links[i][o].node;
-      // Walk statics: one output, and they neither change, hold nor drop packets.
-      for (std::size_t steps = 0; at && steps <= n; ++steps) {
-        const uint32_t k = static_cast<uint32_t>(at - g.nodes.data());
-        const BlockDescriptor* d = cat.find(g.specs[k].type);
-        if (!d || d->block_class != BlockClass::kStatic || g.links[k].size() != 1) break;
-        at = g.links[k][0].node;
-      }
+      const Node* at = past_statics(g, cat, g.links[i][o]);
       if (!at) continue;
       const uint32_t k = static_cast<uint32_t>(at - g.nodes.data());
       for (std::size_t t = 0; t < target_node.size(); ++t)
@@ -447,6 +481,7 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
                                       " blocks, over the cap of " + std::to_string(opt.limits.max_depth) +
                                       " (--max-depth)");
   plan_fusion(*g, cat, opt.workers);
+  mark_fed_by_fusion(*g, cat);
   if (opt.fold_statics) fold_statics(*g);
   return g;
 }

@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include "../blocks_classify/classbench.hh"
+#include "classify/HeaderClassifier.hh"
 #include "catalogue/catalogue.hh"
 #include "engine/events.hh"
 #include "engine/graph.hh"
@@ -462,6 +463,64 @@ TEST(Fusion, TargetAlsoReachedUnfused) {
   Outcome a = run_graph(*plain), b = run_graph(*fused);
   expect_same(a, b, "two paths");
   EXPECT_EQ(fused_outputs(*fused, "c1"), r1.size());
+}
+
+// A target every path into which is fused builds no rte_acl structure of its own (its
+// lookups are the fusing block's); one also reached otherwise does, and so does a target
+// carried into a graph that reaches it otherwise too.
+TEST(Fusion, FedOnlyByFusionBuildsNoLookupOfItsOwn) {
+  std::mt19937 rng(31);
+  json r1 = json::array(), r2 = json::array();
+  for (int k = 0; k < 8; ++k) {
+    r1.push_back(random_rule(rng));
+    r2.push_back(random_rule(rng));
+  }
+  r1.push_back(json::object());
+  json blocks = json::array({block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", r1}, {"fuse", {"c2"}}}),
+                             block("c2", "HeaderClassifier", {{"match", r2}})});
+  json conns = json::array({conn("src", 0, "c1")});
+  for (size_t o = 0; o < r1.size(); ++o) {
+    blocks.push_back(alert("a" + std::to_string(o)));
+    conns.push_back(conn("c1", int(o), "a" + std::to_string(o)));
+    conns.push_back(conn("a" + std::to_string(o), 0, "c2"));
+  }
+  for (size_t o = 0; o < r2.size(); ++o) {
+    blocks.push_back(block("s" + std::to_string(o), "FeedSink", {{"id", int(o)}}));
+    conns.push_back(conn("c2", int(o), "s" + std::to_string(o)));
+  }
+  const json fed_only = {{"blocks", blocks}, {"connectors", conns}};
+  json also_direct = fed_only;
+  also_direct["blocks"].push_back(block("src2", "FeedSource"));
+  also_direct["connectors"].push_back(conn("src2", 0, "c2"));
+  auto multi = [](const CompiledGraph& g, const char* name) -> const blocks::MultiClassifier& {
+    return dynamic_cast<const blocks::HeaderClassifierElement&>(*g.find(name)).multi();
+  };
+  const auto kWait = std::chrono::seconds(60);
+
+  auto g1 = compile(fed_only);
+  for (auto& e : g1->elements) e->activate();
+  EXPECT_EQ(g1->find("c2")->read("engine"), "fused");
+  EXPECT_EQ(g1->find("c2")->settle(kWait), "fused");
+  EXPECT_EQ(multi(*g1, "c2").engine_reason(), "not started");
+  EXPECT_EQ(g1->find("c1")->settle(kWait), "acl");  // the fusing block builds as before
+
+  // c2 carried into a graph where src2 reaches it directly: it starts its build then
+  auto g2 = compile(also_direct, g1.get());
+  ASSERT_TRUE(g2->carried[g2->by_name.at("c2")]);
+  EXPECT_EQ(g2->find("c2"), g1->find("c2"));
+  EXPECT_EQ(g2->find("c2")->settle(kWait), "acl");
+  EXPECT_EQ(g2->find("c2")->read("engine"), "acl");
+
+  // a fresh graph with both paths builds for c2 at activation, as an unfused block does
+  auto g3 = compile(also_direct);
+  EXPECT_EQ(multi(*g3, "c2").engine_reason(), "not started");  // nothing before activation
+  for (auto& e : g3->elements) e->activate();
+  EXPECT_EQ(g3->find("c2")->settle(kWait), "acl");
+
+  // the answers are the unfused graph's either way
+  g_frames.clear();
+  for (int i = 0; i < 300; ++i) g_frames.push_back(random_frame(rng, false));
+  expect_same(run_graph(*compile(unfused(fed_only))), run_graph(*compile(fed_only)), "fed only");
 }
 
 // Swaps: an unchanged fusing block and its unchanged targets are carried; a rebuilt target
