@@ -119,37 +119,43 @@ public final class GraphChecker {
 
     private static void checkConnectors(
             List<Connector> connectors, Map<String, Block> byName, Map<String, BlockDescriptor> descriptors) {
-        Map<String, Connector> usedOutputs = new HashMap<>();
+        record Output(String block, int port) {}
+        Map<Output, Connector> usedOutputs = new HashMap<>();
         for (Connector c : connectors) {
-            String what = "connector " + c.src() + "[" + c.srcPort() + "] -> " + c.dst() + "[" + c.dstPort() + "]";
             Block src = c.src() == null ? null : byName.get(c.src());
             Block dst = c.dst() == null ? null : byName.get(c.dst());
             if (src == null || dst == null) {
                 throw new InvalidGraphException(
                         ErrorSubtype.BAD_CONNECTOR,
-                        what + ": no block named '" + (src == null ? c.src() : c.dst()) + "'");
+                        describe(c) + ": no block named '" + (src == null ? c.src() : c.dst()) + "'");
             }
             int outs = descriptors.get(c.src()).outputCount(src.config());
             if (c.srcPort() < 0 || c.srcPort() >= outs) {
                 throw new InvalidGraphException(
                         ErrorSubtype.BAD_CONNECTOR,
-                        what + ": " + c.src() + " (" + src.type() + ") has " + outs + " output"
+                        describe(c) + ": " + c.src() + " (" + src.type() + ") has " + outs + " output"
                                 + (outs == 1 ? "" : "s"));
             }
             int ins = descriptors.get(c.dst()).inputCount(dst.config());
             if (c.dstPort() < 0 || c.dstPort() >= ins) {
                 throw new InvalidGraphException(
                         ErrorSubtype.BAD_CONNECTOR,
-                        what + ": " + c.dst() + " (" + dst.type() + ") has " + ins + " input" + (ins == 1 ? "" : "s"));
+                        describe(c) + ": " + c.dst() + " (" + dst.type() + ") has " + ins + " input"
+                                + (ins == 1 ? "" : "s"));
             }
-            Connector earlier = usedOutputs.putIfAbsent(c.src() + "\0" + c.srcPort(), c);
+            Connector earlier = usedOutputs.putIfAbsent(new Output(c.src(), c.srcPort()), c);
             if (earlier != null) {
                 throw new InvalidGraphException(
                         ErrorSubtype.BAD_CONNECTOR,
-                        what + ": output " + c.srcPort() + " of " + c.src() + " is already connected to "
+                        describe(c) + ": output " + c.srcPort() + " of " + c.src() + " is already connected to "
                                 + earlier.dst());
             }
         }
+    }
+
+    /** How an error names a connector (built only for an error: graphs have thousands). */
+    private static String describe(Connector c) {
+        return "connector " + c.src() + "[" + c.srcPort() + "] -> " + c.dst() + "[" + c.dstPort() + "]";
     }
 
     /** Every block with inputs is fed, an input terminal exists, no cycle, depth within the cap (Kahn's algorithm). */
