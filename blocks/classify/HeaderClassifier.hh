@@ -79,8 +79,8 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   std::vector<int32_t> slot_of_output_;  // per output: index into slots_, -1 none
   OutputStats stats_;
   PerWorker<Counter> no_match_;
-  bool active_ = false;          // activate() was called (control thread)
-  bool fed_by_fusion_ = false;   // every packet brings its results: no rte_acl build
+  bool active_ = false;         // activate() was called (control thread)
+  bool fed_by_fusion_ = false;  // every packet brings its results: no rte_acl build
 };
 
 }  // namespace obi::blocks

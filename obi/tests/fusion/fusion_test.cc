@@ -19,8 +19,8 @@
 #include <tuple>
 
 #include "../blocks_classify/classbench.hh"
-#include "classify/HeaderClassifier.hh"
 #include "catalogue/catalogue.hh"
+#include "classify/HeaderClassifier.hh"
 #include "engine/events.hh"
 #include "engine/graph.hh"
 #include "engine/pool.hh"
@@ -476,8 +476,9 @@ TEST(Fusion, FedOnlyByFusionBuildsNoLookupOfItsOwn) {
     r2.push_back(random_rule(rng));
   }
   r1.push_back(json::object());
-  json blocks = json::array({block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", r1}, {"fuse", {"c2"}}}),
-                             block("c2", "HeaderClassifier", {{"match", r2}})});
+  json blocks =
+      json::array({block("src", "FeedSource"), block("c1", "HeaderClassifier", {{"match", r1}, {"fuse", {"c2"}}}),
+                   block("c2", "HeaderClassifier", {{"match", r2}})});
   json conns = json::array({conn("src", 0, "c1")});
   for (size_t o = 0; o < r1.size(); ++o) {
     blocks.push_back(alert("a" + std::to_string(o)));
