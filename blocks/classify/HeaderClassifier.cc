@@ -54,9 +54,10 @@ void HeaderClassifierElement::activate() {
 }
 
 void HeaderClassifierElement::set_fed_by_fusion(bool all) {
-  fed_by_fusion_ = all;
+  // a block that fuses others looks up for them, whatever its packets bring
+  fed_by_fusion_ = all && slots_.empty();
   // carried into a graph that also reaches it otherwise: build what the lookups need now
-  if (!all && active_) mc_.start_build();
+  if (!fed_by_fusion_ && active_) mc_.start_build();
 }
 
 std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const { return {rules_}; }

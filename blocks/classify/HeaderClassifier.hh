@@ -26,8 +26,9 @@
 // rte_acl build) would be thrown away at once. The rte_acl build starts in activate(),
 // when the block's graph goes live, not while the rest of the graph still compiles. As
 // a fusion target the block takes its result from the packet when the packet brings one
-// and classifies the others itself; when every path into it is fused (set_fed_by_fusion),
-// it builds no rte_acl structure of its own and its `engine` handle reads "fused".
+// and classifies the others itself; when every path into it is fused (set_fed_by_fusion)
+// and it fuses no block itself, it builds no rte_acl structure of its own and its
+// `engine` handle reads "fused".
 #pragma once
 
 #include <memory>

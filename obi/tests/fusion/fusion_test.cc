@@ -518,10 +518,23 @@ TEST(Fusion, FedOnlyByFusionBuildsNoLookupOfItsOwn) {
   for (auto& e : g3->elements) e->activate();
   EXPECT_EQ(g3->find("c2")->settle(kWait), "acl");
 
+  // c1 fed only by a c0 that fuses it, while c1 fuses c2: c1 still looks up (for c2)
+  json three = fed_only;
+  three["blocks"].push_back(block("c0", "HeaderClassifier", {{"match", {json::object()}}, {"fuse", {"c1"}}}));
+  for (json& c : three["connectors"])
+    if (c["src"] == "src") c["src"] = "c0";
+  three["connectors"].push_back(conn("src", 0, "c0"));
+  auto g4 = compile(three);
+  for (auto& e : g4->elements) e->activate();
+  EXPECT_EQ(g4->find("c1")->settle(kWait), "acl");
+  EXPECT_EQ(g4->find("c2")->read("engine"), "fused");
+  EXPECT_EQ(fused_outputs(*g4, "c0"), 1u);
+
   // the answers are the unfused graph's either way
   g_frames.clear();
   for (int i = 0; i < 300; ++i) g_frames.push_back(random_frame(rng, false));
   expect_same(run_graph(*compile(unfused(fed_only))), run_graph(*compile(fed_only)), "fed only");
+  expect_same(run_graph(*compile(unfused(three))), run_graph(*compile(three)), "three in a row");
 }
 
 // Swaps: an unchanged fusing block and its unchanged targets are carried; a rebuilt target
