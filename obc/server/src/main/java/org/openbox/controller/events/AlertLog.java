@@ -101,6 +101,11 @@ public class AlertLog implements DisposableBean {
         return out;
     }
 
+    /** The seq of the newest alert added so far (0: none): every alert added later has a greater one. */
+    public synchronized long newest() {
+        return seq;
+    }
+
     /**
      * Up to {@code limit} newest kept alerts added after seq {@code after} that pass
      * {@code filter}, oldest first, and the seq of the newest alert added so far: every alert

@@ -35,7 +35,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * EventSource does so by itself) first gets what it missed that passes its filter, from the
  * alerts the log still keeps (at most {@code queue} of them, the newest), then the live ones,
  * each once. An id of an earlier run (the controller restarted) replays the alerts added since
- * this run started; an id that is not one of these is ignored (no replay).
+ * this run started; an id that is not one of these is ignored (no replay). A new stream's first
+ * bytes carry the id of the newest alert so far, with no data: a client whose stream ends
+ * before any alert came still resumes from where it began, and loses nothing raised while it
+ * reconnects.
  */
 @Component
 public class AlertStream implements DisposableBean {
@@ -130,6 +133,8 @@ public class AlertStream implements DisposableBean {
      * added after it that the log still keeps.
      */
     public SseEmitter open(AlertFilter filter, Resume from) {
+        // read before the client is added: every alert after it reaches its queue or a replay
+        long start = alerts.newest();
         SseEmitter emitter = new SseEmitter(props.timeout().toMillis());
         Client c = new Client(emitter, filter);
         synchronized (clients) { // the count and the add together: never more than max-clients
@@ -141,9 +146,14 @@ public class AlertStream implements DisposableBean {
         emitter.onCompletion(() -> clients.remove(c));
         emitter.onTimeout(() -> close(c, null));
         emitter.onError(e -> close(c, null));
-        // the first bytes go out at once, so the client knows the stream is open; then what it missed
+        // the first bytes go out at once, so the client knows the stream is open (a new stream:
+        // with the id it starts from); then what it missed
+        SseEmitter.SseEventBuilder opening = SseEmitter.event();
+        if (from == null) {
+            opening.id(run + "-" + start);
+        }
         writer.execute(() -> {
-            if (!send(c, SseEmitter.event().comment("alerts")) || from == null) {
+            if (!send(c, opening.comment("alerts")) || from == null) {
                 c.ready = true;
                 return;
             }

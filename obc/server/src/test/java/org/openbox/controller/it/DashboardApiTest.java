@@ -336,6 +336,60 @@ class DashboardApiTest extends ControllerTestBase {
     }
 
     @Test
+    void aStreamThatEndedBeforeAnyAlertResumesFromWhereItBegan() throws Exception {
+        TestObi obi = connected(187);
+        String ssh = mergedBlocksOnlyOf(187, "fw", "ssh_alert").get(0);
+        HttpClient http = HttpClient.newHttpClient();
+        URI uri = URI.create(controllerUrl() + "/api/alerts/stream?app=fw&dpid=187");
+        obi.alert(ssh, "before the stream");
+        await().atMost(WAIT)
+                .until(() -> given().get("/api/alerts?app=fw&dpid=187")
+                                .jsonPath()
+                                .getList("")
+                                .size()
+                        == 1);
+
+        // a new stream's first bytes: the id it starts from, with no data
+        HttpResponse<InputStream> first = openStream(http, uri, null);
+        BufferedReader lines = new BufferedReader(new InputStreamReader(first.body(), StandardCharsets.UTF_8));
+        CompletableFuture<List<String>> opening = CompletableFuture.supplyAsync(() -> {
+            List<String> got = new ArrayList<>();
+            try {
+                for (String line; (line = lines.readLine()) != null && !line.isEmpty(); ) {
+                    got.add(line);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return got;
+        });
+        List<String> head = opening.get(20, TimeUnit.SECONDS);
+        assertThat(head).noneMatch(l -> l.startsWith("data:"));
+        String start = head.stream()
+                .filter(l -> l.startsWith("id:"))
+                .map(l -> l.substring(3))
+                .findFirst()
+                .orElse(null);
+        assertThat(start).matches("[0-9a-z]+-[0-9]+");
+        first.body().close();
+
+        // raised while no stream was open: the client resumes from that id and gets it, once
+        obi.alert(ssh, "while reconnecting");
+        await().atMost(WAIT)
+                .until(() -> given().get("/api/alerts?app=fw&dpid=187")
+                                .jsonPath()
+                                .getList("")
+                                .size()
+                        == 2);
+        HttpResponse<InputStream> again = openStream(http, uri, start);
+        BufferedReader againLines = new BufferedReader(new InputStreamReader(again.body(), StandardCharsets.UTF_8));
+        CompletableFuture<List<Event>> next = events(againLines, 2);
+        obi.alert(ssh, "live");
+        assertThat(messages(next.get(20, TimeUnit.SECONDS))).containsExactly("while reconnecting", "live");
+        again.body().close();
+    }
+
+    @Test
     void countersOfEveryBlockInOneAnswer() throws Exception {
         TestObi obi = connected(185);
         obi.onRead((block, handle) -> handle.equals("count")
