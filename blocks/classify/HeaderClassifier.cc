@@ -55,9 +55,17 @@ void HeaderClassifierElement::activate() {
 
 void HeaderClassifierElement::set_fed_by_fusion(bool all) {
   // a block that fuses others looks up for them, whatever its packets bring
-  fed_by_fusion_ = all && slots_.empty();
-  // carried into a graph that also reaches it otherwise: build what the lookups need now
-  if (!fed_by_fusion_ && active_) mc_.start_build();
+  const bool fed = all && slots_.empty();
+  if (!active_) {
+    fed_by_fusion_ = fed;
+    return;
+  }
+  // Carried from the running graph, which keeps it if the new graph is refused: it only
+  // ever starts its build (the new graph also reaches it otherwise), never gives one up.
+  if (!fed) {
+    fed_by_fusion_ = false;
+    mc_.start_build();
+  }
 }
 
 std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const { return {rules_}; }

@@ -31,6 +31,7 @@
 // `engine` handle reads "fused".
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "engine/element.hh"
@@ -80,8 +81,10 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   std::vector<int32_t> slot_of_output_;  // per output: index into slots_, -1 none
   OutputStats stats_;
   PerWorker<Counter> no_match_;
-  bool active_ = false;         // activate() was called (control thread)
-  bool fed_by_fusion_ = false;  // every packet brings its results: no rte_acl build
+  bool active_ = false;  // activate() was called (control thread)
+  // every packet brings its results: no rte_acl build. Written while a new graph compiles,
+  // read by handle reads of the running one.
+  std::atomic<bool> fed_by_fusion_{false};
 };
 
 }  // namespace obi::blocks
