@@ -265,6 +265,16 @@ class DashboardApiTest extends ControllerTestBase {
         });
     }
 
+    /** Waits until the controller keeps {@code n} alerts of application fw from OBI {@code dpid}. */
+    private static void awaitFwAlerts(long dpid, int n) {
+        await().atMost(WAIT)
+                .until(() -> given().get("/api/alerts?app=fw&dpid=" + dpid)
+                                .jsonPath()
+                                .getList("")
+                                .size()
+                        == n);
+    }
+
     private static List<String> messages(List<Event> events) throws Exception {
         List<String> out = new ArrayList<>();
         for (Event e : events) {
@@ -300,12 +310,7 @@ class DashboardApiTest extends ControllerTestBase {
         obi.alert(ssh, "missed one");
         obi.alert(seen, "missed, not for this filter");
         obi.alert(ssh, "missed two");
-        await().atMost(WAIT)
-                .until(() -> given().get("/api/alerts?app=fw&dpid=186")
-                                .jsonPath()
-                                .getList("")
-                                .size()
-                        == 4);
+        awaitFwAlerts(186, 4);
 
         // resuming after "before one": what came after it, once each, in order, then the live ones
         HttpResponse<InputStream> again = openStream(http, uri, got.get(0).id());
@@ -342,12 +347,7 @@ class DashboardApiTest extends ControllerTestBase {
         HttpClient http = HttpClient.newHttpClient();
         URI uri = URI.create(controllerUrl() + "/api/alerts/stream?app=fw&dpid=187");
         obi.alert(ssh, "before the stream");
-        await().atMost(WAIT)
-                .until(() -> given().get("/api/alerts?app=fw&dpid=187")
-                                .jsonPath()
-                                .getList("")
-                                .size()
-                        == 1);
+        awaitFwAlerts(187, 1);
 
         // a new stream's first bytes: the id it starts from, with no data
         HttpResponse<InputStream> first = openStream(http, uri, null);
@@ -375,12 +375,7 @@ class DashboardApiTest extends ControllerTestBase {
 
         // raised while no stream was open: the client resumes from that id and gets it, once
         obi.alert(ssh, "while reconnecting");
-        await().atMost(WAIT)
-                .until(() -> given().get("/api/alerts?app=fw&dpid=187")
-                                .jsonPath()
-                                .getList("")
-                                .size()
-                        == 2);
+        awaitFwAlerts(187, 2);
         HttpResponse<InputStream> again = openStream(http, uri, start);
         BufferedReader againLines = new BufferedReader(new InputStreamReader(again.body(), StandardCharsets.UTF_8));
         CompletableFuture<List<Event>> next = events(againLines, 2);
