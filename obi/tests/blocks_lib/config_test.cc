@@ -92,6 +92,25 @@ TEST(BlockConfigErrors, HeaderClassifierNamesRuleAndField) {
   EXPECT_NE(e.message.find("10.0.0"), std::string::npos) << e.message;
 }
 
+// A rule whose fields are each valid but not together (a prerequisite missing, a field
+// given twice through its alias) is named as a whole; a bad field behind a good one is
+// still the one named.
+TEST(BlockConfigErrors, HeaderClassifierNamesTheRuleWhenOnlyTheCombinationIsBad) {
+  Caught e = build_error("HeaderClassifier", {{"match", json::array({{{"TCP_DST", "0x50"}}})}}, "fw1");
+  EXPECT_EQ(e.subtype, ErrorSubtype::BAD_HEADER_MATCH);
+  EXPECT_EQ(e.message.rfind("block 'fw1' (HeaderClassifier): field 'match[0]': ", 0), 0u) << e.message;
+  EXPECT_NE(e.message.find("TCP_DST needs IP_PROTO"), std::string::npos) << e.message;
+
+  e = build_error("HeaderClassifier", {{"match", json::array({{{"IP_PROTO", "0x6"}, {"IPV4_PROTO", "0x6"}}})}}, "fw1");
+  EXPECT_EQ(e.message.rfind("block 'fw1' (HeaderClassifier): field 'match[0]': ", 0), 0u) << e.message;
+  EXPECT_NE(e.message.find("given twice"), std::string::npos) << e.message;
+
+  e = build_error("HeaderClassifier",
+                  {{"match", json::array({{{"ETH_TYPE", "0x0800"}, {"IPV4_DST", "1.2.3.4/33"}, {"TCP_DST", "0x50"}}})}},
+                  "fw1");
+  EXPECT_EQ(e.message.rfind("block 'fw1' (HeaderClassifier): field 'match[0].IPV4_DST': ", 0), 0u) << e.message;
+}
+
 TEST(BlockConfigErrors, OneFormatAcrossBlocks) {
   struct Case {
     std::string type;
