@@ -2,9 +2,12 @@
 // against the two steps it replaces (check_json_depth, then nlohmann::json::parse).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "openbox/json_body.hh"
 #include "openbox/messages.hh"
@@ -197,4 +200,42 @@ TEST(json_body, MessageVectorsParseAlike) {
   expect_same(big);
   json fast;
   EXPECT_TRUE(parse_json_body_fast(big, kMaxJsonDepth, fast));  // a graph takes the fast path
+}
+
+// The fast path keeps one parser from body to body: a small body after a large one, a
+// tighter depth bound after the default one, a body over the kept size and bodies parsed
+// on several threads at once (one gets the kept parser, the others their own) are each
+// read exactly as the reference reads them.
+TEST(json_body, AKeptParserReadsEachBodyAfresh) {
+  auto rules = [](std::size_t n, int salt) {
+    json m = json::array();
+    for (std::size_t i = 0; i < n; ++i)
+      m.push_back({{"IPV4_SRC", "10.0." + std::to_string(i % 250) + "." + std::to_string(salt)}, {"n", i}});
+    return json{{"type", "SetProcessingGraphRequest"}, {"xid", salt}, {"match", m}}.dump();
+  };
+  const std::string large = rules(20000, 1), small = rules(3, 2), huge = rules(300000, 3);
+  ASSERT_GT(huge.size(), std::size_t{8} << 20);  // over the kept size
+  for (const std::string* b : {&large, &small, &large, &huge, &small}) {
+    json fast;
+    ASSERT_TRUE(parse_json_body_fast(*b, kMaxJsonDepth, fast));
+    EXPECT_TRUE(same_json(fast, parse_json_body_reference(*b)));
+  }
+  json out;
+  EXPECT_TRUE(parse_json_body_fast(nest(3), 3, out));
+  EXPECT_FALSE(parse_json_body_fast(nest(4), 3, out));  // the tighter bound, on the kept parser
+  EXPECT_TRUE(parse_json_body_fast(nest(kMaxJsonDepth), kMaxJsonDepth, out));
+
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      const std::string mine = rules(5000 + 100 * t, 10 + t);
+      const json want = parse_json_body_reference(mine);
+      for (int i = 0; i < 20; ++i) {
+        json got;
+        if (!parse_json_body_fast(mine, kMaxJsonDepth, got) || !same_json(got, want)) ++wrong;
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
 }

@@ -2,7 +2,9 @@
 // refuses to open a container deeper than the bound (see json_body.hh).
 #include "openbox/json_body.hh"
 
+#include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,8 @@ namespace openbox {
 namespace {
 
 using json = nlohmann::json;
+
+constexpr std::size_t kKeptParserBytes = std::size_t{8} << 20;
 
 // Builds the tree of the SAX events. `open_` holds the containers being filled, innermost
 // last; a value goes to the root, to the end of the innermost array, or to the slot the
@@ -221,10 +225,31 @@ bool parse_json_body_fast(std::string_view body, std::size_t max_depth, json& ou
   // A NUL or a "-0" is left to the reference (see may_hold_negative_zero); so is whatever
   // simdjson refuses: invalid JSON, nesting past its bound, numbers beyond 64 bits.
   if (body.find('\0') != std::string_view::npos || may_hold_negative_zero(body)) return false;
-  simdjson::dom::parser parser;
-  if (parser.allocate(body.size(), max_depth + 1) != simdjson::SUCCESS) return false;
+  // One parser and padded copy of the body are kept from one body to the next, for bodies
+  // up to kKeptParserBytes: their buffers (some 15 bytes per body byte, touched only as far
+  // as a body needs) are then not allocated and faulted in afresh for every graph. A body
+  // that finds them in use by another thread, or a larger one, gets buffers of its own,
+  // freed with it: what stays resident is bounded by one body of kKeptParserBytes.
+  static std::mutex kept_mu;
+  static simdjson::dom::parser kept_parser;
+  static std::vector<char> kept_padded;
+  std::unique_lock<std::mutex> kept(kept_mu, std::defer_lock);
+  const bool keep = body.size() <= kKeptParserBytes && kept.try_lock();
+  simdjson::dom::parser own;
+  simdjson::dom::parser& parser = keep ? kept_parser : own;
+  if (parser.max_depth() != max_depth + 1 || parser.capacity() < body.size()) {
+    if (parser.allocate(std::max(body.size(), parser.capacity()), max_depth + 1) != simdjson::SUCCESS) return false;
+  }
   simdjson::dom::element doc;
-  if (parser.parse(body.data(), body.size(), true).get(doc) != simdjson::SUCCESS) return false;
+  if (keep) {
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end
+    if (kept_padded.size() < body.size() + simdjson::SIMDJSON_PADDING)
+      kept_padded.resize(body.size() + simdjson::SIMDJSON_PADDING);
+    std::copy(body.begin(), body.end(), kept_padded.begin());
+    if (parser.parse(kept_padded.data(), body.size(), false).get(doc) != simdjson::SUCCESS) return false;
+  } else if (parser.parse(body.data(), body.size(), true).get(doc) != simdjson::SUCCESS) {
+    return false;
+  }
   json root;
   BoundedTreeBuilder builder(root, max_depth);
   if (!feed(doc, builder)) return false;  // deeper than max_depth: the reference answers
