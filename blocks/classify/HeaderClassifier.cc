@@ -10,14 +10,14 @@ namespace obi::blocks {
 
 namespace {
 
-std::vector<openbox::HeaderMatch> parse_rules(const ElementArgs& args) {
+openbox::SharedHeaderMatches parse_rules(const ElementArgs& args) {
   ConfigReader c(args);
   const nlohmann::json& list = c.array("match");
   if (list.size() >= kDropOutput) c.where("match").expected("at most 65534 rules", nlohmann::json(list.size()));
   std::vector<openbox::HeaderMatch> rules;
   rules.reserve(list.size());
   for (size_t i = 0; i < list.size(); ++i) rules.push_back(parse_rule(list[i], c.where("match").at(i)));
-  return rules;
+  return std::make_shared<const std::vector<openbox::HeaderMatch>>(std::move(rules));
 }
 
 std::vector<std::string> parse_fuse(const ElementArgs& args) {
@@ -42,8 +42,8 @@ HeaderClassifierElement::HeaderClassifierElement(const ElementArgs& args)
     : mc_(args.workers),
       rules_(parse_rules(args)),
       fuse_names_(parse_fuse(args)),
-      slot_of_output_(rules_.size(), -1),
-      stats_(static_cast<uint32_t>(rules_.size()), args.workers),
+      slot_of_output_(rules_->size(), -1),
+      stats_(static_cast<uint32_t>(rules_->size()), args.workers),
       no_match_(args.workers ? args.workers : 1) {
   if (fuse_names_.empty()) mc_.compile({rules_}, MultiClassifier::Build::kOnStart);
 }
@@ -68,19 +68,19 @@ void HeaderClassifierElement::set_fed_by_fusion(bool all) {
   }
 }
 
-std::vector<std::vector<openbox::HeaderMatch>> HeaderClassifierElement::header_sets() const { return {rules_}; }
+std::vector<openbox::SharedHeaderMatches> HeaderClassifierElement::header_sets() const { return {rules_}; }
 
 void HeaderClassifierElement::fuse(const FusionPlan& plan) {
-  std::vector<std::vector<openbox::HeaderMatch>> sets = header_sets();
+  std::vector<openbox::SharedHeaderMatches> sets = header_sets();
   std::vector<Slot> slots;
   std::vector<int32_t> slot_of_target(plan.targets.size(), -1);
-  std::vector<int32_t> slot_of_output(rules_.size(), -1);
-  for (uint32_t o = 0; o < rules_.size() && o < plan.leads.size(); ++o) {
+  std::vector<int32_t> slot_of_output(rules_->size(), -1);
+  for (uint32_t o = 0; o < rules_->size() && o < plan.leads.size(); ++o) {
     const int32_t t = plan.leads[o];
     if (t < 0) continue;
     if (slot_of_target[t] < 0) {
       // Only targets some output leads to cost lookup sets.
-      std::vector<std::vector<openbox::HeaderMatch>> ts = plan.targets[t].lookups->header_sets();
+      std::vector<openbox::SharedHeaderMatches> ts = plan.targets[t].lookups->header_sets();
       if (ts.size() > Precomputed::kSets)
         Where{openbox::ErrorSubtype::BAD_BLOCK, block_label(name(), type()), "fuse"}.fail(
             "expected blocks of at most " + std::to_string(Precomputed::kSets) + " rule sets, block '" +
@@ -169,7 +169,7 @@ nlohmann::json HeaderClassifierElement::read(std::string_view handle) const {
     for (size_t t = 0; t < plan_.targets.size(); ++t) {
       nlohmann::json outs = nlohmann::json::array(), tsets = nlohmann::json::array();
       int32_t slot = -1;
-      for (uint32_t o = 0; o < rules_.size(); ++o)
+      for (uint32_t o = 0; o < rules_->size(); ++o)
         if (o < plan_.leads.size() && plan_.leads[o] == static_cast<int32_t>(t)) {
           outs.push_back(o);
           slot = slot_of_output_[o];

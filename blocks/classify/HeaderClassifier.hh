@@ -47,7 +47,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   explicit HeaderClassifierElement(const ElementArgs& args);
 
   uint16_t output_count() const override {
-    return static_cast<uint16_t>(spec::HeaderClassifier::kOutputs.ports(rules_.size()));
+    return static_cast<uint16_t>(spec::HeaderClassifier::kOutputs.ports(rules_->size()));
   }
   void push(uint16_t input, Batch& batch, Context& ctx, const Outputs& out) override;
   nlohmann::json read(std::string_view handle) const override;
@@ -57,7 +57,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
 
   HeaderLookups* header_lookups() override { return this; }
   HeaderFuser* header_fuser() override { return this; }
-  std::vector<std::vector<openbox::HeaderMatch>> header_sets() const override;
+  std::vector<openbox::SharedHeaderMatches> header_sets() const override;
   void set_fed_by_fusion(bool all) override;
   const std::vector<std::string>& fuse_names() const override { return fuse_names_; }
   void fuse(const FusionPlan& plan) override;
@@ -74,7 +74,7 @@ class HeaderClassifierElement final : public Element, public HeaderLookups, publ
   const void* self() const { return static_cast<const Element*>(this); }
 
   MultiClassifier mc_;
-  std::vector<openbox::HeaderMatch> rules_;  // set 0, as configured
+  openbox::SharedHeaderMatches rules_;  // set 0, as configured
   std::vector<std::string> fuse_names_;
   FusionPlan plan_;
   std::vector<Slot> slots_;

@@ -188,11 +188,8 @@ void HeaderPayloadClassifierElement::scan(const Db& db, const std::vector<uint32
   });
 }
 
-std::vector<std::vector<openbox::HeaderMatch>> HeaderPayloadClassifierElement::header_sets() const {
-  std::vector<openbox::HeaderMatch> a, b;
-  for (uint32_t i = 0; i < plain_.rule_count(); ++i) a.push_back(plain_.rule(i));
-  for (uint32_t i = 0; i < payload_gate_.rule_count(); ++i) b.push_back(payload_gate_.rule(i));
-  return {std::move(a), std::move(b)};
+std::vector<openbox::SharedHeaderMatches> HeaderPayloadClassifierElement::header_sets() const {
+  return {plain_.rules(), payload_gate_.rules()};
 }
 
 int32_t HeaderPayloadClassifierElement::classify(Packet& p, Scratch& s, unsigned worker, const int32_t* pre) const {

@@ -68,7 +68,7 @@ class HeaderPayloadClassifierElement final : public Element, public HeaderLookup
   void write(std::string_view handle, const nlohmann::json& value) override;
 
   HeaderLookups* header_lookups() override { return this; }
-  std::vector<std::vector<openbox::HeaderMatch>> header_sets() const override;
+  std::vector<openbox::SharedHeaderMatches> header_sets() const override;
 
  private:
   struct Rule {

@@ -222,6 +222,13 @@ MultiClassifier::MultiClassifier(unsigned workers) : impl_(std::make_unique<Impl
 MultiClassifier::~MultiClassifier() { impl_->retire(); }
 
 void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> sets, Build build) {
+  std::vector<openbox::SharedHeaderMatches> shared;
+  shared.reserve(sets.size());
+  for (auto& s : sets) shared.push_back(std::make_shared<const std::vector<openbox::HeaderMatch>>(std::move(s)));
+  compile(std::move(shared), build);
+}
+
+void MultiClassifier::compile(std::vector<openbox::SharedHeaderMatches> sets, Build build) {
   auto t0 = std::chrono::steady_clock::now();
   impl_->retire();
   impl_->build_pending = false;
@@ -232,7 +239,7 @@ void MultiClassifier::compile(std::vector<std::vector<openbox::HeaderMatch>> set
   st->cache_min_rules = cc.min_rules;
   st->bv.resize(sets.size());
   uint64_t total = 0;
-  for (const auto& s : sets) total += s.size();
+  for (const auto& s : sets) total += s ? s->size() : 0;
   // The sets compile independently: with several (a fused lookup holds the rules of two
   // firewalls), every other one compiles on a helper thread meanwhile.
   auto compile_from = [&](size_t first) {

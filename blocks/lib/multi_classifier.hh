@@ -54,7 +54,8 @@ class MultiClassifier {
   enum class Build { kNow, kOnStart };
 
   // Replace the rule sets (control thread). Rule i of a set has priority i (0 first).
-  // At most kMaxSets sets.
+  // At most kMaxSets sets. The shared sets are held, not copied.
+  void compile(std::vector<openbox::SharedHeaderMatches> sets, Build build = Build::kNow);
   void compile(std::vector<std::vector<openbox::HeaderMatch>> sets, Build build = Build::kNow);
   // Queues the background build that compile(..., kOnStart) left pending (control thread;
   // nothing when none is pending).

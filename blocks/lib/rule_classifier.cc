@@ -74,7 +74,12 @@ inline uint64_t mix64(uint64_t x) {
 }  // namespace
 
 void RuleClassifier::compile(std::vector<HeaderMatch> rules) {
-  rules_ = std::move(rules);
+  compile(std::make_shared<const std::vector<HeaderMatch>>(std::move(rules)));
+}
+
+void RuleClassifier::compile(openbox::SharedHeaderMatches rules) {
+  rules_ = rules ? std::move(rules) : std::make_shared<const std::vector<HeaderMatch>>();
+  nrules_ = static_cast<uint32_t>(rules_->size());
   fields_.clear();
   dims_.clear();
   const uint32_t n = rule_count();
@@ -84,7 +89,7 @@ void RuleClassifier::compile(std::vector<HeaderMatch> rules) {
   stride_ = summary_words_ + words_;
 
   bool used[static_cast<size_t>(MatchField::kCount)] = {};
-  for (const auto& r : rules_)
+  for (const auto& r : *rules_)
     for (const auto& fm : r.fields) used[static_cast<size_t>(fm.field)] = true;
   for (size_t f = 0; f < static_cast<size_t>(MatchField::kCount); ++f) {
     if (!used[f]) continue;
@@ -95,7 +100,7 @@ void RuleClassifier::compile(std::vector<HeaderMatch> rules) {
     // multi-term values of 128-bit fields are not a product of their halves: verify
     if (width > 64)
       for (uint32_t r = 0; r < n; ++r)
-        if (const FieldMatch* fm = rules_[r].find(field); fm && fm->terms.size() > 1) needs_verify_[r] = 1;
+        if (const FieldMatch* fm = (*rules_)[r].find(field); fm && fm->terms.size() > 1) needs_verify_[r] = 1;
     for (uint8_t part : width > 64 ? std::vector<uint8_t>{1, 2} : std::vector<uint8_t>{0}) {
       Dim d;
       d.field_slot = slot;
@@ -115,7 +120,7 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
   std::vector<Interval> iv;
   std::vector<uint64_t> base(words_, 0);  // rules that do not constrain the field
   for (uint32_t r = 0; r < n; ++r) {
-    const FieldMatch* fm = rules_[r].find(field);
+    const FieldMatch* fm = (*rules_)[r].find(field);
     if (!fm) {
       base[r / 64] |= uint64_t(1) << (r % 64);
       continue;
@@ -241,7 +246,7 @@ void RuleClassifier::compile_dim(Dim& d, MatchField field) {
 }
 
 bool RuleClassifier::verify(uint32_t rule, const bool* present, const u128* values) const {
-  for (const FieldMatch& fm : rules_[rule].fields) {
+  for (const FieldMatch& fm : (*rules_)[rule].fields) {
     size_t slot = std::find(fields_.begin(), fields_.end(), fm.field) - fields_.begin();
     if (!present[slot] || !fm.contains(values[slot])) return false;
   }

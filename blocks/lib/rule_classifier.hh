@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "lib/fields.hh"
@@ -30,12 +31,15 @@ class RuleClassifier {
 
   RuleClassifier() = default;
   explicit RuleClassifier(std::vector<openbox::HeaderMatch> rules) { compile(std::move(rules)); }
+  explicit RuleClassifier(openbox::SharedHeaderMatches rules) { compile(std::move(rules)); }
 
   // Replace the rule set (control thread). Rule i has priority i (0 = highest).
   void compile(std::vector<openbox::HeaderMatch> rules);
+  void compile(openbox::SharedHeaderMatches rules);
 
-  uint32_t rule_count() const { return static_cast<uint32_t>(rules_.size()); }
-  const openbox::HeaderMatch& rule(uint32_t i) const { return rules_[i]; }
+  uint32_t rule_count() const { return nrules_; }
+  const openbox::HeaderMatch& rule(uint32_t i) const { return (*rules_)[i]; }
+  const openbox::SharedHeaderMatches& rules() const { return rules_; }
 
   // Index of the first rule that matches `p`, or -1.
   int32_t classify(Packet& p) const {
@@ -99,7 +103,8 @@ class RuleClassifier {
   void compile_dim(Dim& d, openbox::MatchField field);
   bool verify(uint32_t rule, const bool* present, const u128* values) const;
 
-  std::vector<openbox::HeaderMatch> rules_;
+  openbox::SharedHeaderMatches rules_ = std::make_shared<const std::vector<openbox::HeaderMatch>>();
+  uint32_t nrules_ = 0;                      // rules_->size(), read on the packet path
   std::vector<openbox::MatchField> fields_;  // distinct fields used, extracted once per packet
   std::vector<Dim> dims_;
   std::vector<uint8_t> needs_verify_;  // per rule
@@ -189,14 +194,14 @@ void RuleClassifier::match(const State& st, F&& f) const {
 
 template <typename F>
 void RuleClassifier::for_each_match(Packet& p, F&& f) const {
-  if (rules_.empty()) return;
+  if (nrules_ == 0) return;
   State st;
   prepare(p, st);
   match(st, f);
 }
 
 inline void RuleClassifier::classify_batch(Packet* const* pkts, uint32_t n, int32_t* out) const {
-  if (rules_.empty()) {
+  if (nrules_ == 0) {
     for (uint32_t i = 0; i < n; ++i) out[i] = -1;
     return;
   }

@@ -28,8 +28,9 @@ class HeaderLookups {
  public:
   virtual ~HeaderLookups() = default;
   // Rule sets (each in priority order) whose first match the block needs per packet; at
-  // most Precomputed::kSets. Control thread.
-  virtual std::vector<std::vector<openbox::HeaderMatch>> header_sets() const = 0;
+  // most Precomputed::kSets. Shared, so a fusing block's lookup holds them without a
+  // copy. Control thread.
+  virtual std::vector<openbox::SharedHeaderMatches> header_sets() const = 0;
   // Whether every packet that reaches the block brings its results: each path into it
   // leaves a fusing block on an output fused for it. Such a block never looks up itself
   // and need not build faster structures than the ones it starts with. Control thread,

@@ -527,7 +527,7 @@ TEST(MultiClassifier, NoSetsAndEmptySets) {
   MultiClassifier none;
   EXPECT_EQ(none.set_count(), 0u);
   MultiClassifier empty;
-  empty.compile({{}, {}});
+  empty.compile(std::vector<std::vector<openbox::HeaderMatch>>{{}, {}});
   EXPECT_FALSE(empty.wait_ready(std::chrono::milliseconds(100)));
   PacketPool pool(2);
   Packet* p = make_packet(pool, tcp4("10.0.0.1", "10.0.0.2", 1, 80));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,10 @@ struct HeaderMatch {
     return nullptr;
   }
 };
+
+// A rule list, never changed once built, shared by the block that read it and the
+// lookups that use it (a fused lookup holds its targets' rules without copying them).
+using SharedHeaderMatches = std::shared_ptr<const std::vector<HeaderMatch>>;
 
 // Brackets in one value nest at most this deep (deeper: BAD_HEADER_MATCH, found by one
 // linear scan before parsing, so parsing stays linear in the value's length).
