@@ -26,13 +26,16 @@ double round3(double v) { return std::round(v * 1000) / 1000; }
 // request: the extension field "timing" of its SetProcessingGraphResponse (a controller
 // ignores fields it does not know). live_ms: until every worker ran the new graph;
 // live_at: that moment, Unix time in seconds.
-json swap_timing(const SwapTiming& st, Clock::time_point received, double parse_ms, double queued_ms) {
+json swap_timing(const SwapTiming& st, Clock::time_point received, double parse_ms, double parse_cpu_ms,
+                 double queued_ms) {
   const double live_ms = std::chrono::duration<double, std::milli>(st.live_at - received).count();
   const double live_at = std::chrono::duration<double>(st.live_wall.time_since_epoch()).count();
   return json{{"live_ms", round3(live_ms)},
               {"parse_ms", round3(parse_ms)},
+              {"parse_cpu_ms", round3(parse_cpu_ms)},
               {"queued_ms", round3(queued_ms)},
               {"compile_ms", round3(st.compile_ms)},
+              {"compile_cpu_ms", round3(st.compile_cpu_ms)},
               {"activate_ms", round3(st.activate_ms)},
               {"switch_ms", round3(st.switch_ms)},
               {"live_at", std::round(live_at * 1e6) / 1e6}};
@@ -170,7 +173,7 @@ void Instance::Impl::graph_loop() {
     uint64_t xid = 0;
     bool report_back = false;
     Clock::time_point received;
-    double parse_ms = 0;
+    double parse_ms = 0, parse_cpu_ms = 0;
     {
       std::unique_lock<std::mutex> lock(g_mu);
       g_cv.wait(lock, [&] { return g_stop || (g_job && !g_job->started); });
@@ -179,6 +182,7 @@ void Instance::Impl::graph_loop() {
       graph = std::move(g_job->graph);
       received = g_job->received;
       parse_ms = g_job->parse_ms;
+      parse_cpu_ms = g_job->parse_cpu_ms;
       xid = g_job->xid;
       report_back = g_job->report_back;
     }
@@ -208,7 +212,7 @@ void Instance::Impl::graph_loop() {
         out.xid = xid;
         reply = openbox::encode(out);
       }
-      (*reply)["timing"] = swap_timing(rt.last_swap(), received, parse_ms, queued_ms);
+      (*reply)["timing"] = swap_timing(rt.last_swap(), received, parse_ms, parse_cpu_ms, queued_ms);
       if (!opt.quiet) {
         const json& t = (*reply)["timing"];
         std::fprintf(stderr,
@@ -265,6 +269,7 @@ void Instance::Impl::execute(Work& w) {
     g_job->graph = std::move(w.graph);
     g_job->received = w.received;
     g_job->parse_ms = w.parse_ms;
+    g_job->parse_cpu_ms = w.parse_cpu_ms;
     g_job->deadline = Clock::now() + std::chrono::milliseconds(opt.graph_budget_ms);
     g_cv.notify_all();
   } else if (std::holds_alternative<openbox::BarrierRequest>(msg)) {

@@ -7,6 +7,7 @@
 // controller or the graph).
 #include "control/instance_impl.hh"
 #include "control/tls.hh"
+#include "engine/worker.hh"
 #include "openbox/json_body.hh"
 
 #include <signal.h>
@@ -166,6 +167,7 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
   MessageType ut;
   const bool known = openbox::parse_message_type(url_type, ut);
   const Clock::time_point received = Clock::now();
+  const uint64_t cpu0 = thread_cpu_ns();
   try {
     // Parsed once, in one pass that refuses nesting over kMaxJsonDepth as it goes (nlohmann's
     // DOM is freed and walked recursively, so no deeper tree is ever built); the codec
@@ -191,6 +193,7 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
     Work w;
     w.received = received;
     w.parse_ms = std::chrono::duration<double, std::milli>(Clock::now() - received).count();
+    w.parse_cpu_ms = (thread_cpu_ns() - cpu0) / 1e6;
     if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m)) w.graph = graph_of(*g, body);
     w.msg = std::move(m);
     {

@@ -60,6 +60,7 @@ struct Instance::Impl {
     nlohmann::json graph;
     Clock::time_point received;  // the handler got the request (its body read)
     double parse_ms = 0;         // JSON parse + decode of the body
+    double parse_cpu_ms = 0;     // the same, CPU time of the handler's thread
   };
   std::mutex q_mu;
   std::condition_variable q_cv;
@@ -77,7 +78,7 @@ struct Instance::Impl {
     bool report_back = false;
     nlohmann::json graph;
     Clock::time_point received;
-    double parse_ms = 0;
+    double parse_ms = 0, parse_cpu_ms = 0;
     Clock::time_point deadline;
     bool started = false;
     bool answered = false;    // an Error went out at the budget: never publish

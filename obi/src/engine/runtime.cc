@@ -225,9 +225,9 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   co.cancelled = hooks.cancelled;
   if (m.opt.replace_source) co.replace_source = [&m](const BlockSpec& b) { return m.opt.replace_source(b.type); };
   auto live = std::make_unique<Live>();
-  const uint64_t t0 = monotonic_ns();
+  const uint64_t t0 = monotonic_ns(), cpu0 = thread_cpu_ns();
   live->g = compile_graph(std::move(graph), co);
-  const uint64_t t1 = monotonic_ns();
+  const uint64_t t1 = monotonic_ns(), compile_cpu = thread_cpu_ns() - cpu0;
   live->workers = m.nworkers;
   live->done.reset(new uint8_t[std::size_t(m.nworkers) * live->g->sources.size() + 1]());
   std::lock_guard<std::mutex> lock(m.control);
@@ -276,8 +276,8 @@ void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
   const auto live_wall = std::chrono::system_clock::now();
   std::unique_ptr<Live> retired = m.retire(old, next);
   const uint64_t t4 = monotonic_ns();
-  m.last_swap = {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6,
-                 (t4 - t0) / 1e6, live_at,         live_wall};
+  m.last_swap = {(t1 - t0) / 1e6, compile_cpu / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
+                 (t4 - t3) / 1e6, (t4 - t0) / 1e6,   live_at,         live_wall};
   // Every worker has released the removed elements and runs `next` only: the old graph and
   // what only it held are freed by release_retired(), off the path to live and to the answer.
   // At most one retired graph is kept: one an earlier swap left unreleased goes now.

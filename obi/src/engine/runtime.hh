@@ -69,10 +69,11 @@ struct RuntimeStats {
 
 // Where the time of the last successful set_graph went (milliseconds).
 struct SwapTiming {
-  double compile_ms = 0;   // validate + build the elements (compile_graph)
-  double activate_ms = 0;  // open the new elements' files and devices
-  double switch_ms = 0;    // publish until every worker runs the new graph
-  double retire_ms = 0;    // deactivate what the old graph does not share (freed later: release_retired)
+  double compile_ms = 0;      // validate + build the elements (compile_graph)
+  double compile_cpu_ms = 0;  // CPU time of compile_graph's own thread (its helpers not counted)
+  double activate_ms = 0;     // open the new elements' files and devices
+  double switch_ms = 0;       // publish until every worker runs the new graph
+  double retire_ms = 0;       // deactivate what the old graph does not share (freed later: release_retired)
   double total_ms = 0;
   std::chrono::steady_clock::time_point live_at;    // every worker runs the new graph
   std::chrono::system_clock::time_point live_wall;  // the same moment on the wall clock

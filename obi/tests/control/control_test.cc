@@ -140,8 +140,12 @@ TEST_F(ControlTest, control_ConnectionSetupSequence) {
   // The extension "timing": request received -> the workers run the graph, and its parts.
   ASSERT_TRUE(r.contains("timing")) << r.dump();
   const json& t = r["timing"];
-  for (const char* k : {"live_ms", "parse_ms", "queued_ms", "compile_ms", "activate_ms", "switch_ms", "live_at"})
+  for (const char* k : {"live_ms", "parse_ms", "parse_cpu_ms", "queued_ms", "compile_ms", "compile_cpu_ms",
+                        "activate_ms", "switch_ms", "live_at"})
     ASSERT_TRUE(t.contains(k) && t[k].is_number() && t[k].get<double>() >= 0) << k << " in " << t.dump();
+  // a thread's CPU time within a span is at most the span (plus clock granularity)
+  EXPECT_LE(t["parse_cpu_ms"].get<double>(), t["parse_ms"].get<double>() + 0.05) << t.dump();
+  EXPECT_LE(t["compile_cpu_ms"].get<double>(), t["compile_ms"].get<double>() + 0.05) << t.dump();
   EXPECT_GE(t["live_ms"].get<double>() + 0.01, t["parse_ms"].get<double>() + t["queued_ms"].get<double>() +
                                                    t["compile_ms"].get<double>() + t["switch_ms"].get<double>());
   EXPECT_LE(t["live_ms"].get<double>(), (answered_at - sent_at) * 1000 + 0.01);
