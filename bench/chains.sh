@@ -38,9 +38,10 @@
 # SetProcessingGraph -> response, alternating the graph and its header rules reversed while
 # traffic runs / the first install; swap_obi_live_ms and its parts swap_obi_parse_ms,
 # swap_obi_compile_ms, ...: the OBI's own figures, request received -> every worker
-# runs the new graph), the merge report and the merged graph's classifiers
-# (and whether one is configured to fuse). stderr: progress and a table. Every single
-# measurement is kept in build/chains/bench/raw.jsonl.
+# runs the new graph; settled_swap_ms, settled_swap_obi_*_ms: the same with a second between
+# swaps, so that each finds the OBI settled, as one reload does), the merge report and
+# the merged graph's classifiers (and whether one is configured to fuse). stderr: progress
+# and a table. Every single measurement is kept in build/chains/bench/raw.jsonl.
 # OBI: the obi binary (default build/obi/obi); CONTROL_BENCH (default next to it).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,7 +57,7 @@ while [ $# -gt 0 ]; do
     --swaps) SWAPS="$2"; shift 2 ;;
     --no-swap) SWAP=0; shift ;;
     --json) shift ;;   # output is always JSON lines
-    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "chains.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -200,9 +201,11 @@ done
 NCASES=$(echo "$CASES" | wc -l)
 
 # ---- time until live of each merged graph: merge (one JVM, after warm-up), OBI swap
+# 20 warm-up merges per graph: the controller merges on every reload, and the JIT needs
+# about that many merges of a large graph before the figure settles (3 gave about twice it).
 say "merge time (in-process, warmed up)"
 join() { local IFS=,; echo "$*"; }
-java -cp "$MCP" "$ROOT/bench/MergeTime.java" --runs 5 --warmup 3 \
+java -cp "$MCP" "$ROOT/bench/MergeTime.java" --runs 10 --warmup 20 \
   "fw_fw_split=$(join "$NF/fw_first.json" "$NF/fw_last.json")" \
   "fw_fw=$(join "$NF/firewall.json" "$NF/fw1.json")" \
   "fw_ips=$(join "$NF/firewall.json" "$NF/ips.json")" \
@@ -234,19 +237,30 @@ if [ "$SWAP" = 1 ] && [ -x "$CONTROL_BENCH" ]; then
         --n 5 --pps 5000 --pcap "$pcap" > "$OUT/$w.swap.txt" 2>&1 || true
       grep -q '"SetProcessingGraph"' "$OUT/$w.swap.txt" && break
     done
-    python3 - "$w" "$OUT/$w.swap.txt" "$swap_graph" >> "$META" <<'PY'
+    # The same graph again, each swap finding the OBI settled (the previous graph's rte_acl
+    # build done): what one reload costs, where the swaps above come back to back.
+    say "$w: settled swaps (one every second)"
+    timeout 300 "$CONTROL_BENCH" --obi "$OBI" --firewall "$OUT/$w.swap.json" --module "" --swaps "$SWAPS" \
+      --swap-gap-ms 1000 --n 5 --pps 5000 --pcap "$pcap" > "$OUT/$w.settled.txt" 2>&1 || true
+    python3 - "$w" "$OUT/$w.swap.txt" "$OUT/$w.settled.txt" "$swap_graph" >> "$META" <<'PY'
 import json, sys
-w, path, graph = sys.argv[1:]
-for l in open(path):
-    if l.startswith("{") and '"SetProcessingGraph"' in l:
-        s = json.loads(l)
-        print(json.dumps({"workload": w, "swap_ms": s["p50_ms"], "swap_ms_p99": s["p99_ms"],
-                          "swap_first_ms": s["first_install_ms"], "swap_zero_loss": s.get("zero_loss"),
-                          "swap_graph": graph,
-                          **{"swap_" + k: v for k, v in s.items() if k.startswith("obi_") and k.endswith("_ms")}}))
-        break
-else:
+w, path, settled, graph = sys.argv[1:]
+def figures(path, prefix):
+    for l in open(path):
+        if l.startswith("{") and '"SetProcessingGraph"' in l:
+            s = json.loads(l)
+            return {prefix + "_ms": s["p50_ms"], prefix + "_ms_p99": s["p99_ms"],
+                    prefix + "_zero_loss": s.get("zero_loss"),
+                    **{prefix + "_" + k: v for k, v in s.items() if k.startswith("obi_") and k.endswith("_ms")}}, s
+    return None, None
+out, s = figures(path, "swap")
+if out is None:
     print(json.dumps({"workload": w, "swap_error": open(path).read().strip()[-300:]}))
+else:
+    out.update({"workload": w, "swap_first_ms": s["first_install_ms"], "swap_graph": graph})
+    settled_out, _ = figures(settled, "settled_swap")
+    out.update(settled_out or {"settled_swap_error": open(settled).read().strip()[-300:]})
+    print(json.dumps(out))
 PY
   done
 elif [ "$SWAP" = 1 ]; then

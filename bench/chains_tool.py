@@ -156,6 +156,9 @@ def summary(raw, meta_path):
                 r["two_obi_estimate%s" % suffix] = round(2 * alone[slowest]["mpps"], 3)
         for key in ("merge_ms", "merge_cpu_ms", "merge_cli_ms", "swap_ms", "swap_ms_p99", "swap_first_ms",
                     "swap_obi_live_ms", "swap_obi_parse_ms", "swap_obi_compile_ms", "swap_obi_switch_ms",
+                    "swap_obi_parse_cpu_ms", "swap_obi_compile_cpu_ms", "settled_swap_ms", "settled_swap_ms_p99",
+                    "settled_swap_obi_live_ms", "settled_swap_obi_parse_ms", "settled_swap_obi_compile_ms",
+                    "settled_swap_obi_parse_cpu_ms", "settled_swap_obi_compile_cpu_ms", "settled_swap_error",
                     "swap_error", "swap_graph", "obi_compile_ms",
                     "fused", "classifiers_merged", "classifiers_chained", "report"):
             if key in m:
@@ -187,29 +190,32 @@ def summary(raw, meta_path):
                                                                mc, two, ma))
     e.write("(m/ch: merged / chained, one worker; 2xm/sl: 2 x merged / slowest NF alone, the estimate of the "
             "paper's merged on two OBIs vs NFs on separate OBIs in series)\n")
-    e.write("\n%-14s %9s %9s %10s %9s %9s %9s %9s %6s  %s\n" % ("merged graph", "merge ms", "merge cpu",
+    e.write("\n%-14s %9s %9s %10s %9s %9s %9s %9s %9s %6s  %s\n" % ("merged graph", "merge ms", "merge cpu",
                                                                     "compile ms", "swap ms", "obi live", "1st inst",
-                                                                    "live ms", "fused",
+                                                                    "live ms", "settled", "fused",
                                                                     "classifiers of the merged graph (rules)"))
     e.write("(merge: GraphMerger wall / CPU ms; compile: obi bench; swap: control_bench SetProcessingGraph p50 "
-            "under traffic, only changed blocks rebuilt; obi live: the OBI's own request received -> every worker "
-            "runs the new graph, p50; 1st inst: the first install, every block built; live: merge + swap)\n")
+            "under traffic, back to back, only changed blocks rebuilt; obi live: the OBI's own request received -> "
+            "every worker runs the new graph, p50; 1st inst: the first install, every block built; live: merge + "
+            "swap; settled: merge + swap with a second between swaps)\n")
     for w, r in ratios.items():
         def f(key):
             v = r.get(key)
             return "%.1f" % v if isinstance(v, (int, float)) else "-"
-        live = r.get("merge_ms", 0) + r.get("swap_ms", 0) if "swap_ms" in r and "merge_ms" in r else None
+        def plus_merge(key):
+            return "%.1f" % (r["merge_ms"] + r[key]) if key in r and "merge_ms" in r else "-"
         cl = ", ".join("%s %d" % (c["type"].replace("Classifier", ""), c["rules"])
                        for c in r.get("classifiers_merged", []))
         if r.get("swap_graph") == "merged_nofuse" or r.get("obi_compile_graph") == "merged_nofuse":
             cl += "  (compile / swap: without fuse)"
         if "swap_error" in r:
             cl += "  (swap failed: %s)" % r["swap_error"].splitlines()[-1][-90:]
-        e.write("%-14s %9s %9s %10s %9s %9s %9s %9s %6s  %s\n" % (w, f("merge_ms"), f("merge_cpu_ms"),
-                                                                f("obi_compile_ms"), f("swap_ms"),
-                                                                f("swap_obi_live_ms"), f("swap_first_ms"),
-                                                      "%.1f" % live if live is not None else "-",
-                                                      r.get("fused", "-"), cl))
+        e.write("%-14s %9s %9s %10s %9s %9s %9s %9s %9s %6s  %s\n" % (w, f("merge_ms"), f("merge_cpu_ms"),
+                                                                     f("obi_compile_ms"), f("swap_ms"),
+                                                                     f("swap_obi_live_ms"), f("swap_first_ms"),
+                                                                     plus_merge("swap_ms"),
+                                                                     plus_merge("settled_swap_ms"),
+                                                                     r.get("fused", "-"), cl))
 
 
 if __name__ == "__main__":
