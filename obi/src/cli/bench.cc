@@ -62,12 +62,6 @@ struct Histogram {
   }
 };
 
-uint64_t thread_cpu_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
-
 struct WorkerResult {
   uint64_t packets = 0, bytes = 0;
   uint64_t cpu_ns = 0;  // thread CPU time of the measured rounds
