@@ -14,6 +14,7 @@ openbox::SharedHeaderMatches parse_rules(const ElementArgs& args) {
   ConfigReader c(args);
   const nlohmann::json& list = c.array("match");
   if (list.size() >= kDropOutput) c.where("match").expected("at most 65534 rules", nlohmann::json(list.size()));
+  if (args.match && args.match->size() == list.size()) return args.match;  // read by the protocol decoder
   std::vector<openbox::HeaderMatch> rules;
   rules.reserve(list.size());
   for (size_t i = 0; i < list.size(); ++i) rules.push_back(parse_rule(list[i], c.where("match").at(i)));

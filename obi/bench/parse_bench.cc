@@ -1,79 +1,144 @@
-// parse_bench: CPU time of the REST server's work on a SetProcessingGraphRequest body before
-// the graph is queued: the one-pass parse (openbox::parse_json_body) and the codec's
-// validation and decode (decode_json of the tree it hands over).
+// parse_bench: CPU time of an OBI's work on a SetProcessingGraphRequest body until the graph
+// is built: on the REST thread the one-pass parse (openbox::parse_json_body) and the codec's
+// validation and decode (decode_json of the tree it hands over); on the graph thread the
+// compile against the graph before it (compile_graph with `previous`, as a swap does).
 //
-//   parse_bench GRAPH.json [REPEATS]     (default 7; e.g. build/chains/bench/fw_fw.swap.json)
+//   parse_bench GRAPH.json [REPEATS] [--reread]   (default 7; e.g. build/chains/bench/fw_fw.swap.json)
 //
 // GRAPH.json is a graph {"blocks", "connectors"}; it is sent as a SetProcessingGraphRequest
-// body (compact JSON). Thread CPU time, so a loaded machine disturbs the figure less than
-// wall-clock time. One JSON line:
-//   {"bench":"parse","graph":..,"bytes":..,"blocks":..,"repeats":..,"cpu_ms_median":..,"cpu_ms_min":..}
-#include <time.h>
-
+// body (compact JSON). The bodies alternate between GRAPH and its twin with every
+// HeaderClassifier's rules in reverse order (control_bench's swaps), so each compile builds
+// the classifiers anew and carries the other blocks over. --reread: the classifiers read
+// their rules from their configs again instead of taking the lists the decoder read. The
+// sources are replaced by empty replays (no file or device is opened).
+// Thread CPU time, so a loaded machine disturbs the figures less than wall-clock time.
+// One JSON line:
+//   {"bench":"parse","graph":..,"bytes":..,"blocks":..,"repeats":..,"reread":..,
+//    "cpu_ms_median":..,"cpu_ms_min":..,"compile_cpu_ms_median":..,"compile_cpu_ms_min":..}
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#ifdef OBI_MIMALLOC
+#include <mimalloc.h>
+#endif
+
+#include "engine/graph.hh"
+#include "engine/replay.hh"
+#include "engine/worker.hh"
 #include "openbox/json_body.hh"
 #include "openbox/messages.hh"
 
 namespace {
 
-double thread_cpu_ms() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+using nlohmann::json;
+
+double cpu_ms() { return obi::thread_cpu_ns() / 1e6; }
+
+// The graph as the OBI's handler passes it to the engine, with the decoder's match lists.
+json engine_graph(openbox::SetProcessingGraphRequest& r, std::vector<openbox::SharedHeaderMatches>& read) {
+  json g{{"blocks", json::array()}, {"connectors", json::array()}};
+  read.clear();
+  for (auto& b : r.blocks) {
+    json j{{"type", b.type}, {"name", b.name}};
+    if (b.config) j["config"] = std::move(*b.config);
+    g["blocks"].push_back(std::move(j));
+    read.push_back(std::move(b.match));
+  }
+  for (const auto& c : r.connectors)
+    g["connectors"].push_back({{"src", c.src}, {"src_port", c.src_port}, {"dst", c.dst}, {"dst_port", c.dst_port}});
+  return g;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: parse_bench GRAPH.json [REPEATS]\n");
+#ifdef OBI_MIMALLOC
+  mi_option_disable(mi_option_allow_decommit);  // as the OBI (main.cc): freed memory is kept
+  mi_option_disable(mi_option_page_reset);
+#endif
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const bool reread = std::find(args.begin(), args.end(), "--reread") != args.end();
+  args.erase(std::remove(args.begin(), args.end(), "--reread"), args.end());
+  if (args.empty()) {
+    std::fprintf(stderr, "usage: parse_bench GRAPH.json [REPEATS] [--reread]\n");
     return 2;
   }
-  std::ifstream in(argv[1]);
+  std::ifstream in(args[0]);
   if (!in) {
-    std::fprintf(stderr, "parse_bench: cannot read %s\n", argv[1]);
+    std::fprintf(stderr, "parse_bench: cannot read %s\n", args[0].c_str());
     return 2;
   }
-  const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 7;
+  const int repeats = args.size() > 1 ? std::max(1, std::atoi(args[1].c_str())) : 7;
   std::stringstream text;
   text << in.rdbuf();
-  nlohmann::json request = nlohmann::json::parse(text.str(), nullptr, false);
-  if (!request.is_object() || !request.contains("blocks")) {
-    std::fprintf(stderr, "parse_bench: %s is not a graph with \"blocks\"\n", argv[1]);
+  json request = json::parse(text.str(), nullptr, false);
+  if (!request.is_object() || !request.contains("blocks") || !request["blocks"].is_array()) {
+    std::fprintf(stderr, "parse_bench: %s is not a graph with \"blocks\"\n", args[0].c_str());
     return 2;
   }
   request["type"] = "SetProcessingGraphRequest";
   request["xid"] = 1;
   const std::string body = request.dump();
-  std::vector<double> ms;
+  for (auto& b : request["blocks"])
+    if (b.value("type", "") == "HeaderClassifier" && b.contains("config") && b["config"].contains("match"))
+      std::reverse(b["config"]["match"].begin(), b["config"]["match"].end());
+  const std::string twin = request.dump();
+
+  std::vector<double> parse_ms, compile_ms;
   std::size_t blocks = 0;
-  for (int r = 0; r < repeats; ++r) {
-    const double t0 = thread_cpu_ms();
+  std::unique_ptr<obi::CompiledGraph> previous;
+  for (int r = 0; r < repeats + 1; ++r) {  // the first compile has nothing to carry over: not counted
     try {
-      openbox::Message m =
-          openbox::decode_json(openbox::parse_json_body(body), openbox::MessageType::SetProcessingGraphRequest);
-      blocks = std::get<openbox::SetProcessingGraphRequest>(m).blocks.size();
+      const double t0 = cpu_ms();
+      openbox::Message m = openbox::decode_json(openbox::parse_json_body(r % 2 ? twin : body),
+                                                openbox::MessageType::SetProcessingGraphRequest);
+      const double t1 = cpu_ms();
+      auto& req = std::get<openbox::SetProcessingGraphRequest>(m);
+      blocks = req.blocks.size();
+      std::vector<openbox::SharedHeaderMatches> read;
+      json graph = engine_graph(req, read);
+      obi::CompileOptions co;
+      co.previous = previous.get();
+      co.replace_source = [](const obi::BlockSpec&) -> std::unique_ptr<obi::Element> {  // no file opened
+        return std::make_unique<obi::ReplaySource>(std::make_shared<const obi::Trace>(), 1);
+      };
+      if (!reread) co.read_matches = &read;
+      const double t2 = cpu_ms();
+      std::unique_ptr<obi::CompiledGraph> g = obi::compile_graph(std::move(graph), co);
+      const double t3 = cpu_ms();
+      if (r > 0) {
+        parse_ms.push_back(t1 - t0);
+        compile_ms.push_back(t3 - t2);
+      }
+      previous = std::move(g);
     } catch (const openbox::ProtocolError& e) {
-      std::fprintf(stderr, "parse_bench: %s is refused: %s\n", argv[1], e.what());
+      std::fprintf(stderr, "parse_bench: %s is refused: %s\n", args[0].c_str(), e.what());
       return 1;
     }
-    ms.push_back(thread_cpu_ms() - t0);
   }
-  std::sort(ms.begin(), ms.end());
-  std::printf("%s\n", nlohmann::json{{"bench", "parse"},
-                                     {"graph", argv[1]},
-                                     {"bytes", body.size()},
-                                     {"blocks", blocks},
-                                     {"repeats", repeats},
-                                     {"cpu_ms_median", ms[ms.size() / 2]},
-                                     {"cpu_ms_min", ms.front()}}
+  std::printf("%s\n", json{{"bench", "parse"},
+                           {"graph", args[0]},
+                           {"bytes", body.size()},
+                           {"blocks", blocks},
+                           {"repeats", repeats},
+                           {"reread", reread},
+                           {"cpu_ms_median", median(parse_ms)},
+                           {"cpu_ms_min", *std::min_element(parse_ms.begin(), parse_ms.end())},
+                           {"compile_cpu_ms_median", median(compile_ms)},
+                           {"compile_cpu_ms_min", *std::min_element(compile_ms.begin(), compile_ms.end())}}
                           .dump()
                           .c_str());
   return 0;

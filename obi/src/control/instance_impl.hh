@@ -58,9 +58,10 @@ struct Instance::Impl {
   struct Work {
     openbox::Message msg;
     nlohmann::json graph;
-    Clock::time_point received;  // the handler got the request (its body read)
-    double parse_ms = 0;         // JSON parse + decode of the body
-    double parse_cpu_ms = 0;     // the same, CPU time of the handler's thread
+    std::vector<openbox::SharedHeaderMatches> read_matches;  // by block index (Runtime::set_graph)
+    Clock::time_point received;                              // the handler got the request (its body read)
+    double parse_ms = 0;                                     // JSON parse + decode of the body
+    double parse_cpu_ms = 0;                                 // the same, CPU time of the handler's thread
   };
   std::mutex q_mu;
   std::condition_variable q_cv;
@@ -77,6 +78,7 @@ struct Instance::Impl {
     uint64_t xid = 0;
     bool report_back = false;
     nlohmann::json graph;
+    std::vector<openbox::SharedHeaderMatches> read_matches;
     Clock::time_point received;
     double parse_ms = 0, parse_cpu_ms = 0;
     Clock::time_point deadline;

@@ -32,6 +32,7 @@
 #include "engine/module_abi.hh"  // generated: OBI_MODULE_ABI
 #include "engine/packet.hh"
 #include "openbox/error.hh"
+#include "openbox/header_match.hh"
 
 namespace obi {
 
@@ -296,6 +297,9 @@ struct ElementArgs {
   std::string type;
   const nlohmann::json& config;  // the block's "config" object (may be empty)
   unsigned workers;              // number of workers that will run the element
+  // A HeaderClassifier's config "match" as the protocol decoder read it, or null: the
+  // block then reads it from `config`.
+  openbox::SharedHeaderMatches match = nullptr;
 };
 
 // Factories register by block type name. A factory validates the config and throws

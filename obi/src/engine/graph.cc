@@ -325,8 +325,10 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
       if (old.type == b.type && old.config == b.config) carry[i] = opt.previous->elements[it->second];
     }
   }
-  auto build = [&opt](const BlockSpec& b) {
+  auto build = [&opt, &g](std::size_t i) {
+    const BlockSpec& b = g->specs[i];
     ElementArgs args{b.name, b.type, b.config, opt.workers};
+    if (opt.read_matches && i < opt.read_matches->size()) args.match = (*opt.read_matches)[i];
     std::shared_ptr<Element> e;
     try {
       e = find_element(b.type)(args);
@@ -359,7 +361,7 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
           if (opt.cancelled && opt.cancelled()) return;  // the loop below reports it
           Prebuilt& p = prebuilt[heavy[k]];
           try {
-            p.element = build(g->specs[heavy[k]]);
+            p.element = build(heavy[k]);
           } catch (...) {
             p.error = std::current_exception();
           }
@@ -390,7 +392,7 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
     }
     if (!e) {
       if (prebuilt[i].error) std::rethrow_exception(prebuilt[i].error);
-      e = prebuilt[i].element ? std::move(prebuilt[i].element) : build(b);
+      e = prebuilt[i].element ? std::move(prebuilt[i].element) : build(i);
       e->set_identity(b.name, b.type);
       if (Element* old = opt.previous ? opt.previous->find(b.name) : nullptr; old && old->type() == b.type)
         e->take_over(*old);

@@ -98,6 +98,9 @@ struct CompileOptions {
   GraphLimits limits;
   // When set, asked before each block is built; true abandons the compile (BAD_GRAPH).
   std::function<bool()> cancelled;
+  // By block index: HeaderClassifier match lists already read from the blocks' configs
+  // (ElementArgs::match); may be null, shorter than the blocks, or hold nulls.
+  const std::vector<openbox::SharedHeaderMatches>* read_matches = nullptr;
   // Threads that build the classifiers of the graph (their rule tables) when it has
   // several to build; the calling thread is one of them. 1: everything on the caller.
   unsigned build_threads = 2;

@@ -23,6 +23,7 @@
 
 #include "engine/limits.hh"
 #include "engine/packet_fields.hh"
+#include "openbox/header_match.hh"
 
 namespace obi {
 
@@ -103,7 +104,11 @@ class Runtime {
   // its memory, large for a big graph, is kept until release_retired(): call that once the
   // swap has been answered. At most one is kept: the next set_graph frees it at the latest
   // (after its own graph is live).
-  void set_graph(nlohmann::json graph, const GraphHooks& hooks = {});
+  // read_matches: by block index, HeaderClassifier match lists already read from this
+  // graph's configs (Block::match of the protocol decoder); the blocks take them instead
+  // of reading their configs' rules again. Empty or a null entry: the block reads its own.
+  void set_graph(nlohmann::json graph, const GraphHooks& hooks = {},
+                 std::vector<openbox::SharedHeaderMatches> read_matches = {});
   void release_retired();
   nlohmann::json graph() const;  // the running graph as given ({} when none)
   SwapTiming last_swap() const;

@@ -292,6 +292,35 @@ TEST(HeaderClassifier, BadConfigsAreRejected) {
   EXPECT_EQ(err({{"match", json::array({json::object(), 5})}}), openbox::ErrorSubtype::BAD_HEADER_MATCH);
 }
 
+// A SetProcessingGraphRequest's rules are read once, by the protocol decoder; the block
+// takes that list (ElementArgs::match) instead of reading its config again. Here the
+// list given is another config's, so the test sees which one the block classifies with
+// (the decoder always gives the list of the block's own config).
+TEST(HeaderClassifier, TakesTheRulesTheDecoderRead) {
+  const auto tcp = [](uint16_t dport) { return tcp4("10.0.0.1", "10.0.0.2", 1234, dport); };
+  const json rule80 = {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}};
+  const json rule443 = {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 443}};
+  const json config = {{"match", json::array({rule80, json::object()})}};
+  auto read = std::make_shared<const std::vector<openbox::HeaderMatch>>(std::vector<openbox::HeaderMatch>{
+      openbox::parse_header_match(rule443), openbox::parse_header_match(json::object())});
+  auto out_of = [&](openbox::SharedHeaderMatches given, const Bytes& frame) {
+    ElementArgs args{"fw", "HeaderClassifier", config, 1};
+    args.match = given;
+    ElementHarness h(std::unique_ptr<Element>(find_element("HeaderClassifier")(args)));
+    Result r = h.push({frame});
+    for (size_t o = 0; o < r.out.size(); ++o)
+      if (!r.out[o].empty()) return static_cast<int>(o);
+    return -1;
+  };
+  EXPECT_EQ(out_of(read, tcp(443)), 0);
+  EXPECT_EQ(out_of(read, tcp(80)), 1);
+  // No list, or one that does not fit the config (another rule count): the config's rules.
+  EXPECT_EQ(out_of(nullptr, tcp(80)), 0);
+  auto longer = std::make_shared<const std::vector<openbox::HeaderMatch>>(3, openbox::parse_header_match(rule443));
+  EXPECT_EQ(out_of(longer, tcp(80)), 0);
+  EXPECT_EQ(out_of(longer, tcp(443)), 1);
+}
+
 TEST(HeaderClassifier, TruncatedFramesNeverCrash) {
   json rules = json::array({
       {{"ETH_TYPE", "0x0800"}, {"IP_PROTO", 6}, {"TCP_DST", 80}},

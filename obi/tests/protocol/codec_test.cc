@@ -161,6 +161,36 @@ TEST(protocol_codec, ValidationOrder) {
             ErrorSubtype::ILLEGAL_ARGUMENT);
 }
 
+// Decoding checks every header match of a HeaderClassifier (BAD_HEADER_MATCH) and keeps
+// the list it read in Block::match, so the OBI does not read the rules twice; nothing of
+// it goes on the wire.
+TEST(protocol_codec, KeepsTheHeaderClassifierRulesItRead) {
+  const json rules = json::parse(R"([{"ETH_TYPE": "0x0800", "IP_PROTO": 6, "TCP_DST": "[80:90]"}, {}])");
+  const json in = {{"type", "SetProcessingGraphRequest"},
+                   {"xid", 1},
+                   {"blocks",
+                    {{{"type", "HeaderClassifier"}, {"name", "fw"}, {"config", {{"match", rules}}}},
+                     {{"type", "Alert"}, {"name", "a"}, {"config", {{"message", "m"}}}},
+                     {{"type", "HeaderClassifier"}, {"name", "no_config"}}}},
+                   {"connectors", json::array()}};
+  for (const Message& m : {decode(in.dump()), decode_json(in), decode_json(json(in))}) {
+    const auto& g = std::get<SetProcessingGraphRequest>(m);
+    ASSERT_EQ(g.blocks.size(), 3u);
+    ASSERT_TRUE(g.blocks[0].match);
+    ASSERT_EQ(g.blocks[0].match->size(), 2u);
+    for (size_t i = 0; i < rules.size(); ++i) {
+      const HeaderMatch want = parse_header_match(rules[i]);
+      const HeaderMatch& got = (*g.blocks[0].match)[i];
+      ASSERT_EQ(got.fields.size(), want.fields.size());
+      for (size_t f = 0; f < want.fields.size(); ++f)
+        EXPECT_EQ(to_canonical(got.fields[f]), to_canonical(want.fields[f]));
+    }
+    EXPECT_FALSE(g.blocks[1].match);
+    EXPECT_FALSE(g.blocks[2].match);
+    EXPECT_EQ(encode(m), in);
+  }
+}
+
 TEST(protocol_codec, RoundTripAndTypedAccess) {
   const json in = json::parse(R"({"type": "SetProcessingGraphRequest", "xid": 42, "report_back": true,
       "blocks": [{"type": "FromDump", "name": "in", "config": {"filename": "a.pcap"}}, {"type": "Discard", "name": "d"}],

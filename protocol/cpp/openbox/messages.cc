@@ -94,6 +94,7 @@ struct MatchBlock {
   const std::string* type;
   const std::string* name;
   const json* config;
+  std::size_t index;  // in "blocks"
 };
 
 std::vector<MatchBlock> check_blocks(const json& body) {
@@ -104,13 +105,15 @@ std::vector<MatchBlock> check_blocks(const json& body) {
   names.reserve(it->size());
   size_t i = 0;
   for (const auto& b : *it) {
-    const std::string where = "blocks[" + std::to_string(i++) + "]";
-    if (!b.is_object()) fail(ErrorSubtype::BAD_BLOCK, where + " is " + kind(b) + ", not an object");
+    // built only for an error: a graph has thousands of blocks
+    auto where = [i] { return "blocks[" + std::to_string(i) + "]"; };
+    ++i;
+    if (!b.is_object()) fail(ErrorSubtype::BAD_BLOCK, where() + " is " + kind(b) + ", not an object");
     for (const char* f : {"type", "name"}) {
       auto v = b.find(f);
-      if (v == b.end()) fail(ErrorSubtype::BAD_BLOCK, where + " has no \"" + f + "\"");
-      if (!v->is_string()) fail(ErrorSubtype::BAD_BLOCK, where + "." + f + " is " + kind(*v) + ", not a string");
-      if (v->get_ref<const std::string&>().empty()) fail(ErrorSubtype::BAD_BLOCK, where + "." + f + " is empty");
+      if (v == b.end()) fail(ErrorSubtype::BAD_BLOCK, where() + " has no \"" + f + "\"");
+      if (!v->is_string()) fail(ErrorSubtype::BAD_BLOCK, where() + "." + f + " is " + kind(*v) + ", not a string");
+      if (v->get_ref<const std::string&>().empty()) fail(ErrorSubtype::BAD_BLOCK, where() + "." + f + " is empty");
     }
     const std::string& name = b["name"].get_ref<const std::string&>();
     auto c = b.find("config");
@@ -119,7 +122,7 @@ std::vector<MatchBlock> check_blocks(const json& body) {
     if (!names.insert(name).second) fail(ErrorSubtype::BAD_BLOCK, "block name \"" + name + "\" used twice");
     const std::string& type = b["type"].get_ref<const std::string&>();
     if (c != b.end() && (type == "HeaderClassifier" || type == "HeaderPayloadClassifier"))
-      match_blocks.push_back({&type, &name, &*c});
+      match_blocks.push_back({&type, &name, &*c, i - 1});
   }
   return match_blocks;
 }
@@ -129,21 +132,22 @@ void check_connectors(const json& body) {
   if (it == body.end() || !it->is_array()) return;
   size_t i = 0;
   for (const auto& c : *it) {
-    const std::string where = "connectors[" + std::to_string(i++) + "]";
-    if (!c.is_object()) fail(ErrorSubtype::BAD_CONNECTOR, where + " is " + kind(c) + ", not an object");
+    auto where = [i] { return "connectors[" + std::to_string(i) + "]"; };  // for an error only
+    ++i;
+    if (!c.is_object()) fail(ErrorSubtype::BAD_CONNECTOR, where() + " is " + kind(c) + ", not an object");
     for (const char* f : {"src", "dst"}) {
       auto v = c.find(f);
-      if (v == c.end()) fail(ErrorSubtype::BAD_CONNECTOR, where + " has no \"" + f + "\"");
-      if (!v->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is " + kind(*v) + ", not a string");
-      if (v->get_ref<const std::string&>().empty()) fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is empty");
+      if (v == c.end()) fail(ErrorSubtype::BAD_CONNECTOR, where() + " has no \"" + f + "\"");
+      if (!v->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, where() + "." + f + " is " + kind(*v) + ", not a string");
+      if (v->get_ref<const std::string&>().empty()) fail(ErrorSubtype::BAD_CONNECTOR, where() + "." + f + " is empty");
     }
     for (const char* f : {"src_port", "dst_port"}) {
       auto v = c.find(f);
-      if (v == c.end()) fail(ErrorSubtype::BAD_CONNECTOR, where + " has no \"" + f + "\"");
+      if (v == c.end()) fail(ErrorSubtype::BAD_CONNECTOR, where() + " has no \"" + f + "\"");
       if (!v->is_number_integer())
-        fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is " + kind(*v) + ", not an integer");
-      if (!is_uint(*v)) fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is negative");
-      if (v->get<uint64_t>() >= kPortLimit) fail(ErrorSubtype::BAD_CONNECTOR, where + "." + f + " is too large");
+        fail(ErrorSubtype::BAD_CONNECTOR, where() + "." + f + " is " + kind(*v) + ", not an integer");
+      if (!is_uint(*v)) fail(ErrorSubtype::BAD_CONNECTOR, where() + "." + f + " is negative");
+      if (v->get<uint64_t>() >= kPortLimit) fail(ErrorSubtype::BAD_CONNECTOR, where() + "." + f + " is too large");
     }
   }
 }
@@ -152,45 +156,61 @@ void check_connectors(const json& body) {
 template <typename F>
 void for_blocks_of(const std::vector<MatchBlock>& blocks, std::string_view type, F f) {
   for (const MatchBlock& b : blocks)
-    if (*b.type == type) f(*b.name, *b.config);
+    if (*b.type == type) f(b);
 }
 
-void parse_match_in(const std::string& where, const json& m) {
+// `where` names the match in an error; it is only built then (a graph has thousands).
+template <typename Where>
+HeaderMatch parse_match_in(const json& m, Where where) {
   try {
-    parse_header_match(m);
+    return parse_header_match(m);
   } catch (const ProtocolError& e) {
-    fail(ErrorSubtype::BAD_HEADER_MATCH, where + ": " + e.what());
+    fail(ErrorSubtype::BAD_HEADER_MATCH, where() + ": " + e.what());
   }
 }
 
-void check_header_matches(const std::vector<MatchBlock>& blocks) {
-  for_blocks_of(blocks, "HeaderClassifier", [](const std::string& name, const json& config) {
+std::string match_at(const std::string& block, std::size_t i) {
+  return "block \"" + block + "\" match[" + std::to_string(i) + "]";
+}
+
+// A HeaderClassifier's match list as check 8 read it, by block index (Block::match).
+using ReadMatches = std::vector<std::pair<std::size_t, SharedHeaderMatches>>;
+
+void check_header_matches(const std::vector<MatchBlock>& blocks, ReadMatches& read) {
+  for_blocks_of(blocks, "HeaderClassifier", [&read](const MatchBlock& b) {
+    const std::string& name = *b.name;
+    const json& config = *b.config;
     auto m = config.find("match");
     if (m == config.end()) return;  // a missing argument is a catalogue (BAD_BLOCK) matter
     if (!m->is_array()) fail(ErrorSubtype::BAD_HEADER_MATCH, "block \"" + name + "\": match is not an array");
-    for (size_t i = 0; i < m->size(); ++i)
-      parse_match_in("block \"" + name + "\" match[" + std::to_string(i) + "]", (*m)[i]);
+    std::vector<HeaderMatch> rules;
+    rules.reserve(m->size());
+    for (size_t i = 0; i < m->size(); ++i) rules.push_back(parse_match_in((*m)[i], [&] { return match_at(name, i); }));
+    read.emplace_back(b.index, std::make_shared<const std::vector<HeaderMatch>>(std::move(rules)));
   });
-  for_blocks_of(blocks, "HeaderPayloadClassifier", [](const std::string& name, const json& config) {
+  for_blocks_of(blocks, "HeaderPayloadClassifier", [](const MatchBlock& b) {
+    const std::string& name = *b.name;
+    const json& config = *b.config;
     auto m = config.find("match");
     if (m == config.end()) return;
     if (!m->is_array()) fail(ErrorSubtype::BAD_HEADER_MATCH, "block \"" + name + "\": match is not an array");
     for (size_t i = 0; i < m->size(); ++i) {
-      const std::string where = "block \"" + name + "\" match[" + std::to_string(i) + "]";
       const json& entry = (*m)[i];
-      if (!entry.is_object()) fail(ErrorSubtype::BAD_HEADER_MATCH, where + " is not an object");
+      if (!entry.is_object()) fail(ErrorSubtype::BAD_HEADER_MATCH, match_at(name, i) + " is not an object");
       auto hm = entry.find("header_match");
-      if (hm != entry.end()) parse_match_in(where + ".header_match", *hm);
+      if (hm != entry.end()) parse_match_in(*hm, [&] { return match_at(name, i) + ".header_match"; });
     }
   });
 }
 
 void check_payload_matches(const std::vector<MatchBlock>& blocks) {
-  for_blocks_of(blocks, "HeaderPayloadClassifier", [](const std::string& name, const json& config) {
+  for_blocks_of(blocks, "HeaderPayloadClassifier", [](const MatchBlock& b) {
+    const std::string& name = *b.name;
+    const json& config = *b.config;
     auto m = config.find("match");
     if (m == config.end()) return;
     for (size_t i = 0; i < m->size(); ++i) {
-      const std::string where = "block \"" + name + "\" match[" + std::to_string(i) + "].payload_match";
+      const std::string where = match_at(name, i) + ".payload_match";
       auto pm = (*m)[i].find("payload_match");
       if (pm == (*m)[i].end()) continue;
       if (!pm->is_array()) fail(ErrorSubtype::BAD_PAYLOAD_MATCH, where + " is not an array");
@@ -306,22 +326,62 @@ class Fields {
   std::string where_;
 };
 
-std::vector<Block> read_blocks(const Fields& f, const json& v) {
+// A string of the tree: copied, or moved out of a tree the decoder owns (decode_json(json&&),
+// whose graph has thousands of block and connector names).
+std::string take_string(const json& v) { return v.get<std::string>(); }
+std::string take_string(json& v) { return std::move(v.get_ref<std::string&>()); }
+
+// J: const json, or json when the decoder owns the tree. Checks 6 and 7 passed.
+template <typename J>
+std::vector<Block> read_blocks(const Fields& f, J& v) {
+  f.array("blocks", v);
   std::vector<Block> out;
-  for (const auto& b : f.array("blocks", v)) {
-    Block blk{b["type"].get<std::string>(), b["name"].get<std::string>(), std::nullopt};
+  out.reserve(v.size());
+  for (auto& b : v) {
+    Block blk{take_string(*b.find("type")), take_string(*b.find("name")), std::nullopt, nullptr};
     if (auto c = b.find("config"); c != b.end()) blk.config = *c;
     out.push_back(std::move(blk));
   }
   return out;
 }
 
-std::vector<Connector> read_connectors(const Fields& f, const json& v) {
+template <typename J>
+std::vector<Connector> read_connectors(const Fields& f, J& v) {
+  f.array("connectors", v);
   std::vector<Connector> out;
-  for (const auto& c : f.array("connectors", v))
-    out.push_back({c["src"].get<std::string>(), c["src_port"].get<uint64_t>(), c["dst"].get<std::string>(),
-                   c["dst_port"].get<uint64_t>()});
+  out.reserve(v.size());
+  for (auto& c : v)
+    out.push_back({take_string(*c.find("src")), c.find("src_port")->template get<uint64_t>(),
+                   take_string(*c.find("dst")), c.find("dst_port")->template get<uint64_t>()});
   return out;
+}
+
+template <typename J>
+J& field(J& body, const Fields& f, const char* name) {
+  f.req(name);  // its error when missing
+  return *body.find(name);
+}
+
+template <typename J>
+SetProcessingGraphRequest read_graph_request(J& body, uint64_t xid) {
+  Fields f(body, "SetProcessingGraphRequest");
+  SetProcessingGraphRequest m;
+  m.xid = xid;
+  if (const json* r = f.opt("required_modules")) m.required_modules = f.strings("required_modules", *r);
+  m.blocks = read_blocks(f, field(body, f, "blocks"));
+  m.connectors = read_connectors(f, field(body, f, "connectors"));
+  m.report_back = f.opt_bool("report_back");
+  return m;
+}
+
+template <typename J>
+SetProcessingGraphResponse read_graph_response(J& body, uint64_t xid) {
+  Fields f(body, "SetProcessingGraphResponse");
+  SetProcessingGraphResponse m;
+  m.xid = xid;
+  if (f.opt("blocks")) m.blocks = read_blocks(f, field(body, f, "blocks"));
+  if (f.opt("connectors")) m.connectors = read_connectors(f, field(body, f, "connectors"));
+  return m;
 }
 
 void check_capabilities(const Fields& f, const json& caps) {
@@ -486,22 +546,8 @@ Message decode_fields(MessageType t, const json& body, uint64_t xid) {
       m.write_handle = f.opt("write_handle") || !f.opt("read_handle") ? f.str("write_handle") : f.str("read_handle");
       return m;
     }
-    case MessageType::SetProcessingGraphRequest: {
-      SetProcessingGraphRequest m;
-      m.xid = xid;
-      if (const json* r = f.opt("required_modules")) m.required_modules = f.strings("required_modules", *r);
-      m.blocks = read_blocks(f, f.req("blocks"));
-      m.connectors = read_connectors(f, f.req("connectors"));
-      m.report_back = f.opt_bool("report_back");
-      return m;
-    }
-    case MessageType::SetProcessingGraphResponse: {
-      SetProcessingGraphResponse m;
-      m.xid = xid;
-      if (const json* b = f.opt("blocks")) m.blocks = read_blocks(f, *b);
-      if (const json* c = f.opt("connectors")) m.connectors = read_connectors(f, *c);
-      return m;
-    }
+    case MessageType::SetProcessingGraphRequest: return read_graph_request(body, xid);
+    case MessageType::SetProcessingGraphResponse: return read_graph_response(body, xid);
     case MessageType::BarrierRequest: {
       BarrierRequest m;
       m.xid = xid;
@@ -759,16 +805,31 @@ Message decode(std::string_view body, std::optional<MessageType> expected) {
 namespace {
 // Steps 1..10 of decode_json: the checks before the fields are read; the message's type
 // and xid.
-std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<MessageType> expected);
+std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<MessageType> expected,
+                                               ReadMatches& read);
+
+// The match lists check 8 read go to the decoded blocks (by index: the same order).
+void keep_read_matches(Message& m, ReadMatches& read) {
+  auto put = [&read](std::vector<Block>& blocks) {
+    for (auto& [i, rules] : read)
+      if (i < blocks.size()) blocks[i].match = std::move(rules);
+  };
+  if (auto* r = std::get_if<SetProcessingGraphRequest>(&m)) put(r->blocks);
+  if (auto* r = std::get_if<SetProcessingGraphResponse>(&m); r && r->blocks) put(*r->blocks);
+}
 }  // namespace
 
 Message decode_json(const json& body, std::optional<MessageType> expected) {
-  const auto [t, xid] = check_message(body, expected);
-  return decode_fields(t, body, xid);
+  ReadMatches read;
+  const auto [t, xid] = check_message(body, expected, read);
+  Message m = decode_fields(t, body, xid);
+  keep_read_matches(m, read);
+  return m;
 }
 
 Message decode_json(json&& body, std::optional<MessageType> expected) {
-  const auto [t, xid] = check_message(body, expected);
+  ReadMatches read;
+  const auto [t, xid] = check_message(body, expected, read);
   if (t != MessageType::SetProcessingGraphRequest && t != MessageType::SetProcessingGraphResponse)
     return decode_fields(t, body, xid);
   // check_blocks has made sure every block is an object and every config an object: take
@@ -786,18 +847,22 @@ Message decode_json(json&& body, std::optional<MessageType> expected) {
       b.erase(c);
     }
   }
-  Message m = decode_fields(t, body, xid);
+  // The blocks' and connectors' strings are moved out of the tree, not copied.
+  Message m = t == MessageType::SetProcessingGraphRequest ? Message(read_graph_request(body, xid))
+                                                          : Message(read_graph_response(body, xid));
   auto put_back = [&configs](std::vector<Block>& blocks) {
     for (std::size_t i = 0; i < blocks.size() && i < configs.size(); ++i)
       if (configs[i]) blocks[i].config = std::move(*configs[i]);
   };
   if (auto* r = std::get_if<SetProcessingGraphRequest>(&m)) put_back(r->blocks);
   if (auto* r = std::get_if<SetProcessingGraphResponse>(&m); r && r->blocks) put_back(*r->blocks);
+  keep_read_matches(m, read);
   return m;
 }
 
 namespace {
-std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<MessageType> expected) {
+std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<MessageType> expected,
+                                               ReadMatches& read) {
   // 1
   if (!body.is_object()) fail(ErrorSubtype::ILLEGAL_ARGUMENT, "body is " + kind(body) + ", not a JSON object");
   // 2
@@ -823,7 +888,7 @@ std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<M
   if (t == MessageType::SetProcessingGraphRequest || t == MessageType::SetProcessingGraphResponse) {
     const std::vector<MatchBlock> match_blocks = check_blocks(body);
     check_connectors(body);
-    check_header_matches(match_blocks);
+    check_header_matches(match_blocks, read);
     check_payload_matches(match_blocks);
   }
   // 10

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "openbox/error.hh"
+#include "openbox/header_match.hh"
 
 namespace openbox {
 
@@ -67,6 +68,10 @@ struct Header {
 struct Block {
   std::string type, name;
   std::optional<nlohmann::json> config;  // an object when present
+  // Not on the wire: a HeaderClassifier's config.match as decoding read it (the codec
+  // checks every header match), so the OBI builds the block without reading it again.
+  // Null for other blocks and for a block that was not decoded.
+  SharedHeaderMatches match;
 };
 
 struct Connector {
