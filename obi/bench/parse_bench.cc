@@ -11,10 +11,16 @@
 // the classifiers anew and carries the other blocks over. --reread: the classifiers read
 // their rules from their configs again instead of taking the lists the decoder read. The
 // sources are replaced by empty replays (no file or device is opened).
-// Thread CPU time, so a loaded machine disturbs the figures less than wall-clock time.
-// One JSON line:
+// CPU time of the calling thread (cpu_ms, compile_cpu_ms), which a loaded machine disturbs
+// less than wall-clock time, and since the compile builds classifiers on a second thread,
+// the process's CPU time and the wall-clock time too.
+// One JSON line, medians and minima over the repeats:
 //   {"bench":"parse","graph":..,"bytes":..,"blocks":..,"repeats":..,"reread":..,
-//    "cpu_ms_median":..,"cpu_ms_min":..,"compile_cpu_ms_median":..,"compile_cpu_ms_min":..}
+//    "cpu_ms_median":..,"cpu_ms_min":..,"process_cpu_ms_median":..,"wall_ms_median":..,
+//    "compile_cpu_ms_median":..,"compile_cpu_ms_min":..,"compile_process_cpu_ms_median":..,
+//    "compile_wall_ms_median":..}
+#include <time.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +47,12 @@ namespace {
 using nlohmann::json;
 
 double cpu_ms() { return obi::thread_cpu_ns() / 1e6; }
+double process_cpu_ms() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+double wall_ms() { return obi::monotonic_ns() / 1e6; }
 
 // The graph as the OBI's handler passes it to the engine, with the decoder's match lists.
 json engine_graph(openbox::SetProcessingGraphRequest& r, std::vector<openbox::SharedHeaderMatches>& read) {
@@ -70,8 +82,12 @@ int main(int argc, char** argv) {
   mi_option_disable(mi_option_page_reset);
 #endif
   std::vector<std::string> args(argv + 1, argv + argc);
-  const bool reread = std::find(args.begin(), args.end(), "--reread") != args.end();
-  args.erase(std::remove(args.begin(), args.end(), "--reread"), args.end());
+  auto flag = [&args](const char* f) {
+    const bool on = std::find(args.begin(), args.end(), f) != args.end();
+    args.erase(std::remove(args.begin(), args.end(), f), args.end());
+    return on;
+  };
+  const bool reread = flag("--reread");
   if (args.empty()) {
     std::fprintf(stderr, "usage: parse_bench GRAPH.json [REPEATS] [--reread]\n");
     return 2;
@@ -97,15 +113,15 @@ int main(int argc, char** argv) {
       std::reverse(b["config"]["match"].begin(), b["config"]["match"].end());
   const std::string twin = request.dump();
 
-  std::vector<double> parse_ms, compile_ms;
+  std::vector<double> parse_ms, compile_ms, parse_pcpu, compile_pcpu, parse_wall, compile_wall;
   std::size_t blocks = 0;
   std::unique_ptr<obi::CompiledGraph> previous;
   for (int r = 0; r < repeats + 1; ++r) {  // the first compile has nothing to carry over: not counted
     try {
-      const double t0 = cpu_ms();
+      const double t0 = cpu_ms(), p0 = process_cpu_ms(), w0 = wall_ms();
       openbox::Message m = openbox::decode_json(openbox::parse_json_body(r % 2 ? twin : body),
                                                 openbox::MessageType::SetProcessingGraphRequest);
-      const double t1 = cpu_ms();
+      const double t1 = cpu_ms(), p1 = process_cpu_ms(), w1 = wall_ms();
       auto& req = std::get<openbox::SetProcessingGraphRequest>(m);
       blocks = req.blocks.size();
       std::vector<openbox::SharedHeaderMatches> read;
@@ -116,12 +132,16 @@ int main(int argc, char** argv) {
         return std::make_unique<obi::ReplaySource>(std::make_shared<const obi::Trace>(), 1);
       };
       if (!reread) co.read_matches = &read;
-      const double t2 = cpu_ms();
+      const double t2 = cpu_ms(), p2 = process_cpu_ms(), w2 = wall_ms();
       std::unique_ptr<obi::CompiledGraph> g = obi::compile_graph(std::move(graph), co);
-      const double t3 = cpu_ms();
+      const double t3 = cpu_ms(), p3 = process_cpu_ms(), w3 = wall_ms();
       if (r > 0) {
         parse_ms.push_back(t1 - t0);
         compile_ms.push_back(t3 - t2);
+        parse_pcpu.push_back(p1 - p0);
+        compile_pcpu.push_back(p3 - p2);
+        parse_wall.push_back(w1 - w0);
+        compile_wall.push_back(w3 - w2);
       }
       previous = std::move(g);
     } catch (const openbox::ProtocolError& e) {
@@ -137,8 +157,12 @@ int main(int argc, char** argv) {
                            {"reread", reread},
                            {"cpu_ms_median", median(parse_ms)},
                            {"cpu_ms_min", *std::min_element(parse_ms.begin(), parse_ms.end())},
+                           {"process_cpu_ms_median", median(parse_pcpu)},
+                           {"wall_ms_median", median(parse_wall)},
                            {"compile_cpu_ms_median", median(compile_ms)},
-                           {"compile_cpu_ms_min", *std::min_element(compile_ms.begin(), compile_ms.end())}}
+                           {"compile_cpu_ms_min", *std::min_element(compile_ms.begin(), compile_ms.end())},
+                           {"compile_process_cpu_ms_median", median(compile_pcpu)},
+                           {"compile_wall_ms_median", median(compile_wall)}}
                           .dump()
                           .c_str());
   return 0;
