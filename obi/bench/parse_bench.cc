@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -53,21 +52,6 @@ double process_cpu_ms() {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 double wall_ms() { return obi::monotonic_ns() / 1e6; }
-
-// The graph as the OBI's handler passes it to the engine, with the decoder's match lists.
-json engine_graph(openbox::SetProcessingGraphRequest& r, std::vector<openbox::SharedHeaderMatches>& read) {
-  json g{{"blocks", json::array()}, {"connectors", json::array()}};
-  read.clear();
-  for (auto& b : r.blocks) {
-    json j{{"type", b.type}, {"name", b.name}};
-    if (b.config) j["config"] = std::move(*b.config);
-    g["blocks"].push_back(std::move(j));
-    read.push_back(std::move(b.match));
-  }
-  for (const auto& c : r.connectors)
-    g["connectors"].push_back({{"src", c.src}, {"src_port", c.src_port}, {"dst", c.dst}, {"dst_port", c.dst_port}});
-  return g;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -119,13 +103,13 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeats + 1; ++r) {  // the first compile has nothing to carry over: not counted
     try {
       const double t0 = cpu_ms(), p0 = process_cpu_ms(), w0 = wall_ms();
-      openbox::Message m = openbox::decode_json(openbox::parse_json_body(r % 2 ? twin : body),
-                                                openbox::MessageType::SetProcessingGraphRequest);
+      json tree = openbox::parse_json_body(r % 2 ? twin : body);
+      openbox::Message m = openbox::decode_json(std::move(tree), openbox::MessageType::SetProcessingGraphRequest);
       const double t1 = cpu_ms(), p1 = process_cpu_ms(), w1 = wall_ms();
       auto& req = std::get<openbox::SetProcessingGraphRequest>(m);
       blocks = req.blocks.size();
       std::vector<openbox::SharedHeaderMatches> read;
-      json graph = engine_graph(req, read);
+      json graph = obi::graph_of(req, tree, read);  // as the OBI's handler hands it to the engine
       obi::CompileOptions co;
       co.previous = previous.get();
       co.replace_source = [](const obi::BlockSpec&) -> std::unique_ptr<obi::Element> {  // no file opened

@@ -28,47 +28,6 @@ using openbox::ErrorSubtype;
 using openbox::MessageType;
 using openbox::ProtocolError;
 
-// The graph of a decoded SetProcessingGraphRequest as the engine takes it, with exactly
-// the fields the codec keeps (block type, name, config; connector ends). `body` is the
-// tree the request was decoded from with decode_json(json&&): its configs and the names
-// in its blocks and connectors moved into `r`; they move back, so none is copied. An
-// entry with fields the codec ignores is rebuilt. `read` gets the match lists the codec
-// read, by block index, for set_graph. `r` keeps no block or connector afterwards.
-json graph_of(openbox::SetProcessingGraphRequest& r, json& body, std::vector<openbox::SharedHeaderMatches>& read) {
-  auto put = [](json& slot, std::string& s) { slot.get_ref<std::string&>() = std::move(s); };
-  json& blocks = body["blocks"];
-  read.resize(r.blocks.size());
-  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
-    json& b = blocks[i];
-    openbox::Block& d = r.blocks[i];
-    if (b.size() != 2u) {
-      b = json{{"type", std::move(d.type)}, {"name", std::move(d.name)}};
-    } else {
-      put(b["type"], d.type);
-      put(b["name"], d.name);
-    }
-    if (d.config) b["config"] = std::move(*d.config);
-    read[i] = std::move(d.match);
-  }
-  json& connectors = body["connectors"];
-  for (std::size_t i = 0; i < r.connectors.size(); ++i) {
-    openbox::Connector& c = r.connectors[i];
-    if (connectors[i].size() != 4u) {
-      connectors[i] = {
-          {"src", std::move(c.src)}, {"src_port", c.src_port}, {"dst", std::move(c.dst)}, {"dst_port", c.dst_port}};
-    } else {
-      put(connectors[i]["src"], c.src);
-      put(connectors[i]["dst"], c.dst);
-    }
-  }
-  r.blocks.clear();
-  r.connectors.clear();
-  json g = json::object();
-  g["blocks"] = std::move(blocks);
-  g["connectors"] = std::move(connectors);
-  return g;
-}
-
 bool is_down_message(MessageType t) {
   switch (t) {
     case MessageType::ListCapabilitiesRequest:
@@ -210,7 +169,8 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
     w.received = received;
     w.parse_ms = std::chrono::duration<double, std::milli>(Clock::now() - received).count();
     w.parse_cpu_ms = (thread_cpu_ns() - cpu0) / 1e6;
-    if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m)) w.graph = graph_of(*g, body, w.read_matches);
+    if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m))
+      w.graph = obi::graph_of(*g, body, w.read_matches);
     w.msg = std::move(m);
     {
       std::lock_guard<std::mutex> lock(q_mu);

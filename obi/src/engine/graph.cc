@@ -277,6 +277,43 @@ nlohmann::json CompiledGraph::to_json() const {
   return {{"blocks", std::move(blocks)}, {"connectors", connectors}};
 }
 
+nlohmann::json graph_of(openbox::SetProcessingGraphRequest& r, nlohmann::json& body,
+                        std::vector<openbox::SharedHeaderMatches>& read) {
+  using json = nlohmann::json;
+  auto put = [](json& slot, std::string& s) { slot.get_ref<std::string&>() = std::move(s); };
+  json& blocks = body["blocks"];
+  read.resize(r.blocks.size());
+  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
+    json& b = blocks[i];
+    openbox::Block& d = r.blocks[i];
+    if (b.size() != 2u) {
+      b = json{{"type", std::move(d.type)}, {"name", std::move(d.name)}};
+    } else {
+      put(b["type"], d.type);
+      put(b["name"], d.name);
+    }
+    if (d.config) b["config"] = std::move(*d.config);
+    read[i] = std::move(d.match);
+  }
+  json& connectors = body["connectors"];
+  for (std::size_t i = 0; i < r.connectors.size(); ++i) {
+    openbox::Connector& c = r.connectors[i];
+    if (connectors[i].size() != 4u) {
+      connectors[i] = {
+          {"src", std::move(c.src)}, {"src_port", c.src_port}, {"dst", std::move(c.dst)}, {"dst_port", c.dst_port}};
+    } else {
+      put(connectors[i]["src"], c.src);
+      put(connectors[i]["dst"], c.dst);
+    }
+  }
+  r.blocks.clear();
+  r.connectors.clear();
+  json g = json::object();
+  g["blocks"] = std::move(blocks);
+  g["connectors"] = std::move(connectors);
+  return g;
+}
+
 std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& opt) {
   if (!graph.is_object())
     fail(ErrorSubtype::BAD_GRAPH, "the graph must be a JSON object with 'blocks' and 'connectors'");

@@ -33,6 +33,7 @@
 
 #include "engine/element.hh"
 #include "engine/limits.hh"
+#include "openbox/messages.hh"
 
 namespace obi {
 
@@ -109,5 +110,14 @@ struct CompileOptions {
 // Takes the graph by value: a caller that moves it in (a large merged graph) has its block
 // configurations moved into the compiled graph rather than copied.
 std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& options);
+
+// The graph of a decoded SetProcessingGraphRequest as the engine takes it, with exactly
+// the fields the codec keeps (block type, name, config; connector ends). `body` is the
+// tree the request was decoded from with decode_json(json&&): its configs and the names
+// in its blocks and connectors moved into `r`; they move back, so none is copied. An
+// entry with fields the codec ignores is rebuilt. `read` gets the match lists the codec
+// read, by block index, for set_graph. `r` keeps no block or connector afterwards.
+nlohmann::json graph_of(openbox::SetProcessingGraphRequest& r, nlohmann::json& body,
+                        std::vector<openbox::SharedHeaderMatches>& read);
 
 }  // namespace obi
