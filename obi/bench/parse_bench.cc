@@ -1,21 +1,24 @@
 // parse_bench: CPU time of an OBI's work on a SetProcessingGraphRequest body until the graph
-// is built: on the REST thread the one-pass parse (openbox::parse_json_body) and the codec's
-// validation and decode (decode_json of the tree it hands over); on the graph thread the
-// compile against the graph before it (compile_graph with `previous`, as a swap does).
+// is built: on the REST thread the codec's parse, validation and decode (openbox::decode)
+// and the engine's graph of the message (obi::graph_of); on the graph thread the compile
+// against the graph before it (compile_graph with `previous`, as a swap does).
 //
-//   parse_bench GRAPH.json [REPEATS] [--reread]   (default 7; e.g. build/chains/bench/fw_fw.swap.json)
+//   parse_bench GRAPH.json [REPEATS] [--reread] [--tree]
+//               (default 7 repeats; e.g. build/chains/bench/fw_fw.swap.json)
 //
 // GRAPH.json is a graph {"blocks", "connectors"}; it is sent as a SetProcessingGraphRequest
 // body (compact JSON). The bodies alternate between GRAPH and its twin with every
 // HeaderClassifier's rules in reverse order (control_bench's swaps), so each compile builds
 // the classifiers anew and carries the other blocks over. --reread: the classifiers read
-// their rules from their configs again instead of taking the lists the decoder read. The
+// their rules from their configs again instead of taking the lists the decoder read.
+// --tree: the body is decoded from a tree of all of it (parse_json_body, then decode_json),
+// the path of a graph request the fast decode does not take (decode_graph_request_fast). The
 // sources are replaced by empty replays (no file or device is opened).
 // CPU time of the calling thread (cpu_ms, compile_cpu_ms), which a loaded machine disturbs
 // less than wall-clock time, and since the compile builds classifiers on a second thread,
 // the process's CPU time and the wall-clock time too.
 // One JSON line, medians and minima over the repeats:
-//   {"bench":"parse","graph":..,"bytes":..,"blocks":..,"repeats":..,"reread":..,
+//   {"bench":"parse","graph":..,"bytes":..,"blocks":..,"repeats":..,"reread":..,"tree":..,
 //    "cpu_ms_median":..,"cpu_ms_min":..,"process_cpu_ms_median":..,"wall_ms_median":..,
 //    "compile_cpu_ms_median":..,"compile_cpu_ms_min":..,"compile_process_cpu_ms_median":..,
 //    "compile_wall_ms_median":..}
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
     return on;
   };
   const bool reread = flag("--reread");
+  const bool whole_tree = flag("--tree");
   if (args.empty()) {
     std::fprintf(stderr, "usage: parse_bench GRAPH.json [REPEATS] [--reread]\n");
     return 2;
@@ -103,13 +107,15 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeats + 1; ++r) {  // the first compile has nothing to carry over: not counted
     try {
       const double t0 = cpu_ms(), p0 = process_cpu_ms(), w0 = wall_ms();
-      json tree = openbox::parse_json_body(r % 2 ? twin : body);
-      openbox::Message m = openbox::decode_json(std::move(tree), openbox::MessageType::SetProcessingGraphRequest);
-      const double t1 = cpu_ms(), p1 = process_cpu_ms(), w1 = wall_ms();
+      const std::string& text = r % 2 ? twin : body;
+      const auto type = openbox::MessageType::SetProcessingGraphRequest;
+      openbox::Message m =
+          whole_tree ? openbox::decode_json(openbox::parse_json_body(text), type) : openbox::decode(text, type);
       auto& req = std::get<openbox::SetProcessingGraphRequest>(m);
       blocks = req.blocks.size();
       std::vector<openbox::SharedHeaderMatches> read;
-      json graph = obi::graph_of(req, tree, read);  // as the OBI's handler hands it to the engine
+      obi::GraphSpec graph = obi::graph_of(req, read);  // as the OBI's handler hands it to the engine
+      const double t1 = cpu_ms(), p1 = process_cpu_ms(), w1 = wall_ms();
       obi::CompileOptions co;
       co.previous = previous.get();
       co.replace_source = [](const obi::BlockSpec&) -> std::unique_ptr<obi::Element> {  // no file opened
@@ -139,6 +145,7 @@ int main(int argc, char** argv) {
                            {"blocks", blocks},
                            {"repeats", repeats},
                            {"reread", reread},
+                           {"tree", whole_tree},
                            {"cpu_ms_median", median(parse_ms)},
                            {"cpu_ms_min", *std::min_element(parse_ms.begin(), parse_ms.end())},
                            {"process_cpu_ms_median", median(parse_pcpu)},

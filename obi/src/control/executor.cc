@@ -169,7 +169,7 @@ void Instance::Impl::wait_graph_done() {
 
 void Instance::Impl::graph_loop() {
   for (;;) {
-    json graph;
+    GraphSpec graph;
     std::vector<openbox::SharedHeaderMatches> read_matches;
     uint64_t xid = 0;
     bool report_back = false;

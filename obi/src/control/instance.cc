@@ -8,7 +8,6 @@
 #include "control/instance_impl.hh"
 #include "control/tls.hh"
 #include "engine/worker.hh"
-#include "openbox/json_body.hh"
 
 #include <signal.h>
 #include <sys/socket.h>
@@ -145,11 +144,10 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
   const uint64_t cpu0 = thread_cpu_ns();
   try {
     // Parsed once, in one pass that refuses nesting over kMaxJsonDepth as it goes (nlohmann's
-    // DOM is freed and walked recursively, so no deeper tree is ever built); the codec
-    // validates the tree, and a graph is then moved out of it.
-    json body = openbox::parse_json_body(req.body);
-    // Moved in: a graph's block configurations go into the message, not copies of them.
-    openbox::Message m = openbox::decode_json(std::move(body), known ? std::optional<MessageType>(ut) : std::nullopt);
+    // DOM is freed and walked recursively, so no deeper tree is ever built), and validated by
+    // the codec; a graph's blocks and connectors are read without a tree of the whole body,
+    // and its block configurations are moved into the message, not copied.
+    openbox::Message m = openbox::decode(req.body, known ? std::optional<MessageType>(ut) : std::nullopt);
     if (!known) throw ProtocolError(ErrorSubtype::BAD_TYPE, "unknown message type \"" + url_type + "\" in the URL");
     const MessageType t = openbox::type_of(m);
     if (!is_down_message(t))
@@ -169,8 +167,7 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
     w.received = received;
     w.parse_ms = std::chrono::duration<double, std::milli>(Clock::now() - received).count();
     w.parse_cpu_ms = (thread_cpu_ns() - cpu0) / 1e6;
-    if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m))
-      w.graph = obi::graph_of(*g, body, w.read_matches);
+    if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m)) w.graph = obi::graph_of(*g, w.read_matches);
     w.msg = std::move(m);
     {
       std::lock_guard<std::mutex> lock(q_mu);

@@ -16,6 +16,7 @@
 #include "control/instance.hh"
 #include "control/parameters.hh"
 #include "control/sender.hh"
+#include "engine/graph.hh"
 #include "engine/runtime.hh"
 #include "openbox/messages.hh"
 
@@ -53,11 +54,11 @@ struct Instance::Impl {
   bool sleep_for(Clock::duration d);
 
   // control worker queue. A SetProcessingGraphRequest also carries its graph as the
-  // engine takes it ({"blocks", "connectors"}), cut from the parsed body, so the worker
+  // engine takes it (obi::graph_of), moved out of the decoded message, so the worker
   // neither re-encodes the message nor copies the (large) block configurations again.
   struct Work {
     openbox::Message msg;
-    nlohmann::json graph;
+    GraphSpec graph;
     std::vector<openbox::SharedHeaderMatches> read_matches;  // by block index (Runtime::set_graph)
     Clock::time_point received;                              // the handler got the request (its body read)
     double parse_ms = 0;                                     // JSON parse + decode of the body
@@ -77,7 +78,7 @@ struct Instance::Impl {
   struct GraphJob {
     uint64_t xid = 0;
     bool report_back = false;
-    nlohmann::json graph;
+    GraphSpec graph;
     std::vector<openbox::SharedHeaderMatches> read_matches;
     Clock::time_point received;
     double parse_ms = 0, parse_cpu_ms = 0;

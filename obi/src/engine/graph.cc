@@ -20,6 +20,12 @@ using openbox::ProtocolError;
 
 std::string block_label(const BlockSpec& b) { return "block '" + b.name + "' (" + b.type + ")"; }
 
+void check_block_count(std::size_t blocks, const GraphLimits& limits) {
+  if (blocks > limits.max_blocks)
+    fail(ErrorSubtype::BAD_GRAPH, "the graph has " + std::to_string(blocks) + " blocks, over the cap of " +
+                                      std::to_string(limits.max_blocks) + " (--max-blocks)");
+}
+
 // Applies the device map to a FromDevice / ToDevice block (see DeviceMap).
 void bind_device(BlockSpec& b, const DeviceMap& devices) {
   const bool from = b.type == "FromDevice";
@@ -104,16 +110,6 @@ void check_block_limits(const BlockSpec& b, const BlockDescriptor& d, const Grap
                                               std::to_string(limits.max_pattern_bytes) + " bytes (--max-pattern-kib)");
 }
 
-struct Conn {
-  std::string_view src, dst;  // views of the graph's strings
-  long src_port = 0, dst_port = 0;
-  // How errors name the connector (made only for an error).
-  std::string label() const {
-    return "connector " + std::string(src) + "[" + std::to_string(src_port) + "] -> " + std::string(dst) + "[" +
-           std::to_string(dst_port) + "]";
-  }
-};
-
 long port_field(const nlohmann::json& c, const char* key, std::size_t index) {
   auto it = c.find(key);
   if (it == c.end()) return 0;  // ports default to 0
@@ -122,19 +118,15 @@ long port_field(const nlohmann::json& c, const char* key, std::size_t index) {
   return it->get<long>();
 }
 
-Conn parse_connector(const nlohmann::json& c, std::size_t index) {
+ConnectorSpec parse_connector(nlohmann::json& c, std::size_t index) {  // moves src and dst out of c
   auto where = [index] { return "connectors[" + std::to_string(index) + "]"; };
   if (!c.is_object()) fail(ErrorSubtype::BAD_CONNECTOR, where() + ": a connector must be an object");
   auto src = c.find("src");
   auto dst = c.find("dst");
   if (src == c.end() || !src->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, where() + ": missing string field 'src'");
   if (dst == c.end() || !dst->is_string()) fail(ErrorSubtype::BAD_CONNECTOR, where() + ": missing string field 'dst'");
-  Conn k;
-  k.src = src->get_ref<const std::string&>();
-  k.dst = dst->get_ref<const std::string&>();
-  k.src_port = port_field(c, "src_port", index);
-  k.dst_port = port_field(c, "dst_port", index);
-  return k;
+  return {std::move(src->get_ref<std::string&>()), port_field(c, "src_port", index),
+          std::move(dst->get_ref<std::string&>()), port_field(c, "dst_port", index)};
 }
 
 // A block that passes every packet on unchanged to its one output (a static with one
@@ -274,47 +266,37 @@ nlohmann::json CompiledGraph::to_json() const {
     if (b.has_config) j["config"] = config;
     blocks.push_back(std::move(j));
   }
-  return {{"blocks", std::move(blocks)}, {"connectors", connectors}};
+  nlohmann::json wires = nlohmann::json::array();
+  for (const ConnectorSpec& c : connectors)
+    wires.push_back({{"src", c.src}, {"src_port", c.src_port}, {"dst", c.dst}, {"dst_port", c.dst_port}});
+  return {{"blocks", std::move(blocks)}, {"connectors", std::move(wires)}};
 }
 
-nlohmann::json graph_of(openbox::SetProcessingGraphRequest& r, nlohmann::json& body,
-                        std::vector<openbox::SharedHeaderMatches>& read) {
-  using json = nlohmann::json;
-  auto put = [](json& slot, std::string& s) { slot.get_ref<std::string&>() = std::move(s); };
-  json& blocks = body["blocks"];
+std::string ConnectorSpec::label() const {
+  return "connector " + src + "[" + std::to_string(src_port) + "] -> " + dst + "[" + std::to_string(dst_port) + "]";
+}
+
+GraphSpec graph_of(openbox::SetProcessingGraphRequest& r, std::vector<openbox::SharedHeaderMatches>& read) {
+  GraphSpec g;
+  g.blocks.reserve(r.blocks.size());
   read.resize(r.blocks.size());
   for (std::size_t i = 0; i < r.blocks.size(); ++i) {
-    json& b = blocks[i];
-    openbox::Block& d = r.blocks[i];
-    if (b.size() != 2u) {
-      b = json{{"type", std::move(d.type)}, {"name", std::move(d.name)}};
-    } else {
-      put(b["type"], d.type);
-      put(b["name"], d.name);
-    }
-    if (d.config) b["config"] = std::move(*d.config);
-    read[i] = std::move(d.match);
+    openbox::Block& b = r.blocks[i];
+    const bool has_config = b.config.has_value();
+    g.blocks.push_back({std::move(b.name), std::move(b.type),
+                        has_config ? std::move(*b.config) : nlohmann::json::object(), nlohmann::json(), has_config});
+    read[i] = std::move(b.match);
   }
-  json& connectors = body["connectors"];
-  for (std::size_t i = 0; i < r.connectors.size(); ++i) {
-    openbox::Connector& c = r.connectors[i];
-    if (connectors[i].size() != 4u) {
-      connectors[i] = {
-          {"src", std::move(c.src)}, {"src_port", c.src_port}, {"dst", std::move(c.dst)}, {"dst_port", c.dst_port}};
-    } else {
-      put(connectors[i]["src"], c.src);
-      put(connectors[i]["dst"], c.dst);
-    }
-  }
+  g.connectors.reserve(r.connectors.size());
+  for (openbox::Connector& c : r.connectors)  // ports below 2^31 (the codec's check)
+    g.connectors.push_back(
+        {std::move(c.src), static_cast<long>(c.src_port), std::move(c.dst), static_cast<long>(c.dst_port)});
   r.blocks.clear();
   r.connectors.clear();
-  json g = json::object();
-  g["blocks"] = std::move(blocks);
-  g["connectors"] = std::move(connectors);
   return g;
 }
 
-std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& opt) {
+GraphSpec graph_spec(nlohmann::json graph, const GraphLimits& limits) {
   if (!graph.is_object())
     fail(ErrorSubtype::BAD_GRAPH, "the graph must be a JSON object with 'blocks' and 'connectors'");
   auto blocks = graph.find("blocks");
@@ -322,19 +304,30 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
   auto connectors = graph.find("connectors");
   if (connectors != graph.end() && !connectors->is_array() && !connectors->is_null())
     fail(ErrorSubtype::BAD_GRAPH, "'connectors' must be an array");
+  check_block_count(blocks->size(), limits);
+  GraphSpec g;
+  g.blocks.reserve(blocks->size());
+  for (std::size_t i = 0; i < blocks->size(); ++i) g.blocks.push_back(parse_block((*blocks)[i], i));
+  if (connectors != graph.end() && connectors->is_array()) {
+    g.connectors.reserve(connectors->size());
+    for (std::size_t i = 0; i < connectors->size(); ++i) g.connectors.push_back(parse_connector((*connectors)[i], i));
+  }
+  return g;
+}
 
-  if (blocks->size() > opt.limits.max_blocks)
-    fail(ErrorSubtype::BAD_GRAPH, "the graph has " + std::to_string(blocks->size()) + " blocks, over the cap of " +
-                                      std::to_string(opt.limits.max_blocks) + " (--max-blocks)");
+std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& opt) {
+  return compile_graph(graph_spec(std::move(graph), opt.limits), opt);
+}
 
+std::unique_ptr<CompiledGraph> compile_graph(GraphSpec graph, const CompileOptions& opt) {
+  check_block_count(graph.blocks.size(), opt.limits);
   auto g = std::make_unique<CompiledGraph>();
   const Catalogue& cat = Catalogue::builtin();
 
   // Blocks: shape, names, types, configs.
-  g->specs.reserve(blocks->size());
-  g->by_name.reserve(blocks->size());
-  for (std::size_t i = 0; i < blocks->size(); ++i) {
-    BlockSpec b = parse_block((*blocks)[i], i);  // moves the block's config
+  g->specs.reserve(graph.blocks.size());
+  g->by_name.reserve(graph.blocks.size());
+  for (BlockSpec& b : graph.blocks) {
     if (opt.devices) bind_device(b, *opt.devices);
     if (!g->by_name.emplace(b.name, static_cast<uint32_t>(g->specs.size())).second)
       fail(ErrorSubtype::BAD_BLOCK, "duplicate block name '" + b.name + "'");
@@ -444,33 +437,28 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
   for (std::size_t i = 0; i < n; ++i) g->links[i].resize(g->elements[i]->output_count());
   g->nodes.resize(n);
   std::vector<std::vector<uint32_t>> succ(n);
-  if (connectors != graph.end() && connectors->is_array()) {
-    for (std::size_t i = 0; i < connectors->size(); ++i) {
-      Conn c = parse_connector((*connectors)[i], i);
-      auto s = g->by_name.find(c.src);
-      auto d = g->by_name.find(c.dst);
-      if (s == g->by_name.end())
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.src) + "'");
-      if (d == g->by_name.end())
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + std::string(c.dst) + "'");
-      const Element& se = *g->elements[s->second];
-      const Element& de = *g->elements[d->second];
-      if (c.src_port < 0 || c.src_port >= se.output_count())
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": block '" + std::string(c.src) + "' has " +
-                                              std::to_string(se.output_count()) + " output port(s)");
-      if (c.dst_port < 0 || c.dst_port >= de.input_count())
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": block '" + std::string(c.dst) + "' has " +
-                                              std::to_string(de.input_count()) + " input port(s)");
-      Link& l = g->links[s->second][c.src_port];
-      if (l.node != nullptr)
-        fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": output " + std::to_string(c.src_port) + " of '" +
-                                              std::string(c.src) + "' is already connected");
-      l.node = &g->nodes[d->second];
-      l.port = static_cast<uint16_t>(c.dst_port);
-      succ[s->second].push_back(d->second);
-    }
-    g->connectors = std::move(*connectors);
+  for (const ConnectorSpec& c : graph.connectors) {
+    auto s = g->by_name.find(c.src);
+    auto d = g->by_name.find(c.dst);
+    if (s == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + c.src + "'");
+    if (d == g->by_name.end()) fail(ErrorSubtype::BAD_CONNECTOR, c.label() + ": no block named '" + c.dst + "'");
+    const Element& se = *g->elements[s->second];
+    const Element& de = *g->elements[d->second];
+    if (c.src_port < 0 || c.src_port >= se.output_count())
+      fail(ErrorSubtype::BAD_CONNECTOR,
+           c.label() + ": block '" + c.src + "' has " + std::to_string(se.output_count()) + " output port(s)");
+    if (c.dst_port < 0 || c.dst_port >= de.input_count())
+      fail(ErrorSubtype::BAD_CONNECTOR,
+           c.label() + ": block '" + c.dst + "' has " + std::to_string(de.input_count()) + " input port(s)");
+    Link& l = g->links[s->second][c.src_port];
+    if (l.node != nullptr)
+      fail(ErrorSubtype::BAD_CONNECTOR,
+           c.label() + ": output " + std::to_string(c.src_port) + " of '" + c.src + "' is already connected");
+    l.node = &g->nodes[d->second];
+    l.port = static_cast<uint16_t>(c.dst_port);
+    succ[s->second].push_back(d->second);
   }
+  g->connectors = std::move(graph.connectors);
   for (std::size_t i = 0; i < n; ++i) {
     g->nodes[i].element = g->elements[i].get();
     g->nodes[i].outputs.links = g->links[i].data();

@@ -1,7 +1,8 @@
 // CompiledGraph: a validated processing graph turned into wired elements.
 //
-// compile_graph() checks the {"blocks", "connectors"} JSON against the block catalogue
-// and the registered factories and builds every element; any problem throws
+// compile_graph() checks a graph (GraphSpec: from a graph file's {"blocks", "connectors"}
+// JSON, or from a decoded SetProcessingGraphRequest) against the block catalogue and the
+// registered factories and builds every element; any problem throws
 // openbox::ProtocolError with the spec's subtype and a message naming the block or
 // connector:
 //   UNSUPPORTED_BLOCK  type not in the catalogue or not built into this OBI
@@ -56,6 +57,23 @@ struct BlockSpec {
   bool has_config = false;  // the graph gave a "config" (to_json gives it back the same way)
 };
 
+// A connector as the engine takes it (ports as given: a negative one is reported when
+// the graph is wired, as out of range).
+struct ConnectorSpec {
+  std::string src;
+  long src_port = 0;
+  std::string dst;
+  long dst_port = 0;
+  std::string label() const;  // how errors name it: "connector a[0] -> b[0]"
+};
+
+// A graph as the engine takes it: its blocks and connectors in the order given. From a
+// graph file's JSON (graph_spec) or from a decoded SetProcessingGraphRequest (graph_of).
+struct GraphSpec {
+  std::vector<BlockSpec> blocks;
+  std::vector<ConnectorSpec> connectors;
+};
+
 // Hash of block names for maps that are searched with std::string_view too.
 struct NameHash {
   using is_transparent = void;
@@ -63,8 +81,8 @@ struct NameHash {
 };
 
 struct CompiledGraph {
-  std::vector<BlockSpec> specs;                         // index = node index
-  nlohmann::json connectors = nlohmann::json::array();  // as given
+  std::vector<BlockSpec> specs;           // index = node index
+  std::vector<ConnectorSpec> connectors;  // as given
   std::vector<std::shared_ptr<Element>> elements;
   std::vector<bool> carried;  // element shared with the previous graph
   std::vector<Node> nodes;
@@ -109,15 +127,21 @@ struct CompileOptions {
 
 // Takes the graph by value: a caller that moves it in (a large merged graph) has its block
 // configurations moved into the compiled graph rather than copied.
+std::unique_ptr<CompiledGraph> compile_graph(GraphSpec graph, const CompileOptions& options);
+// The same for a graph's JSON ({"blocks", "connectors"}): graph_spec, then the above.
 std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const CompileOptions& options);
 
+// A graph's JSON as the engine takes it: its shape (BAD_GRAPH: not an object, no "blocks"
+// array, "connectors" not an array; more blocks than the cap) and that of each block
+// (BAD_BLOCK: not an object, no name or type) and connector (BAD_CONNECTOR: not an
+// object, no src or dst, a port not an integer; a missing port is 0). Strings and
+// configurations are moved out of `graph`.
+GraphSpec graph_spec(nlohmann::json graph, const GraphLimits& limits);
+
 // The graph of a decoded SetProcessingGraphRequest as the engine takes it, with exactly
-// the fields the codec keeps (block type, name, config; connector ends). `body` is the
-// tree the request was decoded from with decode_json(json&&): its configs and the names
-// in its blocks and connectors moved into `r`; they move back, so none is copied. An
-// entry with fields the codec ignores is rebuilt. `read` gets the match lists the codec
-// read, by block index, for set_graph. `r` keeps no block or connector afterwards.
-nlohmann::json graph_of(openbox::SetProcessingGraphRequest& r, nlohmann::json& body,
-                        std::vector<openbox::SharedHeaderMatches>& read);
+// the fields the codec keeps (block type, name, config; connector ends), moved out of `r`
+// (which keeps no block or connector afterwards): nothing is copied or parsed again.
+// `read` gets the match lists the codec read, by block index, for set_graph.
+GraphSpec graph_of(openbox::SetProcessingGraphRequest& r, std::vector<openbox::SharedHeaderMatches>& read);
 
 }  // namespace obi

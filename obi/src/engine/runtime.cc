@@ -213,6 +213,11 @@ void Runtime::release_retired() {
 
 void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks,
                         std::vector<openbox::SharedHeaderMatches> read_matches) {
+  set_graph(graph_spec(std::move(graph), impl_->opt.limits), hooks, std::move(read_matches));
+}
+
+void Runtime::set_graph(GraphSpec graph, const GraphHooks& hooks,
+                        std::vector<openbox::SharedHeaderMatches> read_matches) {
   Impl& m = *impl_;
   // Only set_graph replaces the running graph, so `old` stays alive while the new graph
   // compiles against it without the control lock.

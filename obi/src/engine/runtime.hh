@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/graph.hh"
 #include "engine/limits.hh"
 #include "engine/packet_fields.hh"
 #include "openbox/header_match.hh"
@@ -107,6 +108,8 @@ class Runtime {
   // read_matches: by block index, HeaderClassifier match lists already read from this
   // graph's configs (Block::match of the protocol decoder); the blocks take them instead
   // of reading their configs' rules again. Empty or a null entry: the block reads its own.
+  void set_graph(GraphSpec graph, const GraphHooks& hooks = {},
+                 std::vector<openbox::SharedHeaderMatches> read_matches = {});
   void set_graph(nlohmann::json graph, const GraphHooks& hooks = {},
                  std::vector<openbox::SharedHeaderMatches> read_matches = {});
   void release_retired();

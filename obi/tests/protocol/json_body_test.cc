@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -238,4 +239,126 @@ TEST(json_body, AKeptParserReadsEachBodyAfresh) {
     });
   for (std::thread& th : threads) th.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+namespace {
+
+// What a body decodes to: the message (encoded, with each block's kept match count) or
+// the error. decode() and the two steps it stands for must give the same.
+struct Decoded {
+  bool ok = false;
+  json message;
+  std::vector<long> matches;  // per block: rules kept in Block::match, -1 for none
+  std::string error;
+};
+
+Decoded decoded(const std::function<Message()>& decode_it) {
+  Decoded d;
+  try {
+    Message m = decode_it();
+    d.ok = true;
+    d.message = encode(m);
+    if (auto* g = std::get_if<SetProcessingGraphRequest>(&m))
+      for (const Block& b : g->blocks) d.matches.push_back(b.match ? static_cast<long>(b.match->size()) : -1);
+  } catch (const ProtocolError& e) {
+    d.error = std::string(to_string(e.subtype())) + ": " + e.what();
+  }
+  return d;
+}
+
+void expect_same_decode(const std::string& body, bool fast) {
+  SCOPED_TRACE(body.substr(0, 200));
+  SetProcessingGraphRequest unused;
+  EXPECT_EQ(decode_graph_request_fast(body, std::nullopt, kMaxJsonDepth, unused), fast);
+  const Decoded a = decoded([&] { return decode(body); });
+  const Decoded b = decoded([&] { return decode_json(parse_json_body(body)); });
+  EXPECT_EQ(a.ok, b.ok) << a.error << " / " << b.error;
+  EXPECT_TRUE(a.ok || !fast) << a.error;
+  EXPECT_TRUE(same_json(a.message, b.message)) << a.message.dump() << "\n" << b.message.dump();
+  EXPECT_EQ(a.matches, b.matches);
+  EXPECT_EQ(a.error, b.error);
+}
+
+json graph_request() {
+  return json::parse(R"({"type": "SetProcessingGraphRequest", "xid": 7, "report_back": false,
+      "required_modules": ["m1"],
+      "blocks": [{"type": "FromDevice", "name": "in", "config": {"devname": "eth0"}},
+                 {"type": "HeaderClassifier", "name": "fw",
+                  "config": {"match": [{"ETH_TYPE": "0x0800", "IP_PROTO": 6, "IPV4_DST": "10.0.0.0/8", "TCP_DST": "[80:90]"}, {}],
+                             "priority": [2, -1.5]}},
+                 {"type": "Alert", "name": "a0", "config": {"alerts": [{"message": "rule 0", "severity": 3}]}},
+                 {"type": "HeaderPayloadClassifier", "name": "ips",
+                  "config": {"match": [{"header_match": {"ETH_TYPE": "0x0800", "IP_PROTO": 6},
+                                        "payload_match": [{"pattern": "GET", "from": 0, "to": 3}]}]}},
+                 {"type": "Discard", "name": "out"}],
+      "connectors": [{"src": "in", "src_port": 0, "dst": "fw", "dst_port": 0},
+                     {"src": "fw", "src_port": 0, "dst": "a0", "dst_port": 0},
+                     {"src": "a0", "src_port": 0, "dst": "ips", "dst_port": 0},
+                     {"src": "ips", "src_port": 0, "dst": "out", "dst_port": 0},
+                     {"src": "fw", "src_port": 1, "dst": "out", "dst_port": 0}]})");
+}
+
+}  // namespace
+
+// decode() reads a graph request in the form controllers send without a tree of the whole
+// body; the message (block configurations to the number kinds, kept match lists) or the
+// error is the one of parse_json_body + decode_json, and every other form takes that path.
+TEST(json_body, AGraphRequestDecodesWithoutTheWholeTreeAsWithIt) {
+  const json g = graph_request();
+  expect_same_decode(g.dump(), true);
+  expect_same_decode(g.dump(2), true);  // whitespace
+  {
+    SetProcessingGraphRequest out;
+    ASSERT_TRUE(decode_graph_request_fast(g.dump(), MessageType::SetProcessingGraphRequest, kMaxJsonDepth, out));
+    EXPECT_EQ(out.blocks.size(), 5u);
+    EXPECT_EQ(out.connectors.size(), 5u);
+    ASSERT_TRUE(out.blocks[1].match);
+    EXPECT_EQ(out.blocks[1].match->size(), 2u);
+    EXPECT_FALSE(out.blocks[3].match);  // kept for HeaderClassifier only, as decode_json does
+    EXPECT_FALSE(decode_graph_request_fast(g.dump(), MessageType::BarrierRequest, kMaxJsonDepth, out));
+  }
+  // Forms left to the tree, decoded or refused as there.
+  auto variant = [&g](const std::function<void(json&)>& change) {
+    json v = g;
+    change(v);
+    return v.dump();
+  };
+  const std::vector<std::string> tree_path = {
+      variant([](json& v) {
+        v["extension"] = {{"deep", json::array({json::array()})}};
+      }),  // ignored field
+      variant([](json& v) { v["blocks"][2]["crid"] = 3; }),
+      variant([](json& v) { v["connectors"][0]["label"] = "x"; }),
+      variant([](json& v) { v["blocks"][1]["config"] = nullptr; }),
+      variant([](json& v) { v["blocks"][4]["name"] = "in"; }),  // a name twice
+      variant([](json& v) { v["blocks"][4]["name"] = ""; }),
+      variant([](json& v) { v["blocks"][1]["config"]["match"][0]["TCP_DST"] = "[90:80]"; }),
+      variant([](json& v) { v["blocks"][1]["config"]["match"] = "all"; }),
+      variant([](json& v) { v["blocks"][3]["config"]["match"][0]["payload_match"][0]["from"] = 9; }),
+      variant([](json& v) { v["connectors"][1]["src_port"] = 1.0; }),
+      variant([](json& v) { v["connectors"][1]["src_port"] = -1; }),
+      variant([](json& v) { v["connectors"][1]["dst_port"] = uint64_t{1} << 31; }),
+      variant([](json& v) { v["connectors"][1].erase("dst_port"); }),
+      variant([](json& v) { v["connectors"] = json::object(); }),
+      variant([](json& v) { v.erase("connectors"); }),
+      variant([](json& v) { v["xid"] = uint64_t{1} << 53; }),
+      variant([](json& v) { v["xid"] = -1; }),
+      variant([](json& v) { v["report_back"] = 1; }),
+      variant([](json& v) { v["required_modules"] = {1}; }),
+      variant([](json& v) { v["type"] = "SetProcessingGraphResponse"; }),
+      variant([](json& v) { v["blocks"][0] = json::array(); }),
+  };
+  for (const std::string& body : tree_path) expect_same_decode(body, false);
+  // A key twice: the tree keeps the last.
+  std::string twice = g.dump();
+  twice.replace(twice.find("\"name\":\"a0\""), 11, "\"name\":\"zz\",\"name\":\"a0\"");
+  expect_same_decode(twice, false);
+  // Configurations as deep as the bound allows (the body's 64 levels), and one level more.
+  auto deep_config = [&g](std::size_t levels) {
+    json v = g;
+    v["blocks"][0]["config"]["deep"] = json::parse(nest(levels));
+    return v.dump();
+  };
+  expect_same_decode(deep_config(kMaxJsonDepth - 4), true);
+  expect_same_decode(deep_config(kMaxJsonDepth - 3), false);
 }

@@ -3,9 +3,12 @@
 #include "openbox/json_body.hh"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -221,9 +224,14 @@ json parse_json_body_reference(std::string_view body, std::size_t max_depth) {
   throw ProtocolError(ErrorSubtype::ILLEGAL_ARGUMENT, "body is not valid JSON");
 }
 
-bool parse_json_body_fast(std::string_view body, std::size_t max_depth, json& out) {
-  // A NUL or a "-0" is left to the reference (see may_hold_negative_zero); so is whatever
-  // simdjson refuses: invalid JSON, nesting past its bound, numbers beyond 64 bits.
+namespace {
+
+// Parses `body` with simdjson and hands the document to `use` (whose answer it returns),
+// or returns false for every body the fast paths leave to the reference: one holding a NUL
+// or a "-0" (see may_hold_negative_zero), and whatever simdjson refuses (invalid JSON,
+// nesting past max_depth + 1, numbers beyond 64 bits).
+template <typename Use>
+bool with_document(std::string_view body, std::size_t max_depth, Use&& use) {
   if (body.find('\0') != std::string_view::npos || may_hold_negative_zero(body)) return false;
   // One parser and padded copy of the body are kept from one body to the next, for bodies
   // up to kKeptParserBytes: their buffers (some 15 bytes per body byte, touched only as far
@@ -250,11 +258,138 @@ bool parse_json_body_fast(std::string_view body, std::size_t max_depth, json& ou
   } else if (parser.parse(body.data(), body.size(), true).get(doc) != simdjson::SUCCESS) {
     return false;
   }
-  json root;
-  BoundedTreeBuilder builder(root, max_depth);
-  if (!feed(doc, builder)) return false;  // deeper than max_depth: the reference answers
-  out = std::move(root);
+  return use(doc);
+}
+
+// The members of object `o` by key, each key one of `keys`: false when `o` has a key not
+// among them or one key twice (the tree would keep the last; the fast path leaves that to
+// the reference).
+template <std::size_t N>
+bool members(simdjson::dom::object o, const std::array<std::string_view, N>& keys,
+             std::array<std::optional<simdjson::dom::element>, N>& out) {
+  for (simdjson::dom::key_value_pair kv : o) {
+    std::size_t k = 0;
+    while (k < N && keys[k] != kv.key) ++k;
+    if (k == N || out[k]) return false;
+    out[k] = kv.value;
+  }
   return true;
+}
+
+// An integer in [0, limit): as check 3 (xid) and check 7 (ports) accept it.
+bool unsigned_below(simdjson::dom::element e, uint64_t limit, uint64_t& out) {
+  if (e.type() == simdjson::dom::element_type::INT64) {
+    const int64_t v = e.get_int64().value_unsafe();
+    if (v < 0) return false;
+    out = static_cast<uint64_t>(v);
+  } else if (e.type() == simdjson::dom::element_type::UINT64) {
+    out = e.get_uint64().value_unsafe();
+  } else {
+    return false;
+  }
+  return out < limit;
+}
+
+bool nonempty_string(simdjson::dom::element e, std::string_view& out) {
+  return e.get_string().get(out) == simdjson::SUCCESS && !out.empty();
+}
+
+// A SetProcessingGraphRequest read from the document, for a document decode_json would
+// accept in the same form: the fields of the spec only, each once, at every level above
+// the block configurations. Configurations become trees (with the depth bound they have
+// inside the body: 3 levels below it); every other value is read straight into `out`.
+bool read_graph_request(simdjson::dom::element doc, std::optional<MessageType> expected, std::size_t max_depth,
+                        SetProcessingGraphRequest& out) {
+  constexpr std::size_t kAbove = 3;  // the body, "blocks" and the block hold a config
+  if (max_depth <= kAbove) return false;
+  simdjson::dom::object top;
+  if (doc.get_object().get(top) != simdjson::SUCCESS) return false;
+  static constexpr std::array<std::string_view, 6> kTop{"type",       "xid",         "blocks",
+                                                        "connectors", "report_back", "required_modules"};
+  std::array<std::optional<simdjson::dom::element>, 6> f;
+  if (!members(top, kTop, f) || !f[0] || !f[1] || !f[2] || !f[3]) return false;
+  std::string_view type;
+  if (f[0]->get_string().get(type) != simdjson::SUCCESS || type != "SetProcessingGraphRequest") return false;
+  if (expected && *expected != MessageType::SetProcessingGraphRequest) return false;
+  SetProcessingGraphRequest m;
+  if (!unsigned_below(*f[1], kXidLimit, m.xid)) return false;
+  if (f[4]) {
+    bool back = false;
+    if (f[4]->get_bool().get(back) != simdjson::SUCCESS) return false;
+    m.report_back = back;
+  }
+  if (f[5]) {
+    simdjson::dom::array mods;
+    if (f[5]->get_array().get(mods) != simdjson::SUCCESS) return false;
+    m.required_modules.emplace();
+    for (simdjson::dom::element e : mods) {
+      std::string_view s;
+      if (e.get_string().get(s) != simdjson::SUCCESS) return false;
+      m.required_modules->emplace_back(s);
+    }
+  }
+
+  simdjson::dom::array blocks, connectors;
+  if (f[2]->get_array().get(blocks) != simdjson::SUCCESS || f[3]->get_array().get(connectors) != simdjson::SUCCESS)
+    return false;
+  m.blocks.reserve(blocks.size());
+  std::unordered_set<std::string_view> names;  // views of the document's strings
+  names.reserve(blocks.size());
+  static constexpr std::array<std::string_view, 3> kBlock{"type", "name", "config"};
+  for (simdjson::dom::element e : blocks) {
+    simdjson::dom::object o;
+    std::array<std::optional<simdjson::dom::element>, 3> b;
+    std::string_view btype, name;
+    if (e.get_object().get(o) != simdjson::SUCCESS || !members(o, kBlock, b) || !b[0] || !b[1] ||
+        !nonempty_string(*b[0], btype) || !nonempty_string(*b[1], name) || !names.insert(name).second)
+      return false;
+    Block& blk = m.blocks.emplace_back(Block{std::string(btype), std::string(name), std::nullopt, nullptr});
+    if (b[2]) {
+      if (b[2]->type() != simdjson::dom::element_type::OBJECT) return false;
+      json config;
+      BoundedTreeBuilder builder(config, max_depth - kAbove);
+      if (!feed(*b[2], builder)) return false;
+      blk.config = std::move(config);
+    }
+  }
+  m.connectors.reserve(connectors.size());
+  static constexpr std::array<std::string_view, 4> kConnector{"src", "src_port", "dst", "dst_port"};
+  for (simdjson::dom::element e : connectors) {
+    simdjson::dom::object o;
+    std::array<std::optional<simdjson::dom::element>, 4> c;
+    std::string_view src, dst;
+    uint64_t src_port = 0, dst_port = 0;
+    if (e.get_object().get(o) != simdjson::SUCCESS || !members(o, kConnector, c) || !c[0] || !c[1] || !c[2] || !c[3] ||
+        !nonempty_string(*c[0], src) || !nonempty_string(*c[2], dst) || !unsigned_below(*c[1], kPortLimit, src_port) ||
+        !unsigned_below(*c[3], kPortLimit, dst_port))
+      return false;
+    m.connectors.push_back({std::string(src), src_port, std::string(dst), dst_port});
+  }
+  try {
+    check_block_matches(m.blocks);  // checks 8 and 9: the reference gives their errors
+  } catch (const ProtocolError&) {
+    return false;
+  }
+  out = std::move(m);
+  return true;
+}
+
+}  // namespace
+
+bool parse_json_body_fast(std::string_view body, std::size_t max_depth, json& out) {
+  return with_document(body, max_depth, [&](simdjson::dom::element doc) {
+    json root;
+    BoundedTreeBuilder builder(root, max_depth);
+    if (!feed(doc, builder)) return false;  // deeper than max_depth: the reference answers
+    out = std::move(root);
+    return true;
+  });
+}
+
+bool decode_graph_request_fast(std::string_view body, std::optional<MessageType> expected, std::size_t max_depth,
+                               SetProcessingGraphRequest& out) {
+  return with_document(body, max_depth,
+                       [&](simdjson::dom::element doc) { return read_graph_request(doc, expected, max_depth, out); });
 }
 
 json parse_json_body(std::string_view body, std::size_t max_depth) {

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,17 @@ nlohmann::json parse_json_body(std::string_view body, std::size_t max_depth = kM
 // target hold the two to the same trees (same_json).
 bool parse_json_body_fast(std::string_view body, std::size_t max_depth, nlohmann::json& out);
 nlohmann::json parse_json_body_reference(std::string_view body, std::size_t max_depth = kMaxJsonDepth);
+
+// The common case of the largest message, without the tree of its body: a
+// SetProcessingGraphRequest whose objects hold no key twice and no field the codec
+// ignores, at every level above the block configurations, which decode_json would accept.
+// Its blocks and connectors are read straight from simdjson's parse into `out`; only the
+// block configurations become trees (for a merged graph, mostly a few nodes per Alert
+// block, where the whole tree had some twenty per block and connector). Any other body
+// returns false, leaving `out` alone, for parse_json_body + decode_json to answer. The
+// message is the one decode_json gives (tests and fuzz_decode hold the two to it).
+bool decode_graph_request_fast(std::string_view body, std::optional<MessageType> expected, std::size_t max_depth,
+                               SetProcessingGraphRequest& out);
 
 // Equal trees whose numbers are also of the same kinds (nlohmann's == takes 0u == 0).
 bool same_json(const nlohmann::json& a, const nlohmann::json& b);

@@ -43,7 +43,6 @@ constexpr std::array<std::string_view, static_cast<size_t>(MessageType::kCount)>
 
 [[noreturn]] void fail(ErrorSubtype s, const std::string& why) { throw ProtocolError(s, why); }
 
-constexpr uint64_t kPortLimit = uint64_t{1} << 31;      // connector ports, payload offsets
 constexpr uint64_t kIdLimit = (uint64_t{1} << 63) - 1;  // dpid, origin_dpid, entry id (inclusive)
 
 bool is_uint(const json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0); }
@@ -799,7 +798,22 @@ void check_json_depth(std::string_view body, std::size_t max_depth) {
 }
 
 Message decode(std::string_view body, std::optional<MessageType> expected) {
+  SetProcessingGraphRequest graph;
+  if (decode_graph_request_fast(body, expected, kMaxJsonDepth, graph)) return graph;
   return decode_json(parse_json_body(body), expected);
+}
+
+void check_block_matches(std::vector<Block>& blocks) {
+  std::vector<MatchBlock> match_blocks;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const Block& b = blocks[i];
+    if (b.config && (b.type == "HeaderClassifier" || b.type == "HeaderPayloadClassifier"))
+      match_blocks.push_back({&b.type, &b.name, &*b.config, i});
+  }
+  ReadMatches read;
+  check_header_matches(match_blocks, read);
+  check_payload_matches(match_blocks);
+  for (auto& [i, rules] : read) blocks[i].match = std::move(rules);
 }
 
 namespace {

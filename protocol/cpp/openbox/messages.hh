@@ -60,6 +60,8 @@ bool parse_message_type(std::string_view name, MessageType& out);
 
 // The largest xid (exclusive): integers exact in an IEEE double.
 constexpr uint64_t kXidLimit = uint64_t{1} << 53;
+// The largest connector port and payload offset (exclusive).
+constexpr uint64_t kPortLimit = uint64_t{1} << 31;
 
 struct Header {
   uint64_t xid = 0;
@@ -207,13 +209,19 @@ std::size_t json_depth(std::string_view text, std::size_t stop_above = kMaxJsonD
 void check_json_depth(std::string_view body, std::size_t max_depth = kMaxJsonDepth);
 
 // Parse and validate a message body (depth-checked with kMaxJsonDepth first). `expected` is the type named by the URL
-// (POST /message/<Type>); a body of another type is BAD_TYPE.
+// (POST /message/<Type>); a body of another type is BAD_TYPE. A SetProcessingGraphRequest
+// in the form controllers send (decode_graph_request_fast) is read without a tree of the
+// whole body; the message, or the error, is the one decode_json gives.
 Message decode(std::string_view body, std::optional<MessageType> expected = std::nullopt);
 Message decode_json(const nlohmann::json& body, std::optional<MessageType> expected = std::nullopt);
 // The same checks and result from a tree the caller gives up: the blocks' configurations
 // of a graph message are moved into the result, not copied (a graph of thousands of rules
 // is large); `body` is left as it was without them.
 Message decode_json(nlohmann::json&& body, std::optional<MessageType> expected = std::nullopt);
+
+// Checks 8 and 9 (header and payload matches) of graph blocks decoded by other means than
+// decode_json, with its errors; each HeaderClassifier's list goes to Block::match as there.
+void check_block_matches(std::vector<Block>& blocks);
 
 nlohmann::json encode(const Message& m);
 std::string encode_string(const Message& m);
