@@ -94,7 +94,8 @@ struct CompiledGraph {
   std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> by_name;  // finds string_views too
 
   // The graph as it was given ({"blocks", "connectors"}), rebuilt on request: the
-  // configurations live once, in `specs`.
+  // configurations live once, in `specs`. Every connector has both ports (a graph file
+  // may leave a 0 out); fields the engine does not read are not kept.
   nlohmann::json to_json() const;
 
   Element* find(std::string_view name) const {
