@@ -96,6 +96,9 @@ struct MatchBlock {
   std::size_t index;  // in "blocks"
 };
 
+// Blocks whose config holds header matches (checks 8) and payload matches (check 9).
+bool holds_matches(const std::string& type) { return type == "HeaderClassifier" || type == "HeaderPayloadClassifier"; }
+
 std::vector<MatchBlock> check_blocks(const json& body) {
   std::vector<MatchBlock> match_blocks;
   auto it = body.find("blocks");
@@ -120,8 +123,7 @@ std::vector<MatchBlock> check_blocks(const json& body) {
       fail(ErrorSubtype::BAD_BLOCK, "block \"" + name + "\": config is " + kind(*c) + ", not an object");
     if (!names.insert(name).second) fail(ErrorSubtype::BAD_BLOCK, "block name \"" + name + "\" used twice");
     const std::string& type = b["type"].get_ref<const std::string&>();
-    if (c != b.end() && (type == "HeaderClassifier" || type == "HeaderPayloadClassifier"))
-      match_blocks.push_back({&type, &name, &*c, i - 1});
+    if (c != b.end() && holds_matches(type)) match_blocks.push_back({&type, &name, &*c, i - 1});
   }
   return match_blocks;
 }
@@ -243,6 +245,18 @@ void check_module_content(const json& body) {
   std::string bytes;
   if (!base64_decode(it->get_ref<const std::string&>(), bytes))
     fail(ErrorSubtype::BAD_FILE, "module_content is not valid base64");
+}
+
+// Checks 8 and 9; the HeaderClassifier lists check 8 read go to `read`.
+void check_matches(const std::vector<MatchBlock>& blocks, ReadMatches& read) {
+  check_header_matches(blocks, read);
+  check_payload_matches(blocks);
+}
+
+// The lists check 8 read go to the decoded blocks (by index: the same order).
+void put_read_matches(std::vector<Block>& blocks, ReadMatches& read) {
+  for (auto& [i, rules] : read)
+    if (i < blocks.size()) blocks[i].match = std::move(rules);
 }
 
 // --- check 11: typed field access ---
@@ -807,13 +821,11 @@ void check_block_matches(std::vector<Block>& blocks) {
   std::vector<MatchBlock> match_blocks;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const Block& b = blocks[i];
-    if (b.config && (b.type == "HeaderClassifier" || b.type == "HeaderPayloadClassifier"))
-      match_blocks.push_back({&b.type, &b.name, &*b.config, i});
+    if (b.config && holds_matches(b.type)) match_blocks.push_back({&b.type, &b.name, &*b.config, i});
   }
   ReadMatches read;
-  check_header_matches(match_blocks, read);
-  check_payload_matches(match_blocks);
-  for (auto& [i, rules] : read) blocks[i].match = std::move(rules);
+  check_matches(match_blocks, read);
+  put_read_matches(blocks, read);
 }
 
 namespace {
@@ -822,14 +834,10 @@ namespace {
 std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<MessageType> expected,
                                                ReadMatches& read);
 
-// The match lists check 8 read go to the decoded blocks (by index: the same order).
+// The match lists check 8 read go to the decoded message's blocks.
 void keep_read_matches(Message& m, ReadMatches& read) {
-  auto put = [&read](std::vector<Block>& blocks) {
-    for (auto& [i, rules] : read)
-      if (i < blocks.size()) blocks[i].match = std::move(rules);
-  };
-  if (auto* r = std::get_if<SetProcessingGraphRequest>(&m)) put(r->blocks);
-  if (auto* r = std::get_if<SetProcessingGraphResponse>(&m); r && r->blocks) put(*r->blocks);
+  if (auto* r = std::get_if<SetProcessingGraphRequest>(&m)) put_read_matches(r->blocks, read);
+  if (auto* r = std::get_if<SetProcessingGraphResponse>(&m); r && r->blocks) put_read_matches(*r->blocks, read);
 }
 }  // namespace
 
@@ -902,8 +910,7 @@ std::pair<MessageType, uint64_t> check_message(const json& body, std::optional<M
   if (t == MessageType::SetProcessingGraphRequest || t == MessageType::SetProcessingGraphResponse) {
     const std::vector<MatchBlock> match_blocks = check_blocks(body);
     check_connectors(body);
-    check_header_matches(match_blocks, read);
-    check_payload_matches(match_blocks);
+    check_matches(match_blocks, read);
   }
   // 10
   if (t == MessageType::AddCustomModuleRequest) check_module_content(body);
