@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   const bool reread = flag("--reread");
   const bool whole_tree = flag("--tree");
   if (args.empty()) {
-    std::fprintf(stderr, "usage: parse_bench GRAPH.json [REPEATS] [--reread]\n");
+    std::fprintf(stderr, "usage: parse_bench GRAPH.json [REPEATS] [--reread] [--tree]\n");
     return 2;
   }
   std::ifstream in(args[0]);
@@ -113,15 +113,15 @@ int main(int argc, char** argv) {
           whole_tree ? openbox::decode_json(openbox::parse_json_body(text), type) : openbox::decode(text, type);
       auto& req = std::get<openbox::SetProcessingGraphRequest>(m);
       blocks = req.blocks.size();
-      std::vector<openbox::SharedHeaderMatches> read;
-      obi::GraphSpec graph = obi::graph_of(req, read);  // as the OBI's handler hands it to the engine
+      obi::GraphSpec graph = obi::graph_of(req);  // as the OBI's handler hands it to the engine
       const double t1 = cpu_ms(), p1 = process_cpu_ms(), w1 = wall_ms();
+      if (reread)
+        for (obi::BlockSpec& b : graph.blocks) b.match = nullptr;
       obi::CompileOptions co;
       co.previous = previous.get();
       co.replace_source = [](const obi::BlockSpec&) -> std::unique_ptr<obi::Element> {  // no file opened
         return std::make_unique<obi::ReplaySource>(std::make_shared<const obi::Trace>(), 1);
       };
-      if (!reread) co.read_matches = &read;
       const double t2 = cpu_ms(), p2 = process_cpu_ms(), w2 = wall_ms();
       std::unique_ptr<obi::CompiledGraph> g = obi::compile_graph(std::move(graph), co);
       const double t3 = cpu_ms(), p3 = process_cpu_ms(), w3 = wall_ms();

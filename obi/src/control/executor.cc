@@ -170,7 +170,6 @@ void Instance::Impl::wait_graph_done() {
 void Instance::Impl::graph_loop() {
   for (;;) {
     GraphSpec graph;
-    std::vector<openbox::SharedHeaderMatches> read_matches;
     uint64_t xid = 0;
     bool report_back = false;
     Clock::time_point received;
@@ -181,7 +180,6 @@ void Instance::Impl::graph_loop() {
       if (g_stop) return;
       g_job->started = true;
       graph = std::move(g_job->graph);
-      read_matches = std::move(g_job->read_matches);
       received = g_job->received;
       parse_ms = g_job->parse_ms;
       parse_cpu_ms = g_job->parse_cpu_ms;
@@ -202,7 +200,7 @@ void Instance::Impl::graph_loop() {
     std::optional<json> reply;
     try {
       const double queued_ms = std::chrono::duration<double, std::milli>(Clock::now() - received).count() - parse_ms;
-      rt.set_graph(std::move(graph), hooks, std::move(read_matches));
+      rt.set_graph(std::move(graph), hooks);
       if (report_back) {
         json g = rt.graph();
         reply = json{{"type", "SetProcessingGraphResponse"},
@@ -269,7 +267,6 @@ void Instance::Impl::execute(Work& w) {
     g_job->xid = xid;
     g_job->report_back = r->report_back.value_or(false);
     g_job->graph = std::move(w.graph);
-    g_job->read_matches = std::move(w.read_matches);
     g_job->received = w.received;
     g_job->parse_ms = w.parse_ms;
     g_job->parse_cpu_ms = w.parse_cpu_ms;

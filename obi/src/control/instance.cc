@@ -167,7 +167,7 @@ void Instance::Impl::handle_post(const httplib::Request& req, httplib::Response&
     w.received = received;
     w.parse_ms = std::chrono::duration<double, std::milli>(Clock::now() - received).count();
     w.parse_cpu_ms = (thread_cpu_ns() - cpu0) / 1e6;
-    if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m)) w.graph = obi::graph_of(*g, w.read_matches);
+    if (auto* g = std::get_if<openbox::SetProcessingGraphRequest>(&m)) w.graph = obi::graph_of(*g);
     w.msg = std::move(m);
     {
       std::lock_guard<std::mutex> lock(q_mu);

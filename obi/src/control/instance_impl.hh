@@ -59,10 +59,9 @@ struct Instance::Impl {
   struct Work {
     openbox::Message msg;
     GraphSpec graph;
-    std::vector<openbox::SharedHeaderMatches> read_matches;  // by block index (Runtime::set_graph)
-    Clock::time_point received;                              // the handler got the request (its body read)
-    double parse_ms = 0;                                     // JSON parse + decode of the body
-    double parse_cpu_ms = 0;                                 // the same, CPU time of the handler's thread
+    Clock::time_point received;  // the handler got the request (its body read)
+    double parse_ms = 0;         // JSON parse + decode of the body
+    double parse_cpu_ms = 0;     // the same, CPU time of the handler's thread
   };
   std::mutex q_mu;
   std::condition_variable q_cv;
@@ -79,7 +78,6 @@ struct Instance::Impl {
     uint64_t xid = 0;
     bool report_back = false;
     GraphSpec graph;
-    std::vector<openbox::SharedHeaderMatches> read_matches;
     Clock::time_point received;
     double parse_ms = 0, parse_cpu_ms = 0;
     Clock::time_point deadline;

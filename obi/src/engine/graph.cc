@@ -20,6 +20,9 @@ using openbox::ProtocolError;
 
 std::string block_label(const BlockSpec& b) { return "block '" + b.name + "' (" + b.type + ")"; }
 
+// What a block's factory is given: its spec, and the match list the decoder read, if any.
+ElementArgs element_args(const BlockSpec& b, unsigned workers) { return {b.name, b.type, b.config, workers, b.match}; }
+
 void check_block_count(std::size_t blocks, const GraphLimits& limits) {
   if (blocks > limits.max_blocks)
     fail(ErrorSubtype::BAD_GRAPH, "the graph has " + std::to_string(blocks) + " blocks, over the cap of " +
@@ -207,8 +210,7 @@ void plan_fusion(CompiledGraph& g, const Catalogue& cat, unsigned workers) {
     }
     if (g.carried[i] && fuser->fusion().same_as(plan)) continue;
     if (g.carried[i]) {
-      ElementArgs args{b.name, b.type, b.config, workers};
-      std::shared_ptr<Element> e = find_element(b.type)(args);
+      std::shared_ptr<Element> e = find_element(b.type)(element_args(b, workers));
       e->set_identity(b.name, b.type);
       g.elements[i] = std::move(e);
       g.nodes[i].element = g.elements[i].get();
@@ -276,16 +278,14 @@ std::string ConnectorSpec::label() const {
   return "connector " + src + "[" + std::to_string(src_port) + "] -> " + dst + "[" + std::to_string(dst_port) + "]";
 }
 
-GraphSpec graph_of(openbox::SetProcessingGraphRequest& r, std::vector<openbox::SharedHeaderMatches>& read) {
+GraphSpec graph_of(openbox::SetProcessingGraphRequest& r) {
   GraphSpec g;
   g.blocks.reserve(r.blocks.size());
-  read.resize(r.blocks.size());
-  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
-    openbox::Block& b = r.blocks[i];
+  for (openbox::Block& b : r.blocks) {
     const bool has_config = b.config.has_value();
     g.blocks.push_back({std::move(b.name), std::move(b.type),
-                        has_config ? std::move(*b.config) : nlohmann::json::object(), nlohmann::json(), has_config});
-    read[i] = std::move(b.match);
+                        has_config ? std::move(*b.config) : nlohmann::json::object(), nlohmann::json(), has_config,
+                        std::move(b.match)});
   }
   g.connectors.reserve(r.connectors.size());
   for (openbox::Connector& c : r.connectors)  // ports below 2^31 (the codec's check)
@@ -357,11 +357,9 @@ std::unique_ptr<CompiledGraph> compile_graph(GraphSpec graph, const CompileOptio
   }
   auto build = [&opt, &g](std::size_t i) {
     const BlockSpec& b = g->specs[i];
-    ElementArgs args{b.name, b.type, b.config, opt.workers};
-    if (opt.read_matches && i < opt.read_matches->size()) args.match = (*opt.read_matches)[i];
     std::shared_ptr<Element> e;
     try {
-      e = find_element(b.type)(args);
+      e = find_element(b.type)(element_args(b, opt.workers));
     } catch (const ProtocolError&) {
       throw;
     } catch (const std::exception& ex) {

@@ -55,6 +55,9 @@ struct BlockSpec {
   nlohmann::json config;    // always an object (after device binding)
   nlohmann::json given;     // {"type", "config"} as the graph gave them, when binding changed them; else null
   bool has_config = false;  // the graph gave a "config" (to_json gives it back the same way)
+  // A HeaderClassifier's config "match" as the protocol decoder read it (Block::match), or
+  // null: the block takes it instead of reading its config's rules again (ElementArgs::match).
+  openbox::SharedHeaderMatches match;
 };
 
 // A connector as the engine takes it (ports as given: a negative one is reported when
@@ -118,9 +121,6 @@ struct CompileOptions {
   GraphLimits limits;
   // When set, asked before each block is built; true abandons the compile (BAD_GRAPH).
   std::function<bool()> cancelled;
-  // By block index: HeaderClassifier match lists already read from the blocks' configs
-  // (ElementArgs::match); may be null, shorter than the blocks, or hold nulls.
-  const std::vector<openbox::SharedHeaderMatches>* read_matches = nullptr;
   // Threads that build the classifiers of the graph (their rule tables) when it has
   // several to build; the calling thread is one of them. 1: everything on the caller.
   unsigned build_threads = 2;
@@ -140,9 +140,9 @@ std::unique_ptr<CompiledGraph> compile_graph(nlohmann::json graph, const Compile
 GraphSpec graph_spec(nlohmann::json graph, const GraphLimits& limits);
 
 // The graph of a decoded SetProcessingGraphRequest as the engine takes it, with exactly
-// the fields the codec keeps (block type, name, config; connector ends), moved out of `r`
-// (which keeps no block or connector afterwards): nothing is copied or parsed again.
-// `read` gets the match lists the codec read, by block index, for set_graph.
-GraphSpec graph_of(openbox::SetProcessingGraphRequest& r, std::vector<openbox::SharedHeaderMatches>& read);
+// the fields the codec keeps (block type, name, config and the match list it read;
+// connector ends), moved out of `r` (which keeps no block or connector afterwards):
+// nothing is copied or parsed again.
+GraphSpec graph_of(openbox::SetProcessingGraphRequest& r);
 
 }  // namespace obi

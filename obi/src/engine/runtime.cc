@@ -211,13 +211,11 @@ void Runtime::release_retired() {
   graphs.clear();
 }
 
-void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks,
-                        std::vector<openbox::SharedHeaderMatches> read_matches) {
-  set_graph(graph_spec(std::move(graph), impl_->opt.limits), hooks, std::move(read_matches));
+void Runtime::set_graph(nlohmann::json graph, const GraphHooks& hooks) {
+  set_graph(graph_spec(std::move(graph), impl_->opt.limits), hooks);
 }
 
-void Runtime::set_graph(GraphSpec graph, const GraphHooks& hooks,
-                        std::vector<openbox::SharedHeaderMatches> read_matches) {
+void Runtime::set_graph(GraphSpec graph, const GraphHooks& hooks) {
   Impl& m = *impl_;
   // Only set_graph replaces the running graph, so `old` stays alive while the new graph
   // compiles against it without the control lock.
@@ -229,7 +227,6 @@ void Runtime::set_graph(GraphSpec graph, const GraphHooks& hooks,
   co.devices = &m.opt.devices;
   co.limits = m.opt.limits;
   co.cancelled = hooks.cancelled;
-  co.read_matches = &read_matches;
   if (m.opt.replace_source) co.replace_source = [&m](const BlockSpec& b) { return m.opt.replace_source(b.type); };
   auto live = std::make_unique<Live>();
   const uint64_t t0 = monotonic_ns(), cpu0 = thread_cpu_ns();

@@ -24,7 +24,6 @@
 #include "engine/graph.hh"
 #include "engine/limits.hh"
 #include "engine/packet_fields.hh"
-#include "openbox/header_match.hh"
 
 namespace obi {
 
@@ -105,13 +104,8 @@ class Runtime {
   // its memory, large for a big graph, is kept until release_retired(): call that once the
   // swap has been answered. At most one is kept: the next set_graph frees it at the latest
   // (after its own graph is live).
-  // read_matches: by block index, HeaderClassifier match lists already read from this
-  // graph's configs (Block::match of the protocol decoder); the blocks take them instead
-  // of reading their configs' rules again. Empty or a null entry: the block reads its own.
-  void set_graph(GraphSpec graph, const GraphHooks& hooks = {},
-                 std::vector<openbox::SharedHeaderMatches> read_matches = {});
-  void set_graph(nlohmann::json graph, const GraphHooks& hooks = {},
-                 std::vector<openbox::SharedHeaderMatches> read_matches = {});
+  void set_graph(GraphSpec graph, const GraphHooks& hooks = {});
+  void set_graph(nlohmann::json graph, const GraphHooks& hooks = {});
   void release_retired();
   nlohmann::json graph() const;  // the running graph as given ({} when none)
   SwapTiming last_swap() const;
