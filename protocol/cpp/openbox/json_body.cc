@@ -298,8 +298,8 @@ bool nonempty_string(simdjson::dom::element e, std::string_view& out) {
 // accept in the same form: the fields of the spec only, each once, at every level above
 // the block configurations. Configurations become trees (with the depth bound they have
 // inside the body: 3 levels below it); every other value is read straight into `out`.
-bool read_graph_request(simdjson::dom::element doc, std::optional<MessageType> expected, std::size_t max_depth,
-                        SetProcessingGraphRequest& out) {
+bool read_graph_document(simdjson::dom::element doc, std::optional<MessageType> expected, std::size_t max_depth,
+                         SetProcessingGraphRequest& out) {
   constexpr std::size_t kAbove = 3;  // the body, "blocks" and the block hold a config
   if (max_depth <= kAbove) return false;
   simdjson::dom::object top;
@@ -389,7 +389,7 @@ bool parse_json_body_fast(std::string_view body, std::size_t max_depth, json& ou
 bool decode_graph_request_fast(std::string_view body, std::optional<MessageType> expected, std::size_t max_depth,
                                SetProcessingGraphRequest& out) {
   return with_document(body, max_depth,
-                       [&](simdjson::dom::element doc) { return read_graph_request(doc, expected, max_depth, out); });
+                       [&](simdjson::dom::element doc) { return read_graph_document(doc, expected, max_depth, out); });
 }
 
 json parse_json_body(std::string_view body, std::size_t max_depth) {
